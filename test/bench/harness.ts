@@ -1,0 +1,90 @@
+/**
+ * Benchmark harness shared by Node benchmarks (`test/bench/*.bench.ts`) and the
+ * browser bench page (`bench.html`). Each benchmark is timed over several runs after
+ * warm-up and reported as median / min / max, so numbers from a shared, noisy machine
+ * can still be compared. Keep the row format stable: `test-results/bench.json` is
+ * compared across commits.
+ */
+
+/** One line of `test-results/bench.json`. */
+export interface BenchRow {
+  name: string;
+  unit: string;
+  median: number;
+  min: number;
+  max: number;
+  runs: number;
+  notes: string;
+}
+
+export interface Benchmark {
+  /** Unique, stable name, e.g. `mesher/dc/64^3/total`. `npm run bench -- <filter>` matches it. */
+  name: string;
+  /** Unit of the reported value: `ms` unless `toValue` converts a duration into something else. */
+  unit: string;
+  /** Timed runs after warm-up (default 7). */
+  runs?: number;
+  /** Untimed runs first (default 2). */
+  warmup?: number;
+  /** Untimed preparation, once before warm-up. */
+  setup?: () => void | Promise<void>;
+  /** The timed work. */
+  run: () => unknown | Promise<unknown>;
+  /**
+   * Turn one run's duration (ms) into the reported value, e.g. evaluations per second.
+   * Median/min/max are taken over the converted values.
+   */
+  toValue?: (ms: number) => number;
+  /** Free-form context: sizes, the peer compared against, ratios. Called after the runs. */
+  notes?: string | (() => string);
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+}
+
+const now: () => number =
+  typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/** Runs one benchmark and returns its row. */
+export async function runBenchmark(bench: Benchmark): Promise<BenchRow> {
+  const runs = bench.runs ?? 7;
+  const warmup = bench.warmup ?? 2;
+  if (bench.setup) await bench.setup();
+  for (let i = 0; i < warmup; i++) await bench.run();
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = now();
+    await bench.run();
+    const ms = now() - t0;
+    values.push(bench.toValue ? bench.toValue(ms) : ms);
+  }
+  const notes = typeof bench.notes === 'function' ? bench.notes() : (bench.notes ?? '');
+  return {
+    name: bench.name,
+    unit: bench.unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs,
+    notes,
+  };
+}
+
+/** Runs every benchmark whose name contains `filter` (all when empty), in order. */
+export async function runBenchmarks(
+  benches: readonly Benchmark[],
+  filter: string,
+  onRow?: (row: BenchRow) => void,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const bench of benches) {
+    if (filter && !bench.name.includes(filter)) continue;
+    const row = await runBenchmark(bench);
+    rows.push(row);
+    onRow?.(row);
+  }
+  return rows;
+}

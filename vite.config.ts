@@ -1,0 +1,49 @@
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+// One config for the app build, the dev server and both test projects.
+// Unit tests run in Node (src/field, src/mesher, src/lod are DOM-free by design);
+// browser tests are Node-side Vitest files that drive the system Chromium through
+// playwright-core against a Vite server on 127.0.0.1 (see test/browser/harness.ts).
+export default defineConfig({
+  base: './',
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    rollupOptions: {
+      input: {
+        main: resolve(import.meta.dirname, 'index.html'),
+        bench: resolve(import.meta.dirname, 'bench.html'),
+      },
+    },
+  },
+  worker: { format: 'es' },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', 'node_modules/**'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          // One Chromium at a time: SwiftShader already uses both cores.
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
