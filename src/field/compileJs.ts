@@ -1,0 +1,248 @@
+/**
+ * FieldRecipe → JS: a tree of closures over plain numbers. No code generation, no
+ * allocation per call (every closure takes and returns numbers), double precision
+ * throughout, so the JS back end is the reference the GPU is tested against.
+ */
+import type { NoiseFunction3D } from 'simplex-noise';
+import { craterHeight, placeCraters } from './craters';
+import { fractal, seededNoise3D, WARP_OFFSETS } from './noise';
+import { parseRecipe } from './parseRecipe';
+import type { Brush, FieldNode, FieldRecipe, Modifiers } from './recipe';
+import { rotationMatrix } from './transform';
+
+/** A compiled field: signed value in metres at a body-local point (m). */
+export type FieldFn = (x: number, y: number, z: number) => number;
+
+type NoiseCache = Map<number, NoiseFunction3D>;
+
+function noiseFor(cache: NoiseCache, seed: number): NoiseFunction3D {
+  let n = cache.get(seed);
+  if (!n) {
+    n = seededNoise3D(seed);
+    cache.set(seed, n);
+  }
+  return n;
+}
+
+/** Polynomial smooth minimum (Quílez), blend radius k > 0. */
+export function smin(a: number, b: number, k: number): number {
+  const h = Math.max(k - Math.abs(a - b), 0) / k;
+  return Math.min(a, b) - h * h * k * 0.25;
+}
+
+/** Polynomial smooth maximum: −smin(−a, −b, k). */
+export function smax(a: number, b: number, k: number): number {
+  const h = Math.max(k - Math.abs(a - b), 0) / k;
+  return Math.max(a, b) + h * h * k * 0.25;
+}
+
+function compileShape(node: FieldNode, cache: NoiseCache): FieldFn {
+  switch (node.type) {
+    case 'sphere': {
+      const r = node.radius;
+      return (x, y, z) => Math.sqrt(x * x + y * y + z * z) - r;
+    }
+    case 'ellipsoid': {
+      const [a, b, c] = node.radii;
+      const minR = Math.min(a, b, c);
+      return (x, y, z) => {
+        const k0 = Math.sqrt((x / a) ** 2 + (y / b) ** 2 + (z / c) ** 2);
+        const k1 = Math.sqrt((x / (a * a)) ** 2 + (y / (b * b)) ** 2 + (z / (c * c)) ** 2);
+        return k1 > 0 ? (k0 * (k0 - 1)) / k1 : -minR;
+      };
+    }
+    case 'box':
+    case 'roundBox': {
+      const r = node.type === 'roundBox' ? node.radius : 0;
+      const hx = node.halfExtents[0] - r, hy = node.halfExtents[1] - r, hz = node.halfExtents[2] - r;
+      return (x, y, z) => {
+        const qx = Math.abs(x) - hx, qy = Math.abs(y) - hy, qz = Math.abs(z) - hz;
+        const mx = Math.max(qx, 0), my = Math.max(qy, 0), mz = Math.max(qz, 0);
+        return Math.sqrt(mx * mx + my * my + mz * mz) + Math.min(Math.max(qx, qy, qz), 0) - r;
+      };
+    }
+    case 'torus': {
+      const R = node.majorRadius, r = node.minorRadius;
+      return (x, y, z) => {
+        const qx = Math.sqrt(x * x + z * z) - R;
+        return Math.sqrt(qx * qx + y * y) - r;
+      };
+    }
+    case 'capsule': {
+      const [ax, ay, az] = node.a;
+      const bax = node.b[0] - ax, bay = node.b[1] - ay, baz = node.b[2] - az;
+      const bb = bax * bax + bay * bay + baz * baz;
+      const invBB = bb > 0 ? 1 / bb : 0;
+      const r = node.radius;
+      return (x, y, z) => {
+        const px = x - ax, py = y - ay, pz = z - az;
+        const h = Math.min(Math.max((px * bax + py * bay + pz * baz) * invBB, 0), 1);
+        const dx = px - bax * h, dy = py - bay * h, dz = pz - baz * h;
+        return Math.sqrt(dx * dx + dy * dy + dz * dz) - r;
+      };
+    }
+    case 'plane': {
+      const [nx, ny, nz] = node.normal;
+      const d = node.offset;
+      return (x, y, z) => x * nx + y * ny + z * nz - d;
+    }
+    case 'union':
+    case 'intersection':
+    case 'subtraction':
+    case 'smoothUnion':
+    case 'smoothIntersection':
+    case 'smoothSubtraction':
+      return compileCsg(node.type, 'blend' in node ? node.blend : 0, node.children.map((c) => compileNode(c, cache)));
+    case 'translate': {
+      const child = compileNode(node.child, cache);
+      const [ox, oy, oz] = node.offset;
+      return (x, y, z) => child(x - ox, y - oy, z - oz);
+    }
+    case 'rotate': {
+      const child = compileNode(node.child, cache);
+      // The child is rotated by R, so it is evaluated at Rᵀ p.
+      const m = rotationMatrix(node.axis, node.angleDeg);
+      const [m00, m01, m02, m10, m11, m12, m20, m21, m22] = m;
+      return (x, y, z) =>
+        child(m00 * x + m10 * y + m20 * z, m01 * x + m11 * y + m21 * z, m02 * x + m12 * y + m22 * z);
+    }
+    case 'scale': {
+      const child = compileNode(node.child, cache);
+      const s = node.factor, inv = 1 / node.factor;
+      return (x, y, z) => child(x * inv, y * inv, z * inv) * s;
+    }
+    case 'shell': {
+      const child = compileNode(node.child, cache);
+      const t = node.thickness;
+      return (x, y, z) => Math.abs(child(x, y, z)) - t;
+    }
+  }
+}
+
+function compileCsg(type: FieldNode['type'], k: number, fns: FieldFn[]): FieldFn {
+  const first = fns[0];
+  const rest = fns.slice(1);
+  const n = rest.length;
+  switch (type) {
+    case 'union':
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = Math.min(d, rest[i](x, y, z));
+        return d;
+      };
+    case 'intersection':
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = Math.max(d, rest[i](x, y, z));
+        return d;
+      };
+    case 'subtraction':
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = Math.max(d, -rest[i](x, y, z));
+        return d;
+      };
+    case 'smoothUnion':
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = smin(d, rest[i](x, y, z), k);
+        return d;
+      };
+    case 'smoothIntersection':
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = smax(d, rest[i](x, y, z), k);
+        return d;
+      };
+    default:
+      return (x, y, z) => {
+        let d = first(x, y, z);
+        for (let i = 0; i < n; i++) d = smax(d, -rest[i](x, y, z), k);
+        return d;
+      };
+  }
+}
+
+/** Wraps a node's own function with its modifiers: warp(p) → base + craters − noise. */
+function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache): FieldFn {
+  let fn = base;
+  if (mods.craters && mods.craters.count > 0) {
+    const inner = fn;
+    const data = placeCraters(mods.craters);
+    const ejecta = mods.craters.ejectaFalloff;
+    const [cx, cy, cz] = mods.craters.center;
+    fn = (x, y, z) => {
+      const dx = x - cx, dy = y - cy, dz = z - cz;
+      const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const d = inner(x, y, z);
+      if (!(len > 0)) return d;
+      const inv = 1 / len;
+      return d - craterHeight(data, ejecta, dx * inv, dy * inv, dz * inv);
+    };
+  }
+  for (const layer of mods.noise ?? []) {
+    const inner = fn;
+    const noise = noiseFor(cache, layer.seed);
+    const { kind, frequency: f, octaves, lacunarity, gain, amplitude } = layer;
+    fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain);
+  }
+  if (mods.warp && mods.warp.amplitude > 0) {
+    const inner = fn;
+    const noise = noiseFor(cache, mods.warp.seed);
+    const { frequency: f, octaves, lacunarity, gain, amplitude: A } = mods.warp;
+    const [o0, o1, o2] = WARP_OFFSETS;
+    fn = (x, y, z) => {
+      const ux = x * f, uy = y * f, uz = z * f;
+      const wx = x + A * fractal('fbm', noise, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain);
+      const wy = y + A * fractal('fbm', noise, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain);
+      const wz = z + A * fractal('fbm', noise, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain);
+      return inner(wx, wy, wz);
+    };
+  }
+  return fn;
+}
+
+function compileNode(node: FieldNode, cache: NoiseCache): FieldFn {
+  return withModifiers(compileShape(node, cache), node, cache);
+}
+
+function withBrush(fn: FieldFn, brush: Brush): FieldFn {
+  const [cx, cy, cz] = brush.center;
+  const r = brush.radius, k = brush.blend;
+  const sphere = (x: number, y: number, z: number): number => Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) - r;
+  if (brush.op === 'add') {
+    return k > 0 ? (x, y, z) => smin(fn(x, y, z), sphere(x, y, z), k) : (x, y, z) => Math.min(fn(x, y, z), sphere(x, y, z));
+  }
+  return k > 0 ? (x, y, z) => smax(fn(x, y, z), -sphere(x, y, z), k) : (x, y, z) => Math.max(fn(x, y, z), -sphere(x, y, z));
+}
+
+/**
+ * Compiles a recipe (validated again here, so untrusted JSON is fine too: it throws
+ * RecipeError) into `(x, y, z) => value`, metres in, metres out, double precision.
+ */
+export function compileToJs(recipe: FieldRecipe | unknown): FieldFn {
+  const parsed = parseRecipe(recipe);
+  const cache: NoiseCache = new Map();
+  let fn = compileNode(parsed.root, cache);
+  for (const brush of parsed.brushes) fn = withBrush(fn, brush);
+  return fn;
+}
+
+/**
+ * Central-difference gradient of a compiled field at (x, y, z) with step `stepM`, written
+ * into `out` (returned). Six evaluations; no allocation when `out` is reused.
+ */
+export function fieldGradient<T extends { 0: number; 1: number; 2: number }>(
+  field: FieldFn,
+  x: number,
+  y: number,
+  z: number,
+  stepM: number,
+  out: T,
+): T {
+  const inv = 0.5 / stepM;
+  out[0] = (field(x + stepM, y, z) - field(x - stepM, y, z)) * inv;
+  out[1] = (field(x, y + stepM, z) - field(x, y - stepM, z)) * inv;
+  out[2] = (field(x, y, z + stepM) - field(x, y, z - stepM)) * inv;
+  return out;
+}

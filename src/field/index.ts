@@ -1,0 +1,12 @@
+/**
+ * The field, JS side: recipes, validation, the JS back end, bounds, noise and the PRNG.
+ * No `?raw` imports in this module graph (plain Node and workers load it); the GLSL back
+ * end is `src/field/glsl.ts`.
+ */
+export * from './recipe';
+export { parseRecipe, parseRecipeText, RecipeError } from './parseRecipe';
+export { compileToJs, fieldGradient, smin, smax, type FieldFn } from './compileJs';
+export { recipeBounds, baseRecipe, type RecipeBounds } from './bounds';
+export { Prng, createRandom, normalizeSeed } from './prng';
+export { noisePermutation, seededNoise3D, simplex3, fractal, NOISE_GRADIENT_BOUND, NOISE_MAX_ABS } from './noise';
+export { placeCraters, craterHeight, craterHeightBound, CRATER_STRIDE } from './craters';

@@ -1,0 +1,157 @@
+/**
+ * Noise for the JS back end, and the reference the GLSL port (glsl/sr_noise.glsl) follows.
+ *
+ * The base noise is the `simplex-noise` package's `createNoise3D`, fed with the project
+ * PRNG. `noisePermutation(seed)` rebuilds the exact table the package builds from the same
+ * random stream (its `buildPermutationTable`), which is what the GLSL back end bakes in;
+ * `simplex3` is a table-driven port of the package's noise3D, proven equal to it by
+ * test/field/noise.test.ts, and line-for-line the algorithm of `sr_simplex3` in GLSL.
+ *
+ * Note: the package uses a kernel radius² of 0.6 (not Gustavson's 0.5), so its noise has
+ * small jumps (measured ≤ ~0.006 for unit amplitude) across simplex boundaries. We keep it
+ * for fidelity to the package; the jumps are far below a metre for our amplitudes.
+ */
+import { createNoise3D, type NoiseFunction3D } from 'simplex-noise';
+import { createRandom } from './prng';
+import type { NoiseKind } from './recipe';
+
+/** Largest |noise3D| seen over 4M samples (0.977); bounds use 1. */
+export const NOISE_MAX_ABS = 1;
+/**
+ * Estimated bound on |∇ noise3D| per unit of noise-space input (finite differences with
+ * h = 2e-3 over 4M samples: 7.2). Used for the Lipschitz estimate only.
+ */
+export const NOISE_GRADIENT_BOUND = 7.5;
+
+/** Shift between octaves, in noise space, so octaves do not share a lattice origin. */
+export const OCTAVE_SHIFT: readonly [number, number, number] = [31.416, 47.853, 12.793];
+/** Noise-space offsets of the three warp components (x uses no offset). */
+export const WARP_OFFSETS: readonly (readonly [number, number, number])[] = [
+  [0, 0, 0],
+  [5.2, 1.3, 7.1],
+  [9.7, 3.4, 2.8],
+];
+
+/** The 256-entry permutation `createNoise3D(createRandom(seed))` builds (its table repeats it). */
+export function noisePermutation(seed: number): Uint8Array {
+  const random = createRandom(seed);
+  const p = new Uint8Array(256);
+  for (let i = 0; i < 256; i++) p[i] = i;
+  // Same loop as simplex-noise 4.0.3 buildPermutationTable (tableSize / 2 - 1 = 255 swaps).
+  for (let i = 0; i < 255; i++) {
+    const r = i + ~~(random() * (256 - i));
+    const aux = p[i];
+    p[i] = p[r];
+    p[r] = aux;
+  }
+  return p;
+}
+
+/** The package's noise3D for a seed. */
+export function seededNoise3D(seed: number): NoiseFunction3D {
+  return createNoise3D(createRandom(seed));
+}
+
+const GRAD3 = [1, 1, 0, -1, 1, 0, 1, -1, 0, -1, -1, 0, 1, 0, 1, -1, 0, 1, 1, 0, -1, -1, 0, -1, 0, 1, 1, 0, -1, 1, 0, 1, -1, 0, -1, -1];
+const F3 = 1 / 3;
+const G3 = 1 / 6;
+
+function corner(perm: Uint8Array, gi: number, t: number, x: number, y: number, z: number): number {
+  if (t < 0) return 0;
+  const g = (perm[gi & 255] % 12) * 3;
+  t *= t;
+  return t * t * (GRAD3[g] * x + GRAD3[g + 1] * y + GRAD3[g + 2] * z);
+}
+
+/**
+ * Table-driven port of simplex-noise's noise3D on a 256-entry permutation: the package
+ * indexes a doubled 512 table with `ii + perm[jj + perm[kk]]`; `& 255` on a single table
+ * is the same lookup. Slower than the package (it exists to pin the GLSL algorithm).
+ */
+export function simplex3(perm: Uint8Array, x: number, y: number, z: number): number {
+  const s = (x + y + z) * F3;
+  const i = Math.floor(x + s) | 0;
+  const j = Math.floor(y + s) | 0;
+  const k = Math.floor(z + s) | 0;
+  const t = (i + j + k) * G3;
+  const x0 = x - (i - t);
+  const y0 = y - (j - t);
+  const z0 = z - (k - t);
+  let i1, j1, k1, i2, j2, k2;
+  if (x0 >= y0) {
+    if (y0 >= z0) { i1 = 1; j1 = 0; k1 = 0; i2 = 1; j2 = 1; k2 = 0; }
+    else if (x0 >= z0) { i1 = 1; j1 = 0; k1 = 0; i2 = 1; j2 = 0; k2 = 1; }
+    else { i1 = 0; j1 = 0; k1 = 1; i2 = 1; j2 = 0; k2 = 1; }
+  } else {
+    if (y0 < z0) { i1 = 0; j1 = 0; k1 = 1; i2 = 0; j2 = 1; k2 = 1; }
+    else if (x0 < z0) { i1 = 0; j1 = 1; k1 = 0; i2 = 0; j2 = 1; k2 = 1; }
+    else { i1 = 0; j1 = 1; k1 = 0; i2 = 1; j2 = 1; k2 = 0; }
+  }
+  const x1 = x0 - i1 + G3, y1 = y0 - j1 + G3, z1 = z0 - k1 + G3;
+  const x2 = x0 - i2 + 2 * G3, y2 = y0 - j2 + 2 * G3, z2 = z0 - k2 + 2 * G3;
+  const x3 = x0 - 1 + 3 * G3, y3 = y0 - 1 + 3 * G3, z3 = z0 - 1 + 3 * G3;
+  const ii = i & 255, jj = j & 255, kk = k & 255;
+  const P = (n: number): number => perm[n & 255];
+  const n0 = corner(perm, ii + P(jj + P(kk)), 0.6 - x0 * x0 - y0 * y0 - z0 * z0, x0, y0, z0);
+  const n1 = corner(perm, ii + i1 + P(jj + j1 + P(kk + k1)), 0.6 - x1 * x1 - y1 * y1 - z1 * z1, x1, y1, z1);
+  const n2 = corner(perm, ii + i2 + P(jj + j2 + P(kk + k2)), 0.6 - x2 * x2 - y2 * y2 - z2 * z2, x2, y2, z2);
+  const n3 = corner(perm, ii + 1 + P(jj + 1 + P(kk + 1)), 0.6 - x3 * x3 - y3 * y3 - z3 * z3, x3, y3, z3);
+  return 32 * (n0 + n1 + n2 + n3);
+}
+
+/**
+ * Fractal sum in noise space (`u` = position × base frequency), normalised by the sum of
+ * octave weights: fbm and billow in about [-1, 1], ridged in [0, 1]. Octave `i` samples
+ * `noise(u · lacunarity^i + i · OCTAVE_SHIFT)`. Mirrored by `sr_fractal` in GLSL.
+ */
+export function fractal(
+  kind: NoiseKind,
+  noise: NoiseFunction3D,
+  ux: number,
+  uy: number,
+  uz: number,
+  octaves: number,
+  lacunarity: number,
+  gain: number,
+): number {
+  let sum = 0;
+  let norm = 0;
+  let amp = 1;
+  let f = 1;
+  let weight = 1;
+  for (let i = 0; i < octaves; i++) {
+    const n = noise(ux * f + i * OCTAVE_SHIFT[0], uy * f + i * OCTAVE_SHIFT[1], uz * f + i * OCTAVE_SHIFT[2]);
+    let v: number;
+    if (kind === 'fbm') {
+      v = n;
+    } else if (kind === 'billow') {
+      v = 2 * Math.abs(n) - 1;
+    } else {
+      // Ridged multifractal (Musgrave): sharp crests, detail weighted by the octave below.
+      v = 1 - Math.abs(n);
+      v *= v;
+      v *= weight;
+      weight = Math.min(Math.max(v * 2, 0), 1);
+    }
+    sum += amp * v;
+    norm += amp;
+    amp *= gain;
+    f *= lacunarity;
+  }
+  return sum / norm;
+}
+
+/** Σ amp_i·f_i / Σ amp_i: how much faster than the base frequency a fractal can change. */
+export function fractalSlopeFactor(octaves: number, lacunarity: number, gain: number): number {
+  let sum = 0;
+  let norm = 0;
+  let amp = 1;
+  let f = 1;
+  for (let i = 0; i < octaves; i++) {
+    sum += amp * f;
+    norm += amp;
+    amp *= gain;
+    f *= lacunarity;
+  }
+  return sum / norm;
+}
