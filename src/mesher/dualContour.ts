@@ -1,0 +1,611 @@
+/**
+ * Dual Contouring of one chunk (Ju, Losasso, Schaefer, Warren 2002; seed 004 §4.2–4.4; seed 001).
+ *
+ * Pipeline, each stage a flat loop over typed arrays:
+ *   hermite  — sign per corner, list of sign-changing edges with crossing t and normal
+ *   qef      — one leaf per active cell (a cell touching a sign-changing edge), QEF + vertex
+ *   octree   — bottom-up levels of nodes over active cells, dense maps per level (seed 004 §4.3's
+ *              hash-map layering, with arrays instead of hash maps)
+ *   simplify — collapse 8 children when QEF error < threshold and the merge is topologically safe
+ *   contour  — one polygon per minimal sign-changing edge, via the fine edges (see contourChunk)
+ *   boundary — the leaves touching the chunk's boundary, in global coordinates, for seams
+ *
+ * Ownership: a chunk's own mesh covers exactly the edges whose four cells all lie in the chunk.
+ * Edges on the chunk's boundary belong to seams (src/mesher/seam.ts).
+ */
+import { IDENTITY_MAPPING } from './mapping.ts';
+import { qefAdd, qefAddPlane, qefSolve, QEF_NORMAL, QEF_STRIDE } from './qef.ts';
+import { MANIFOLD_CONFIG } from './tables.ts';
+import type {
+  BoundaryLeaves, ChunkMesh, ChunkStats, GridMapping, MeshChunkInput, MeshChunkResult,
+} from './types.ts';
+
+const now: () => number =
+  typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/** Secant (Illinois) steps used to refine a crossing when a field callback is given. */
+const REFINE_STEPS = 5;
+/** Central-difference step for callback normals, in cells. */
+const NORMAL_STEP_CELLS = 1e-3;
+
+const scratchW = new Float64Array(3);
+const scratchN = new Float64Array(3);
+const solveOut = new Float64Array(4);
+
+/** Quadrant order around an edge along axis a, counter-clockwise seen from +a in (u, v) = (a+1, a+2). */
+const QUAD_DU = [-1, 0, 0, -1];
+const QUAD_DV = [-1, -1, 0, 0];
+
+export class MesherInputError extends Error {
+  override name = 'MesherInputError';
+}
+
+function growF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Float64Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growF32(a: Float32Array<ArrayBuffer>, need: number): Float32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Float32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growI32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Samples a world-space field at the chunk's (N+1)^3 corners (x fastest). */
+export function sampleChunk(
+  spec: { originGrid: readonly [number, number, number]; level: number; cells: number },
+  field: (x: number, y: number, z: number) => number,
+  mapping: GridMapping = IDENTITY_MAPPING,
+  target?: Float32Array,
+): Float32Array {
+  const P = spec.cells + 1;
+  const cs = 2 ** spec.level;
+  const out = target ?? new Float32Array(P * P * P);
+  const [ox, oy, oz] = spec.originGrid;
+  let p = 0;
+  for (let k = 0; k < P; k++) {
+    for (let j = 0; j < P; j++) {
+      for (let i = 0; i < P; i++) {
+        mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchW);
+        out[p++] = field(scratchW[0], scratchW[1], scratchW[2]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Meshes one chunk. See {@link MeshChunkInput} for the input layout and docs/mesher.md. */
+export function meshChunk(input: MeshChunkInput): MeshChunkResult {
+  const t0 = now();
+  const N = input.cells;
+  const level = input.level;
+  if (!Number.isInteger(N) || N < 1) throw new MesherInputError(`mesher: cells must be a positive integer, got ${N}`);
+  if (!Number.isInteger(level) || level < 0 || level > 30) throw new MesherInputError(`mesher: level must be an integer in [0, 30], got ${level}`);
+  for (const c of input.originGrid) {
+    if (!Number.isSafeInteger(c)) throw new MesherInputError(`mesher: originGrid must hold integers, got ${input.originGrid.join(',')}`);
+  }
+  const P = N + 1;
+  const PP = P * P;
+  const P3 = PP * P;
+  const values = input.values;
+  if (values.length !== P3) throw new MesherInputError(`mesher: values has ${values.length} entries, expected (N+1)^3 = ${P3}`);
+  const mapping = input.mapping ?? IDENTITY_MAPPING;
+  const field = input.field;
+  const cs = 2 ** level;
+  const [ox, oy, oz] = input.originGrid;
+  const simplify = input.simplify ?? 0;
+
+  // ---- hermite -----------------------------------------------------------------------------
+  const signs = new Uint8Array(P3);
+  for (let p = 0; p < P3; p++) {
+    const v = values[p];
+    if (!Number.isFinite(v)) {
+      const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
+      throw new MesherInputError(
+        `mesher: field value ${v} at chunk corner (${i},${j},${k}), global grid (${ox + i * cs},${oy + j * cs},${oz + k * cs}); the field must be finite`,
+      );
+    }
+    signs[p] = v < 0 ? 1 : 0;
+  }
+  const STEP = [1, P, PP];
+  let edgeCount = 0;
+  let edgePoint = new Int32Array(Math.max(64, 6 * PP));
+  let edgeT = new Float64Array(edgePoint.length);
+  let edgeN = new Float32Array(edgePoint.length * 3);
+  const pushEdge = (p: number, axis: number): void => {
+    if (edgeCount >= edgePoint.length) {
+      edgePoint = growI32(edgePoint, edgeCount + 1);
+      edgeT = growF64(edgeT, edgeCount + 1);
+      edgeN = growF32(edgeN, (edgeCount + 1) * 3);
+    }
+    edgePoint[edgeCount++] = p * 3 + axis;
+  };
+  if (input.hermite) {
+    const h = input.hermite;
+    let expected = 0;
+    for (let k = 0, p = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++, p++) {
+      const s = signs[p];
+      if (i < N && s !== signs[p + 1]) expected++;
+      if (j < N && s !== signs[p + P]) expected++;
+      if (k < N && s !== signs[p + PP]) expected++;
+    }
+    if (h.count !== expected) throw new MesherInputError(`mesher: hermite input has ${h.count} edges, the grid has ${expected} sign-changing edges`);
+    for (let e = 0; e < h.count; e++) {
+      const id = h.edgeIds[e];
+      const axis = Math.floor(id / P3);
+      const p = id - axis * P3;
+      if (axis > 2 || signs[p] === signs[p + STEP[axis]] || (axis === 0 && p % P === N) ||
+          (axis === 1 && Math.floor(p / P) % P === N) || (axis === 2 && Math.floor(p / PP) === N)) {
+        throw new MesherInputError(`mesher: hermite edge ${e} (id ${id}) is not a sign-changing edge of the grid`);
+      }
+      pushEdge(p, axis);
+      const t = h.t[e];
+      edgeT[edgeCount - 1] = t < 0 ? 0 : t > 1 ? 1 : t;
+      const nx = h.normals[3 * e], ny = h.normals[3 * e + 1], nz = h.normals[3 * e + 2];
+      const len = Math.hypot(nx, ny, nz);
+      if (!(len > 0) || !Number.isFinite(len)) throw new MesherInputError(`mesher: hermite edge ${e} has a zero or non-finite normal`);
+      const o = 3 * (edgeCount - 1);
+      edgeN[o] = nx / len; edgeN[o + 1] = ny / len; edgeN[o + 2] = nz / len;
+    }
+  } else {
+    for (let k = 0, p = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++, p++) {
+      const s = signs[p];
+      if (i < N && s !== signs[p + 1]) pushEdge(p, 0);
+      if (j < N && s !== signs[p + P]) pushEdge(p, 1);
+      if (k < N && s !== signs[p + PP]) pushEdge(p, 2);
+    }
+    computeCrossings();
+  }
+
+  function computeCrossings(): void {
+    const h = NORMAL_STEP_CELLS * cs;
+    for (let e = 0; e < edgeCount; e++) {
+      const code = edgePoint[e];
+      const axis = code % 3;
+      const p = (code - axis) / 3;
+      const q = p + STEP[axis];
+      const va = values[p], vb = values[q];
+      let t = va / (va - vb);
+      const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
+      const gx = ox + i * cs, gy = oy + j * cs, gz = oz + k * cs;
+      let nx: number, ny: number, nz: number;
+      if (field) {
+        // Illinois false position on [0, 1]; keeps the bracket so t never leaves the edge.
+        let a = 0, fa = va, b = 1, fb = vb, side = 0;
+        for (let it = 0; it < REFINE_STEPS; it++) {
+          t = (a * fb - b * fa) / (fb - fa);
+          if (!(t > a && t < b)) t = 0.5 * (a + b);
+          const d = t * cs;
+          mapping.toWorld(gx + (axis === 0 ? d : 0), gy + (axis === 1 ? d : 0), gz + (axis === 2 ? d : 0), scratchW);
+          const ft = field(scratchW[0], scratchW[1], scratchW[2]);
+          if (ft === 0 || !Number.isFinite(ft)) break;
+          if ((ft < 0) === (fa < 0)) {
+            a = t; fa = ft;
+            if (side === -1) fb *= 0.5;
+            side = -1;
+          } else {
+            b = t; fb = ft;
+            if (side === 1) fa *= 0.5;
+            side = 1;
+          }
+        }
+        const d = t * cs;
+        const cx = gx + (axis === 0 ? d : 0), cy = gy + (axis === 1 ? d : 0), cz = gz + (axis === 2 ? d : 0);
+        nx = sampleAt(cx + h, cy, cz) - sampleAt(cx - h, cy, cz);
+        ny = sampleAt(cx, cy + h, cz) - sampleAt(cx, cy - h, cz);
+        nz = sampleAt(cx, cy, cz + h) - sampleAt(cx, cy, cz - h);
+      } else {
+        nx = lerpGrad(p, q, 0, t); ny = lerpGrad(p, q, 1, t); nz = lerpGrad(p, q, 2, t);
+      }
+      let len = Math.hypot(nx, ny, nz);
+      if (!(len > 0) || !Number.isFinite(len)) {
+        // Flat or broken gradient: fall back to the edge direction, pointing outward.
+        nx = axis === 0 ? 1 : 0; ny = axis === 1 ? 1 : 0; nz = axis === 2 ? 1 : 0;
+        if (va >= 0) { nx = -nx; ny = -ny; nz = -nz; }
+        len = 1;
+      }
+      edgeT[e] = t;
+      edgeN[3 * e] = nx / len; edgeN[3 * e + 1] = ny / len; edgeN[3 * e + 2] = nz / len;
+    }
+  }
+  function sampleAt(gx: number, gy: number, gz: number): number {
+    mapping.toWorld(gx, gy, gz, scratchW);
+    return field!(scratchW[0], scratchW[1], scratchW[2]);
+  }
+  function gridGrad(p: number, axis: number): number {
+    const c = axis === 0 ? p % P : axis === 1 ? Math.floor(p / P) % P : Math.floor(p / PP);
+    const s = STEP[axis];
+    if (c === 0) return values[p + s] - values[p];
+    if (c === N) return values[p] - values[p - s];
+    return 0.5 * (values[p + s] - values[p - s]);
+  }
+  function lerpGrad(p: number, q: number, axis: number, t: number): number {
+    return (1 - t) * gridGrad(p, axis) + t * gridGrad(q, axis);
+  }
+  const t1 = now();
+
+  // ---- qef: leaves in active cells -------------------------------------------------------
+  const NN = N * N;
+  const cellToActive = new Int32Array(N * NN).fill(-1);
+  let activeCount = 0;
+  let activeCell = new Int32Array(Math.max(64, edgeCount));
+  let qefs = new Float64Array(activeCell.length * QEF_STRIDE);
+  for (let e = 0; e < edgeCount; e++) {
+    const code = edgePoint[e];
+    const axis = code % 3;
+    const p = (code - axis) / 3;
+    const pc0 = p % P, pc1 = Math.floor(p / P) % P, pc2 = Math.floor(p / PP);
+    const t = edgeT[e];
+    const px = pc0 + (axis === 0 ? t : 0), py = pc1 + (axis === 1 ? t : 0), pz = pc2 + (axis === 2 ? t : 0);
+    const nx = edgeN[3 * e], ny = edgeN[3 * e + 1], nz = edgeN[3 * e + 2];
+    const u = axis === 2 ? 0 : axis + 1;
+    const v = axis === 0 ? 2 : axis - 1;
+    for (let qd = 0; qd < 4; qd++) {
+      let c0 = pc0, c1 = pc1, c2 = pc2;
+      const du = QUAD_DU[qd], dv = QUAD_DV[qd];
+      if (u === 0) c0 += du; else if (u === 1) c1 += du; else c2 += du;
+      if (v === 0) c0 += dv; else if (v === 1) c1 += dv; else c2 += dv;
+      if (c0 < 0 || c1 < 0 || c2 < 0 || c0 >= N || c1 >= N || c2 >= N) continue;
+      const cell = c0 + N * (c1 + N * c2);
+      let a = cellToActive[cell];
+      if (a < 0) {
+        if (activeCount >= activeCell.length) {
+          activeCell = growI32(activeCell, activeCount + 1);
+          qefs = growF64(qefs, activeCell.length * QEF_STRIDE);
+        }
+        a = activeCount++;
+        cellToActive[cell] = a;
+        activeCell[a] = cell;
+      }
+      qefAddPlane(qefs, a * QEF_STRIDE, px, py, pz, nx, ny, nz);
+    }
+  }
+  // Level-0 node arrays: coords, vertex, ok (= may take part in a merge).
+  const cellCoords = new Int32Array(activeCount * 3);
+  const cellVert = new Float64Array(activeCount * 3);
+  const cellOk = new Uint8Array(activeCount);
+  let nonManifoldCells = 0;
+  for (let a = 0; a < activeCount; a++) {
+    const cell = activeCell[a];
+    const i = cell % N, j = Math.floor(cell / N) % N, k = Math.floor(cell / NN);
+    cellCoords[3 * a] = i; cellCoords[3 * a + 1] = j; cellCoords[3 * a + 2] = k;
+    qefSolve(qefs, a * QEF_STRIDE, i, j, k, 1, solveOut);
+    cellVert[3 * a] = solveOut[0]; cellVert[3 * a + 1] = solveOut[1]; cellVert[3 * a + 2] = solveOut[2];
+    const m = cornerMask(i, j, k, 1);
+    const ok = MANIFOLD_CONFIG[m];
+    cellOk[a] = ok;
+    if (!ok) nonManifoldCells++;
+  }
+  function cornerMask(i: number, j: number, k: number, size: number): number {
+    const p = i + P * (j + P * k);
+    const sx = size, sy = size * P, sz = size * PP;
+    return signs[p] | (signs[p + sx] << 1) | (signs[p + sy] << 2) | (signs[p + sx + sy] << 3) |
+      (signs[p + sz] << 4) | (signs[p + sx + sz] << 5) | (signs[p + sy + sz] << 6) | (signs[p + sx + sy + sz] << 7);
+  }
+  const t2 = now();
+
+  // ---- octree + simplify -----------------------------------------------------------------
+  // levelMap[k][node key] = node index at level k (or -1); levelOk[k][idx] = 1 if the node is a
+  // collapsed leaf. Level 0 is the active cells (ok = manifold, so allowed to merge).
+  const levelMap: Int32Array[] = [cellToActive];
+  const levelOk: Uint8Array[] = [cellOk];
+  const levelCoords: Int32Array[] = [cellCoords];
+  const levelVert: Float64Array[] = [cellVert];
+  const levelQef: Float64Array[] = [qefs];
+  const levelCount: number[] = [activeCount];
+  let octreeMs = 0;
+  let simplifyMs = 0;
+  let collapsedNodes = 0;
+  if (simplify > 0) {
+    for (let k = 1; (N >> k) >= 1; k++) {
+      const ta = now();
+      const nk = N >> k; // nodes per axis fully inside the chunk
+      const prevCount = levelCount[k - 1];
+      const prevCoords = levelCoords[k - 1];
+      const prevOk = levelOk[k - 1];
+      const prevQef = levelQef[k - 1];
+      const map = new Int32Array(nk * nk * nk).fill(-1);
+      const coords = new Int32Array(prevCount * 3);
+      const blocked = new Uint8Array(prevCount);
+      const qef = new Float64Array(prevCount * QEF_STRIDE);
+      let count = 0;
+      for (let n = 0; n < prevCount; n++) {
+        const x = prevCoords[3 * n] >> 1, y = prevCoords[3 * n + 1] >> 1, z = prevCoords[3 * n + 2] >> 1;
+        if (x >= nk || y >= nk || z >= nk) continue; // partial node at a non-power-of-two edge
+        const key = x + nk * (y + nk * z);
+        let idx = map[key];
+        if (idx < 0) {
+          idx = count++;
+          map[key] = idx;
+          coords[3 * idx] = x; coords[3 * idx + 1] = y; coords[3 * idx + 2] = z;
+        }
+        if (!prevOk[n]) blocked[idx] = 1;
+        else qefAdd(qef, idx * QEF_STRIDE, prevQef, n * QEF_STRIDE);
+      }
+      // A parent whose child at level k-1 lies partly outside the chunk cannot exist: handled by
+      // the bounds test above, since its own coords would then be >= nk.
+      const tb = now();
+      octreeMs += tb - ta;
+      const ok = new Uint8Array(count);
+      const vert = new Float64Array(count * 3);
+      let any = false;
+      const size = 1 << k;
+      for (let n = 0; n < count; n++) {
+        if (blocked[n]) continue;
+        const x = coords[3 * n] * size, y = coords[3 * n + 1] * size, z = coords[3 * n + 2] * size;
+        if (!topologySafe(x, y, z, size)) continue;
+        qefSolve(qef, n * QEF_STRIDE, x, y, z, size, solveOut);
+        if (!(solveOut[3] < simplify)) continue;
+        ok[n] = 1;
+        any = true;
+        collapsedNodes++;
+        vert[3 * n] = solveOut[0]; vert[3 * n + 1] = solveOut[1]; vert[3 * n + 2] = solveOut[2];
+      }
+      simplifyMs += now() - tb;
+      levelMap.push(map); levelOk.push(ok); levelCoords.push(coords); levelVert.push(vert);
+      levelQef.push(qef); levelCount.push(count);
+      if (!any) break;
+    }
+  }
+  const levels = levelMap.length;
+  const levelBase: number[] = [0];
+  for (let k = 0; k < levels; k++) levelBase.push(levelBase[k] + levelCount[k]);
+  const totalNodes = levelBase[levels];
+
+  /** Ju et al. 2002 §3.2: parent sign config manifold, and each edge midpoint / face centre /
+   *  cube centre agrees with at least one corner of that edge / face / cube. */
+  function topologySafe(x: number, y: number, z: number, size: number): boolean {
+    const m = cornerMask(x, y, z, size);
+    if (!MANIFOLD_CONFIG[m]) return false;
+    const h = size >> 1;
+    const base = x + P * (y + P * z);
+    // 27-point lattice: s(a, b, c) with a, b, c in {0, 1, 2}.
+    const s = (a: number, b: number, c: number): number => signs[base + a * h + (b * h) * P + (c * h) * PP];
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) for (let c = 0; c < 3; c++) {
+      const odd = (a & 1) + (b & 1) + (c & 1);
+      if (odd === 0) continue;
+      // The corners of the smallest edge/face/cube this point is the centre of.
+      const v = s(a, b, c);
+      let match = false;
+      for (let ca = (a & 1 ? 0 : a); ca <= (a & 1 ? 2 : a) && !match; ca += 2) {
+        for (let cb = (b & 1 ? 0 : b); cb <= (b & 1 ? 2 : b) && !match; cb += 2) {
+          for (let cc = (c & 1 ? 0 : c); cc <= (c & 1 ? 2 : c) && !match; cc += 2) {
+            if (s(ca, cb, cc) === v) match = true;
+          }
+        }
+      }
+      if (!match) return false;
+    }
+    return true;
+  }
+
+  /** Top-most collapsed node containing chunk cell (i, j, k), as a global node id, or -1. */
+  function collapsedLeafOf(i: number, j: number, k: number): number {
+    for (let l = levels - 1; l >= 1; l--) {
+      const nk = N >> l;
+      const x = i >> l, y = j >> l, z = k >> l;
+      if (x >= nk || y >= nk || z >= nk) continue;
+      const idx = levelMap[l][x + nk * (y + nk * z)];
+      if (idx >= 0 && levelOk[l][idx]) return levelBase[l] + idx;
+    }
+    return -1;
+  }
+  const activeLeaf = new Int32Array(activeCount);
+  for (let a = 0; a < activeCount; a++) {
+    const c = levels > 1 ? collapsedLeafOf(cellCoords[3 * a], cellCoords[3 * a + 1], cellCoords[3 * a + 2]) : -1;
+    activeLeaf[a] = c >= 0 ? c : a;
+  }
+  const nodeLevel = (id: number): number => {
+    let l = 0;
+    while (id >= levelBase[l + 1]) l++;
+    return l;
+  };
+  const t3 = now();
+
+  // ---- contour -----------------------------------------------------------------------------
+  // Each fine sign-changing edge inside the chunk maps its four cells to their leaves. Because every
+  // collapse is topologically safe, a minimal edge of a collapsed leaf contains exactly one fine
+  // crossing iff its ends differ in sign (by induction on Ju's midpoint condition), so emitting at
+  // fine crossings whose leaves are >= 3 distinct reproduces the cell/face/edge procedures' output
+  // exactly; fewer than 3 distinct leaves means the edge lies inside a leaf or on a face between two.
+  mapping.toWorld(ox, oy, oz, scratchW);
+  const originWorld: [number, number, number] = [scratchW[0], scratchW[1], scratchW[2]];
+  const leafVertex = new Int32Array(totalNodes).fill(-1);
+  let vCount = 0;
+  let positions = new Float32Array(Math.max(64, activeCount * 3));
+  let normals = new Float32Array(positions.length);
+  let vertexCells = new Int32Array(Math.max(64, activeCount * 4));
+  let iCount = 0;
+  let indices = new Uint32Array(Math.max(64, activeCount * 6));
+  const quad = new Int32Array(4);
+
+  function leafInfo(id: number, out: Float64Array): number {
+    // out: vertex (local cells) in 0..2; returns level.
+    const l = nodeLevel(id);
+    const idx = id - levelBase[l];
+    const vert = levelVert[l];
+    out[0] = vert[3 * idx]; out[1] = vert[3 * idx + 1]; out[2] = vert[3 * idx + 2];
+    return l;
+  }
+  const lv = new Float64Array(3);
+  function vertexOf(id: number): number {
+    let vi = leafVertex[id];
+    if (vi >= 0) return vi;
+    vi = vCount++;
+    leafVertex[id] = vi;
+    if (vCount * 3 > positions.length) {
+      positions = growF32(positions, vCount * 3);
+      normals = growF32(normals, vCount * 3);
+      vertexCells = growI32(vertexCells, vCount * 4);
+    }
+    const l = leafInfo(id, lv);
+    const idx = id - levelBase[l];
+    const gx = ox + lv[0] * cs, gy = oy + lv[1] * cs, gz = oz + lv[2] * cs;
+    mapping.toWorld(gx, gy, gz, scratchW);
+    positions[3 * vi] = scratchW[0] - originWorld[0];
+    positions[3 * vi + 1] = scratchW[1] - originWorld[1];
+    positions[3 * vi + 2] = scratchW[2] - originWorld[2];
+    const q = levelQef[l];
+    const qo = idx * QEF_STRIDE + QEF_NORMAL;
+    writeNormal(mapping, gx, gy, gz, q[qo], q[qo + 1], q[qo + 2]);
+    normals[3 * vi] = scratchN[0]; normals[3 * vi + 1] = scratchN[1]; normals[3 * vi + 2] = scratchN[2];
+    const c = levelCoords[l];
+    vertexCells[4 * vi] = ox + c[3 * idx] * (cs << l);
+    vertexCells[4 * vi + 1] = oy + c[3 * idx + 1] * (cs << l);
+    vertexCells[4 * vi + 2] = oz + c[3 * idx + 2] * (cs << l);
+    vertexCells[4 * vi + 3] = cs << l;
+    return vi;
+  }
+  const va = new Float64Array(3), vb = new Float64Array(3), vc = new Float64Array(3), vd = new Float64Array(3);
+  function pushTri(a: number, b: number, c: number): void {
+    if (iCount + 3 > indices.length) {
+      const g = new Uint32Array(indices.length * 2);
+      g.set(indices);
+      indices = g;
+    }
+    indices[iCount++] = vertexOf(a); indices[iCount++] = vertexOf(b); indices[iCount++] = vertexOf(c);
+  }
+  function emitPolygon(n: number): void {
+    if (n === 3) { pushTri(quad[0], quad[1], quad[2]); return; }
+    // Split along the shorter diagonal.
+    leafInfo(quad[0], va); leafInfo(quad[1], vb); leafInfo(quad[2], vc); leafInfo(quad[3], vd);
+    const d02 = (va[0] - vc[0]) ** 2 + (va[1] - vc[1]) ** 2 + (va[2] - vc[2]) ** 2;
+    const d13 = (vb[0] - vd[0]) ** 2 + (vb[1] - vd[1]) ** 2 + (vb[2] - vd[2]) ** 2;
+    if (d02 <= d13) { pushTri(quad[0], quad[1], quad[2]); pushTri(quad[0], quad[2], quad[3]); }
+    else { pushTri(quad[0], quad[1], quad[3]); pushTri(quad[1], quad[2], quad[3]); }
+  }
+  for (let e = 0; e < edgeCount; e++) {
+    const code = edgePoint[e];
+    const axis = code % 3;
+    const p = (code - axis) / 3;
+    const pc0 = p % P, pc1 = Math.floor(p / P) % P, pc2 = Math.floor(p / PP);
+    const u = axis === 2 ? 0 : axis + 1;
+    const v = axis === 0 ? 2 : axis - 1;
+    const cu = u === 0 ? pc0 : u === 1 ? pc1 : pc2;
+    const cv = v === 0 ? pc0 : v === 1 ? pc1 : pc2;
+    if (cu < 1 || cv < 1 || cu >= N || cv >= N) continue; // boundary edge: a seam's
+    let n = 0;
+    for (let qd = 0; qd < 4; qd++) {
+      let c0 = pc0, c1 = pc1, c2 = pc2;
+      const du = QUAD_DU[qd], dv = QUAD_DV[qd];
+      if (u === 0) c0 += du; else if (u === 1) c1 += du; else c2 += du;
+      if (v === 0) c0 += dv; else if (v === 1) c1 += dv; else c2 += dv;
+      const leaf = activeLeaf[cellToActive[c0 + N * (c1 + N * c2)]];
+      if (n > 0 && quad[n - 1] === leaf) continue;
+      quad[n++] = leaf;
+    }
+    if (n > 1 && quad[n - 1] === quad[0]) n--;
+    if (n < 3) continue;
+    if (!signs[p]) {
+      // Outside at the lower end: the surface faces -axis, reverse the winding.
+      const t = quad[1]; quad[1] = quad[n - 1]; quad[n - 1] = t;
+    }
+    emitPolygon(n);
+  }
+  const mesh: ChunkMesh = {
+    positions: positions.slice(0, vCount * 3),
+    normals: normals.slice(0, vCount * 3),
+    indices: indices.slice(0, iCount),
+    originWorld,
+    vertexCells: vertexCells.slice(0, vCount * 4),
+  };
+  const t4 = now();
+
+  // ---- boundary leaves ---------------------------------------------------------------------
+  const exported = new Uint8Array(totalNodes);
+  let bCount = 0;
+  const bCap = Math.max(8, 6 * NN);
+  const bCells = new Int32Array(bCap * 4);
+  const bCorners = new Uint8Array(bCap);
+  const bVert = new Float64Array(bCap * 3);
+  const bNormals = new Float32Array(bCap * 3);
+  const exportCell = (i: number, j: number, k: number): void => {
+    const cell = i + N * (j + N * k);
+    const a = cellToActive[cell];
+    let id = a >= 0 ? activeLeaf[a] : levels > 1 ? collapsedLeafOf(i, j, k) : -1;
+    const b = bCount++;
+    if (id < 0) {
+      // Empty cell: no vertex.
+      bCells[4 * b] = ox + i * cs; bCells[4 * b + 1] = oy + j * cs; bCells[4 * b + 2] = oz + k * cs;
+      bCells[4 * b + 3] = cs;
+      bCorners[b] = cornerMask(i, j, k, 1);
+      bVert[3 * b] = NaN; bVert[3 * b + 1] = NaN; bVert[3 * b + 2] = NaN;
+      return;
+    }
+    if (exported[id]) { bCount--; return; }
+    exported[id] = 1;
+    const l = leafInfo(id, lv);
+    const idx = id - levelBase[l];
+    const c = levelCoords[l];
+    const sizeCells = 1 << l;
+    bCells[4 * b] = ox + c[3 * idx] * sizeCells * cs;
+    bCells[4 * b + 1] = oy + c[3 * idx + 1] * sizeCells * cs;
+    bCells[4 * b + 2] = oz + c[3 * idx + 2] * sizeCells * cs;
+    bCells[4 * b + 3] = sizeCells * cs;
+    bCorners[b] = cornerMask(c[3 * idx] * sizeCells, c[3 * idx + 1] * sizeCells, c[3 * idx + 2] * sizeCells, sizeCells);
+    const gx = ox + lv[0] * cs, gy = oy + lv[1] * cs, gz = oz + lv[2] * cs;
+    bVert[3 * b] = gx; bVert[3 * b + 1] = gy; bVert[3 * b + 2] = gz;
+    const q = levelQef[l];
+    const qo = idx * QEF_STRIDE + QEF_NORMAL;
+    writeNormal(mapping, gx, gy, gz, q[qo], q[qo + 1], q[qo + 2]);
+    bNormals[3 * b] = scratchN[0]; bNormals[3 * b + 1] = scratchN[1]; bNormals[3 * b + 2] = scratchN[2];
+  };
+  for (let k = 0; k < N; k++) {
+    for (let j = 0; j < N; j++) {
+      if (k === 0 || k === N - 1 || j === 0 || j === N - 1) {
+        for (let i = 0; i < N; i++) exportCell(i, j, k);
+      } else {
+        exportCell(0, j, k);
+        if (N > 1) exportCell(N - 1, j, k);
+      }
+    }
+  }
+  const S = N * cs;
+  const boundary: BoundaryLeaves = {
+    chunkId: input.chunkId ?? 0,
+    boxGrid: [ox, oy, oz, ox + S, oy + S, oz + S],
+    count: bCount,
+    cells: bCells.slice(0, bCount * 4),
+    corners: bCorners.slice(0, bCount),
+    vertexGrid: bVert.slice(0, bCount * 3),
+    normals: bNormals.slice(0, bCount * 3),
+  };
+  const t5 = now();
+  const seenLeaf = new Uint8Array(totalNodes);
+  let leaves = 0;
+  for (let a = 0; a < activeCount; a++) {
+    if (!seenLeaf[activeLeaf[a]]) { seenLeaf[activeLeaf[a]] = 1; leaves++; }
+  }
+  const stats: ChunkStats = {
+    hermiteMs: t1 - t0,
+    qefMs: t2 - t1,
+    octreeMs,
+    simplifyMs,
+    contourMs: t4 - t3,
+    boundaryMs: t5 - t4,
+    totalMs: t5 - t0,
+    edges: edgeCount,
+    activeCells: activeCount,
+    leaves,
+    collapsedNodes,
+    nonManifoldCells,
+    vertices: vCount,
+    triangles: iCount / 3,
+  };
+  return { mesh, boundary, stats };
+}
+
+/** Normalises a grid-space normal and maps it to world space into scratchN. */
+function writeNormal(mapping: GridMapping, gx: number, gy: number, gz: number, nx: number, ny: number, nz: number): void {
+  const len = Math.hypot(nx, ny, nz) || 1;
+  scratchN[0] = nx / len; scratchN[1] = ny / len; scratchN[2] = nz / len;
+  if (mapping.normalToWorld) mapping.normalToWorld(gx, gy, gz, scratchN);
+}

@@ -1,0 +1,11 @@
+/** Dual Contouring mesher: pure TypeScript on typed arrays (no DOM, no WebGL, no three.js). */
+export type {
+  BoundaryLeaves, ChunkMesh, ChunkSpec, ChunkStats, FieldFn, GridMapping, HermiteEdges,
+  MeshChunkInput, MeshChunkResult,
+} from './types.ts';
+export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';
+export { meshChunk, sampleChunk, MesherInputError } from './dualContour.ts';
+export { validateMesh, weldMeshes } from './validate.ts';
+export type { MeshReport } from './validate.ts';
+export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';
+export { qefSolve, QEF_STRIDE } from './qef.ts';

@@ -1,0 +1,146 @@
+/**
+ * Mesh validity checks shared by tests and debug overlays: is it a closed, consistently wound
+ * 2-manifold, what is its Euler characteristic, genus and signed volume.
+ */
+import type { ChunkMesh } from './types.ts';
+
+export interface MeshReport {
+  vertices: number;
+  /** Vertices referenced by at least one triangle. */
+  usedVertices: number;
+  triangles: number;
+  edges: number;
+  /** Edges in exactly one triangle. */
+  boundaryEdges: number;
+  /** Edges in three or more triangles. */
+  nonManifoldEdges: number;
+  /** Two-triangle edges traversed in the same direction by both (inconsistent winding). */
+  misorientedEdges: number;
+  /** Triangles with a repeated index or (near) zero area. */
+  degenerateTriangles: number;
+  /** Connected components (through shared vertices). */
+  components: number;
+  /** V - E + F over used vertices. */
+  euler: number;
+  /** (2 * components - euler) / 2 when closed and orientable, else NaN. */
+  genus: number;
+  /** Signed volume (positive when wound outward), world units cubed. */
+  volume: number;
+  closed: boolean;
+  manifold: boolean;
+  oriented: boolean;
+}
+
+/** Inspects an indexed triangle mesh. Positions are used only for areas and the volume. */
+export function validateMesh(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): MeshReport {
+  const { positions, indices } = mesh;
+  const V = positions.length / 3;
+  const T = indices.length / 3;
+  // Scale for the degenerate-area test: bounding-box diagonal squared.
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let i = 0; i < V; i++) {
+    const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
+    if (x < minX) minX = x; if (x > maxX) maxX = x;
+    if (y < minY) minY = y; if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+  }
+  const diag2 = V > 0 ? (maxX - minX) ** 2 + (maxY - minY) ** 2 + (maxZ - minZ) ** 2 : 0;
+  const areaEps = 1e-12 * diag2;
+  // Edge map: key = min * V + max; value packs forward (min -> max) count + 65536 * backward.
+  const edges = new Map<number, number>();
+  const used = new Uint8Array(V);
+  const parent = new Int32Array(V);
+  for (let i = 0; i < V; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+  };
+  let degenerate = 0;
+  let volume = 0;
+  for (let t = 0; t < T; t++) {
+    const a = indices[3 * t], b = indices[3 * t + 1], c = indices[3 * t + 2];
+    used[a] = 1; used[b] = 1; used[c] = 1;
+    const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
+    const bx = positions[3 * b] - ax, by = positions[3 * b + 1] - ay, bz = positions[3 * b + 2] - az;
+    const cx = positions[3 * c] - ax, cy = positions[3 * c + 1] - ay, cz = positions[3 * c + 2] - az;
+    const nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
+    const area2 = nx * nx + ny * ny + nz * nz; // (2 * area)^2
+    if (a === b || b === c || a === c || area2 <= 4 * areaEps * areaEps) degenerate++;
+    // Volume relative to vertex a's frame is translation invariant for closed meshes; use the
+    // absolute form so open meshes still give a number.
+    volume += (ax * (positions[3 * b + 1] * positions[3 * c + 2] - positions[3 * b + 2] * positions[3 * c + 1]) +
+      ay * (positions[3 * b + 2] * positions[3 * c] - positions[3 * b] * positions[3 * c + 2]) +
+      az * (positions[3 * b] * positions[3 * c + 1] - positions[3 * b + 1] * positions[3 * c])) / 6;
+    for (let e = 0; e < 3; e++) {
+      const p = indices[3 * t + e], q = indices[3 * t + (e + 1) % 3];
+      if (p === q) continue;
+      const key = p < q ? p * V + q : q * V + p;
+      edges.set(key, (edges.get(key) ?? 0) + (p < q ? 1 : 65536));
+      const rp = find(p), rq = find(q);
+      if (rp !== rq) parent[rp] = rq;
+    }
+  }
+  let boundaryEdges = 0, nonManifoldEdges = 0, misorientedEdges = 0;
+  for (const packed of edges.values()) {
+    const fwd = packed & 0xffff, back = packed >>> 16;
+    const n = fwd + back;
+    if (n === 1) boundaryEdges++;
+    else if (n > 2) nonManifoldEdges++;
+    else if (fwd !== 1) misorientedEdges++;
+  }
+  let usedVertices = 0, components = 0;
+  for (let i = 0; i < V; i++) {
+    if (!used[i]) continue;
+    usedVertices++;
+    if (find(i) === i) components++;
+  }
+  const euler = usedVertices - edges.size + T;
+  const closed = boundaryEdges === 0;
+  const manifold = nonManifoldEdges === 0;
+  const oriented = misorientedEdges === 0;
+  return {
+    vertices: V, usedVertices, triangles: T, edges: edges.size, boundaryEdges, nonManifoldEdges,
+    misorientedEdges, degenerateTriangles: degenerate, components, euler,
+    genus: closed && manifold && oriented ? (2 * components - euler) / 2 : NaN,
+    volume, closed, manifold, oriented,
+  };
+}
+
+/**
+ * Joins chunk meshes and seams into one mesh, welding vertices that belong to the same leaf
+ * (same vertexCells record). Positions are re-expressed relative to the first mesh's originWorld.
+ */
+export function weldMeshes(meshes: readonly ChunkMesh[]): ChunkMesh {
+  const ids = new Map<string, number>();
+  const pos: number[] = [];
+  const nrm: number[] = [];
+  const cells: number[] = [];
+  const idx: number[] = [];
+  const base = meshes.length > 0 ? meshes[0].originWorld : ([0, 0, 0] as [number, number, number]);
+  for (const m of meshes) {
+    const V = m.positions.length / 3;
+    const remap = new Uint32Array(V);
+    const dx = m.originWorld[0] - base[0], dy = m.originWorld[1] - base[1], dz = m.originWorld[2] - base[2];
+    for (let v = 0; v < V; v++) {
+      const c = m.vertexCells;
+      const key = `${c[4 * v]},${c[4 * v + 1]},${c[4 * v + 2]},${c[4 * v + 3]}`;
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(key, id);
+        pos.push(m.positions[3 * v] + dx, m.positions[3 * v + 1] + dy, m.positions[3 * v + 2] + dz);
+        nrm.push(m.normals[3 * v], m.normals[3 * v + 1], m.normals[3 * v + 2]);
+        cells.push(c[4 * v], c[4 * v + 1], c[4 * v + 2], c[4 * v + 3]);
+      }
+      remap[v] = id;
+    }
+    for (let i = 0; i < m.indices.length; i++) idx.push(remap[m.indices[i]]);
+  }
+  return {
+    positions: Float32Array.from(pos),
+    normals: Float32Array.from(nrm),
+    indices: Uint32Array.from(idx),
+    originWorld: [base[0], base[1], base[2]],
+    vertexCells: Int32Array.from(cells),
+  };
+}
