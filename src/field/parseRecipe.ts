@@ -151,7 +151,7 @@ function parseNoiseLayer(value: unknown, path: string, budget: Budget): NoiseLay
   const layer: NoiseLayer = {
     kind: o.kind as NoiseKind,
     seed: num(o, 'seed', path, SEED),
-    frequency: num(o, 'frequency', path, { above: 0, max: 1e3 }),
+    frequency: num(o, 'frequency', path, { min: 1e-12, max: 1e3 }),
     octaves: num(o, 'octaves', path, { min: L.minOctaves, max: L.maxOctaves, integer: true }),
     lacunarity: num(o, 'lacunarity', path, { min: 1, max: 8, fallback: 2 }),
     gain: num(o, 'gain', path, { min: 0, max: 1, fallback: 0.5 }),
@@ -165,7 +165,7 @@ function parseWarp(value: unknown, path: string, budget: Budget): DomainWarp {
   const o = object(value, path, ['seed', 'frequency', 'octaves', 'lacunarity', 'gain', 'amplitude']);
   const warp: DomainWarp = {
     seed: num(o, 'seed', path, SEED),
-    frequency: num(o, 'frequency', path, { above: 0, max: 1e3 }),
+    frequency: num(o, 'frequency', path, { min: 1e-12, max: 1e3 }),
     octaves: num(o, 'octaves', path, { min: L.minOctaves, max: L.maxOctaves, integer: true }),
     lacunarity: num(o, 'lacunarity', path, { min: 1, max: 8, fallback: 2 }),
     gain: num(o, 'gain', path, { min: 0, max: 1, fallback: 0.5 }),
@@ -191,6 +191,9 @@ function parseCraters(value: unknown, path: string, budget: Budget): CraterField
     rimHeight: num(o, 'rimHeight', path, { min: 0, max: 1, fallback: 0.05 }),
     ejectaFalloff: num(o, 'ejectaFalloff', path, { min: 0.05, max: 10, fallback: 1 }),
   };
+  if (craters.radiusMin < craters.sphereRadius * 1e-6) {
+    throw new RecipeError(join(path, 'radiusMin'), `must be ≥ 1e-6 × sphereRadius (${craters.sphereRadius * 1e-6}): smaller craters are below float precision`);
+  }
   if (craters.radiusMax < craters.radiusMin) {
     throw new RecipeError(join(path, 'radiusMax'), `must be ≥ radiusMin (${craters.radiusMin}), got ${craters.radiusMax}`);
   }

@@ -1,0 +1,105 @@
+// sr_noise: GLSL port of simplex-noise 4.0.3 `noise3D` reading the same permutation table,
+// plus the fractal sums of src/field/noise.ts. The JS back end (src/field/noise.ts
+// `simplex3`, `fractal`) is the reference: keep the two line-for-line alike.
+//
+// The permutation tables are baked by the field compiler (src/field/glslCodegen.ts), which
+// defines `sr_perm` below the prototype: table t's entry i, i in [0, 256).
+#ifndef SR_NOISE
+#define SR_NOISE
+
+int sr_perm(int table, int i);
+
+#define SR_NOISE_FBM 0
+#define SR_NOISE_RIDGED 1
+#define SR_NOISE_BILLOW 2
+#define SR_MAX_OCTAVES 12
+
+const vec3 SR_OCTAVE_SHIFT = vec3(31.416, 47.853, 12.793);
+
+const vec3 SR_GRAD3[12] = vec3[](
+  vec3(1.0, 1.0, 0.0), vec3(-1.0, 1.0, 0.0), vec3(1.0, -1.0, 0.0), vec3(-1.0, -1.0, 0.0),
+  vec3(1.0, 0.0, 1.0), vec3(-1.0, 0.0, 1.0), vec3(1.0, 0.0, -1.0), vec3(-1.0, 0.0, -1.0),
+  vec3(0.0, 1.0, 1.0), vec3(0.0, -1.0, 1.0), vec3(0.0, 1.0, -1.0), vec3(0.0, -1.0, -1.0));
+
+float sr_simplexCorner(int table, int gi, float t, vec3 d) {
+  if (t < 0.0) return 0.0;
+  vec3 g = SR_GRAD3[sr_perm(table, gi & 255) % 12];
+  t *= t;
+  return t * t * dot(g, d);
+}
+
+// 3D simplex noise in about [-1, 1] (the package's 0.6 kernel and 32 scale).
+float sr_simplex3(vec3 v, int table) {
+  const float F3 = 1.0 / 3.0;
+  const float G3 = 1.0 / 6.0;
+  float s = (v.x + v.y + v.z) * F3;
+  ivec3 c = ivec3(floor(v + s));
+  float t = float(c.x + c.y + c.z) * G3;
+  vec3 x0 = v - (vec3(c) - t);
+  ivec3 o1;
+  ivec3 o2;
+  if (x0.x >= x0.y) {
+    if (x0.y >= x0.z) { o1 = ivec3(1, 0, 0); o2 = ivec3(1, 1, 0); }
+    else if (x0.x >= x0.z) { o1 = ivec3(1, 0, 0); o2 = ivec3(1, 0, 1); }
+    else { o1 = ivec3(0, 0, 1); o2 = ivec3(1, 0, 1); }
+  } else {
+    if (x0.y < x0.z) { o1 = ivec3(0, 0, 1); o2 = ivec3(0, 1, 1); }
+    else if (x0.x < x0.z) { o1 = ivec3(0, 1, 0); o2 = ivec3(0, 1, 1); }
+    else { o1 = ivec3(0, 1, 0); o2 = ivec3(1, 1, 0); }
+  }
+  vec3 x1 = x0 - vec3(o1) + G3;
+  vec3 x2 = x0 - vec3(o2) + 2.0 * G3;
+  vec3 x3 = x0 - 1.0 + 3.0 * G3;
+  ivec3 m = c & 255;
+  int g0 = m.x + sr_perm(table, (m.y + sr_perm(table, m.z)) & 255);
+  int g1 = m.x + o1.x + sr_perm(table, (m.y + o1.y + sr_perm(table, (m.z + o1.z) & 255)) & 255);
+  int g2 = m.x + o2.x + sr_perm(table, (m.y + o2.y + sr_perm(table, (m.z + o2.z) & 255)) & 255);
+  int g3 = m.x + 1 + sr_perm(table, (m.y + 1 + sr_perm(table, (m.z + 1) & 255)) & 255);
+  float n0 = sr_simplexCorner(table, g0, 0.6 - dot(x0, x0), x0);
+  float n1 = sr_simplexCorner(table, g1, 0.6 - dot(x1, x1), x1);
+  float n2 = sr_simplexCorner(table, g2, 0.6 - dot(x2, x2), x2);
+  float n3 = sr_simplexCorner(table, g3, 0.6 - dot(x3, x3), x3);
+  return 32.0 * (n0 + n1 + n2 + n3);
+}
+
+// Fractal sum in noise space (u = position × base frequency), normalised by the octave
+// weights: fbm and billow in about [-1, 1], ridged in [0, 1].
+float sr_fractal(int kind, vec3 u, int table, int octaves, float lacunarity, float gain) {
+  float sum = 0.0;
+  float norm = 0.0;
+  float amp = 1.0;
+  float f = 1.0;
+  float weight = 1.0;
+  for (int i = 0; i < SR_MAX_OCTAVES; i++) {
+    if (i >= octaves) break;
+    float n = sr_simplex3(u * f + float(i) * SR_OCTAVE_SHIFT, table);
+    float v;
+    if (kind == SR_NOISE_FBM) {
+      v = n;
+    } else if (kind == SR_NOISE_BILLOW) {
+      v = 2.0 * abs(n) - 1.0;
+    } else {
+      v = 1.0 - abs(n);
+      v *= v;
+      v *= weight;
+      weight = clamp(v * 2.0, 0.0, 1.0);
+    }
+    sum += amp * v;
+    norm += amp;
+    amp *= gain;
+    f *= lacunarity;
+  }
+  return sum / norm;
+}
+
+// Polynomial smooth min/max (Quílez), blend radius k > 0: as smin/smax in compileJs.ts.
+float sr_smin(float a, float b, float k) {
+  float h = max(k - abs(a - b), 0.0) / k;
+  return min(a, b) - h * h * k * 0.25;
+}
+float sr_smax(float a, float b, float k) {
+  float h = max(k - abs(a - b), 0.0) / k;
+  return max(a, b) + h * h * k * 0.25;
+}
+
+#endif

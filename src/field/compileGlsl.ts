@@ -1,0 +1,89 @@
+/**
+ * FieldRecipe → GLSL, with the chunks resolved. This module imports GLSL files with Vite's
+ * `?raw`, so it is for the browser and Vitest only; plain-Node tools use src/field/index.ts.
+ *
+ * Splicing: a template holds the line `#include <sr_field>` (SR_FIELD_SLOT) where the
+ * compiled field goes; {@link spliceField} expands it (and every other `sr_` chunk) through
+ * the project's one include mechanism, so `#line` directives keep compile errors pointing
+ * at the right chunk. The field needs no uniforms: permutation tables and crater lists are
+ * baked as constants.
+ */
+import { recipeBounds, type RecipeBounds } from './bounds';
+import { generateFieldGlsl } from './glslCodegen';
+import { GLSL_CHUNKS } from './glslChunks';
+import { resolveIncludes } from './glslInclude';
+import { parseRecipe } from './parseRecipe';
+import type { FieldRecipe } from './recipe';
+import srNoise from '../../glsl/sr_noise.glsl?raw';
+import fieldQuadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
+import fieldPointsFrag from '../../glsl/sr_field_points.frag.glsl?raw';
+import fieldGridFrag from '../../glsl/sr_field_grid.frag.glsl?raw';
+
+/** The line a template uses to mark where the compiled field goes. */
+export const SR_FIELD_SLOT = '#include <sr_field>';
+
+/** Ready-made templates for field evaluation passes (each holds the slot). */
+export const FIELD_TEMPLATES = {
+  /** Full-screen triangle vertex shader (no attributes). */
+  quadVert: fieldQuadVert,
+  /** One value per pixel at the position in the same texel of `sr_points` (RGBA32F). */
+  pointsFrag: fieldPointsFrag,
+  /** An N³ grid, z-slices tiled (`sr_gridOriginM`, `sr_gridStepM`, `sr_gridSize`, `sr_tilesX`). */
+  gridFrag: fieldGridFrag,
+} as const;
+
+export interface CompileGlslOptions {
+  /** Central-difference step of sr_fieldGradient (m). Default: 1e-5 × the recipe's size. */
+  gradientStepM?: number;
+}
+
+export interface CompiledGlsl {
+  /** Self-contained GLSL (chunks expanded, no #version): defines sr_field and sr_fieldGradient. */
+  source: string;
+  /** The `sr_field` chunk before include expansion (what {@link spliceField} inserts). */
+  chunk: string;
+  /** Baked permutation tables, 256 bytes per distinct noise seed (noiseSeeds order). */
+  permutation: Uint8Array;
+  noiseSeeds: number[];
+  craterCount: number;
+  gradientStepM: number;
+  bounds: RecipeBounds;
+}
+
+/** Registry used for splicing: the project's chunks plus this module's own. */
+function chunksWith(fieldChunk: string): Record<string, string> {
+  return { ...GLSL_CHUNKS, sr_noise: srNoise, sr_field: fieldChunk };
+}
+
+/**
+ * Compiles a recipe (validated again here: throws RecipeError on bad input) to GLSL ES 3.00
+ * defining `float sr_field(vec3 p)` and `vec3 sr_fieldGradient(vec3 p)`, p in body-local
+ * metres.
+ */
+export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGlslOptions = {}): CompiledGlsl {
+  const parsed = parseRecipe(recipe);
+  const bounds = recipeBounds(parsed);
+  const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
+  const gen = generateFieldGlsl(parsed, gradientStepM);
+  const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
+  return {
+    source,
+    chunk: gen.chunk,
+    permutation: gen.permutation,
+    noiseSeeds: gen.noiseSeeds,
+    craterCount: gen.craterCount,
+    gradientStepM,
+    bounds,
+  };
+}
+
+/**
+ * Splices a compiled field into a template at its `#include <sr_field>` slot and expands
+ * all chunks. Throws if the template has no slot.
+ */
+export function spliceField(template: string, compiled: Pick<CompiledGlsl, 'chunk'>, name = 'field template'): string {
+  if (!template.split('\n').some((line) => line.trim() === SR_FIELD_SLOT)) {
+    throw new Error(`${name}: no "${SR_FIELD_SLOT}" slot line`);
+  }
+  return resolveIncludes(template, chunksWith(compiled.chunk), { sourceName: name });
+}

@@ -1,0 +1,147 @@
+/**
+ * Test-side WebGL2 evaluation of a compiled field (parity test and GLSL benchmark). Not
+ * the production GPU sampler (that is src/gpu/, with async readback): this one draws once
+ * into an RGBA32F target and reads back synchronously, which is what a test wants.
+ */
+import { compileToGlsl, FIELD_TEMPLATES, spliceField, type CompiledGlsl } from '../../../src/field/glsl';
+
+export interface FieldPass {
+  compiled: CompiledGlsl;
+  /** Values at `points` (xyz triples, body-local metres; float32 on the GPU). */
+  evaluatePoints(points: Float32Array): Float32Array;
+  /** Values on an n³ grid (x fastest, then y, then z). */
+  evaluateGrid(originM: readonly [number, number, number], stepM: number, n: number): Float32Array;
+  /** Milliseconds spent compiling and linking the program. */
+  compileMs: number;
+  dispose(): void;
+}
+
+function compileShader(gl: WebGL2RenderingContext, type: number, source: string): WebGLShader {
+  const shader = gl.createShader(type)!;
+  gl.shaderSource(shader, source);
+  gl.compileShader(shader);
+  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+    const log = gl.getShaderInfoLog(shader);
+    gl.deleteShader(shader);
+    throw new Error(`shader compile failed: ${log}`);
+  }
+  return shader;
+}
+
+function link(gl: WebGL2RenderingContext, fragSource: string): WebGLProgram {
+  const vs = compileShader(gl, gl.VERTEX_SHADER, FIELD_TEMPLATES.quadVert);
+  const fs = compileShader(gl, gl.FRAGMENT_SHADER, fragSource);
+  const program = gl.createProgram()!;
+  gl.attachShader(program, vs);
+  gl.attachShader(program, fs);
+  gl.linkProgram(program);
+  gl.deleteShader(vs);
+  gl.deleteShader(fs);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+    throw new Error(`program link failed: ${gl.getProgramInfoLog(program)}`);
+  }
+  return program;
+}
+
+function floatTarget(gl: WebGL2RenderingContext, width: number, height: number): { tex: WebGLTexture; fbo: WebGLFramebuffer } {
+  const tex = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, width, height);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  const fbo = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  if (status !== gl.FRAMEBUFFER_COMPLETE) throw new Error(`RGBA32F framebuffer incomplete: 0x${status.toString(16)}`);
+  return { tex, fbo };
+}
+
+/** A WebGL2 context with float colour targets, or an Error saying what is missing. */
+export function createFieldContext(): WebGL2RenderingContext {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) throw new Error('no WebGL2');
+  if (!gl.getExtension('EXT_color_buffer_float')) throw new Error('no EXT_color_buffer_float');
+  return gl;
+}
+
+export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): FieldPass {
+  const compiled = compileToGlsl(recipe);
+  const t0 = performance.now();
+  const pointsProgram = link(gl, spliceField(FIELD_TEMPLATES.pointsFrag, compiled, 'sr_field_points'));
+  const gridProgram = link(gl, spliceField(FIELD_TEMPLATES.gridFrag, compiled, 'sr_field_grid'));
+  const compileMs = performance.now() - t0;
+  const vao = gl.createVertexArray();
+  const owned: { tex: WebGLTexture[]; fbo: WebGLFramebuffer[] } = { tex: [], fbo: [] };
+
+  const draw = (program: WebGLProgram, width: number, height: number): Float32Array => {
+    const target = floatTarget(gl, width, height);
+    owned.tex.push(target.tex);
+    owned.fbo.push(target.fbo);
+    gl.viewport(0, 0, width, height);
+    gl.useProgram(program);
+    gl.bindVertexArray(vao);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const out = new Float32Array(width * height * 4);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.FLOAT, out);
+    gl.finish();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(target.fbo);
+    gl.deleteTexture(target.tex);
+    owned.tex.pop();
+    owned.fbo.pop();
+    return out;
+  };
+
+  return {
+    compiled,
+    compileMs,
+    evaluatePoints(points) {
+      const count = points.length / 3;
+      const width = Math.min(256, count);
+      const height = Math.ceil(count / width);
+      const texels = new Float32Array(width * height * 4);
+      for (let i = 0; i < count; i++) texels.set(points.subarray(i * 3, i * 3 + 3), i * 4);
+      const input = gl.createTexture()!;
+      // Unit 1: draw() binds its target texture on unit 0 while creating it.
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, input);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, width, height);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.FLOAT, texels);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.useProgram(pointsProgram);
+      gl.uniform1i(gl.getUniformLocation(pointsProgram, 'sr_points'), 1);
+      gl.activeTexture(gl.TEXTURE0);
+      const rgba = draw(pointsProgram, width, height);
+      gl.deleteTexture(input);
+      const values = new Float32Array(count);
+      for (let i = 0; i < count; i++) values[i] = rgba[i * 4];
+      return values;
+    },
+    evaluateGrid(originM, stepM, n) {
+      const tilesX = Math.ceil(Math.sqrt(n));
+      const tilesY = Math.ceil(n / tilesX);
+      gl.useProgram(gridProgram);
+      gl.uniform3f(gl.getUniformLocation(gridProgram, 'sr_gridOriginM'), originM[0], originM[1], originM[2]);
+      gl.uniform1f(gl.getUniformLocation(gridProgram, 'sr_gridStepM'), stepM);
+      gl.uniform1i(gl.getUniformLocation(gridProgram, 'sr_gridSize'), n);
+      gl.uniform1i(gl.getUniformLocation(gridProgram, 'sr_tilesX'), tilesX);
+      const width = tilesX * n;
+      const rgba = draw(gridProgram, width, tilesY * n);
+      const values = new Float32Array(n * n * n);
+      for (let z = 0; z < n; z++) {
+        const tx = (z % tilesX) * n, ty = Math.floor(z / tilesX) * n;
+        for (let y = 0; y < n; y++) {
+          for (let x = 0; x < n; x++) values[(z * n + y) * n + x] = rgba[((ty + y) * width + tx + x) * 4];
+        }
+      }
+      return values;
+    },
+    dispose() {
+      gl.deleteProgram(pointsProgram);
+      gl.deleteProgram(gridProgram);
+      gl.deleteVertexArray(vao);
+    },
+  };
+}
