@@ -9,3 +9,5 @@ export { validateMesh, weldMeshes } from './validate.ts';
 export type { MeshReport } from './validate.ts';
 export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';
 export { qefSolve, QEF_STRIDE } from './qef.ts';
+export { buildSeam } from './seam.ts';
+export type { SeamOptions } from './seam.ts';

@@ -1,0 +1,227 @@
+/**
+ * Seams between chunks (seed 004 §5.2, seed 001's seam nodes), in GLOBAL integer grid coordinates
+ * so no per-chunk transform is needed (seed 004's lesson).
+ *
+ * Ownership rule: a chunk's own mesh covers the minimal edges whose four cells all lie in that
+ * chunk; a seam covers every minimal sign-changing edge whose four cells are all present among the
+ * given boundary leaves and come from at least two different chunks. With `ownerBoxGrid`, a seam
+ * keeps only edges whose midpoint lies in that half-open box, so giving each chunk its own box
+ * partitions all seam edges between chunks with no overlap and no gap.
+ *
+ * Minimal edges are found as in Ju et al. 2002 without a pointer octree: a leaf's edge is minimal
+ * when none of the four cells around its midpoint is smaller than the leaf; the edge is handled once,
+ * by the first smallest cell in the quadrant order.
+ */
+import { IDENTITY_MAPPING } from './mapping.ts';
+import { CELL_EDGES } from './tables.ts';
+import type { BoundaryLeaves, ChunkMesh, GridMapping } from './types.ts';
+
+export interface SeamOptions {
+  /** Grid → world; must be the mapping the chunks were meshed with. */
+  mapping?: GridMapping;
+  /** Global grid point the seam's positions are relative to. Default: min corner of the first set's box. */
+  originGrid?: readonly [number, number, number];
+  /** Keep only edges whose midpoint lies in [x0, x1) × [y0, y1) × [z0, z1) (global grid). */
+  ownerBoxGrid?: readonly [number, number, number, number, number, number];
+}
+
+const QUAD_DU = [-1, 0, 0, -1];
+const QUAD_DV = [-1, -1, 0, 0];
+const w = new Float64Array(3);
+const n3 = new Float64Array(3);
+
+/** Builds the seam mesh joining the given chunks' boundary leaves. See the module comment. */
+export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions = {}): ChunkMesh {
+  const mapping = options.mapping ?? IDENTITY_MAPPING;
+  const origin = options.originGrid ?? (sets.length > 0 ? [sets[0].boxGrid[0], sets[0].boxGrid[1], sets[0].boxGrid[2]] : [0, 0, 0]);
+  mapping.toWorld(origin[0], origin[1], origin[2], w);
+  const originWorld: [number, number, number] = [w[0], w[1], w[2]];
+
+  // One lookup per chunk: key (cell offset from the chunk origin, log2 size) -> global leaf index.
+  let total = 0;
+  for (const s of sets) total += s.count;
+  const setOf = new Int32Array(total);
+  const firstOf: number[] = [];
+  const maps: Map<number, number>[] = [];
+  const sizeLogs: number[][] = [];
+  const spans: number[] = [];
+  for (let si = 0, g = 0; si < sets.length; si++) {
+    const s = sets[si];
+    const [x0, y0, z0, x1, y1, z1] = s.boxGrid;
+    const span = Math.max(x1 - x0, y1 - y0, z1 - z0) + 1;
+    if (span ** 3 * 64 > Number.MAX_SAFE_INTEGER) throw new Error(`seam: chunk ${s.chunkId} is too large for a numeric leaf key`);
+    spans.push(span);
+    const map = new Map<number, number>();
+    const logs = new Set<number>();
+    firstOf.push(g);
+    for (let i = 0; i < s.count; i++, g++) {
+      setOf[g] = si;
+      const size = s.cells[4 * i + 3];
+      const lg = Math.round(Math.log2(size));
+      logs.add(lg);
+      const key = (((s.cells[4 * i] - x0) * span + (s.cells[4 * i + 1] - y0)) * span + (s.cells[4 * i + 2] - z0)) * 64 + lg;
+      map.set(key, g);
+    }
+    maps.push(map);
+    sizeLogs.push([...logs].sort((a, b) => a - b));
+  }
+  for (let a = 0; a < sets.length; a++) {
+    for (let b = a + 1; b < sets.length; b++) {
+      const A = sets[a].boxGrid, B = sets[b].boxGrid;
+      if (A[0] < B[3] && B[0] < A[3] && A[1] < B[4] && B[1] < A[4] && A[2] < B[5] && B[2] < A[5]) {
+        throw new Error(`seam: chunks ${sets[a].chunkId} and ${sets[b].chunkId} overlap`);
+      }
+    }
+  }
+  const local = (g: number): number => g - firstOf[setOf[g]];
+  /** Leaf containing the unit cell at (qx, qy, qz), or -1. */
+  const find = (qx: number, qy: number, qz: number): number => {
+    for (let si = 0; si < sets.length; si++) {
+      const b = sets[si].boxGrid;
+      if (qx < b[0] || qy < b[1] || qz < b[2] || qx >= b[3] || qy >= b[4] || qz >= b[5]) continue;
+      const span = spans[si];
+      const rx = qx - b[0], ry = qy - b[1], rz = qz - b[2];
+      for (const lg of sizeLogs[si]) {
+        const s = 2 ** lg;
+        const key = (((rx - (rx % s)) * span + (ry - (ry % s))) * span + (rz - (rz % s))) * 64 + lg;
+        const g = maps[si].get(key);
+        if (g !== undefined) return g;
+      }
+      return -1;
+    }
+    return -1;
+  };
+  const cellX = (g: number): number => sets[setOf[g]].cells[4 * local(g)];
+  const cellY = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 1];
+  const cellZ = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 2];
+  const cellS = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 3];
+
+  const own = options.ownerBoxGrid;
+  const polys: number[] = []; // 5 per polygon: count, then up to 4 leaves
+  const probe = [0, 0, 0, 0];
+  const q = [0, 0, 0];
+  for (let g = 0; g < total; g++) {
+    const s = sets[setOf[g]];
+    const li = local(g);
+    const mask = s.corners[li];
+    if (mask === 0 || mask === 255) continue;
+    const x = s.cells[4 * li], y = s.cells[4 * li + 1], z = s.cells[4 * li + 2], size = s.cells[4 * li + 3];
+    for (let e = 0; e < 12; e++) {
+      const c0 = CELL_EDGES[2 * e], c1 = CELL_EDGES[2 * e + 1];
+      const in0 = (mask >> c0) & 1;
+      if (in0 === ((mask >> c1) & 1)) continue;
+      const axis = e >> 2;
+      const u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const sx = x + (c0 & 1) * size, sy = y + ((c0 >> 1) & 1) * size, sz = z + ((c0 >> 2) & 1) * size;
+      const start = [sx, sy, sz];
+      let ok = true;
+      let first = -1;
+      let sameChunk = true;
+      for (let qd = 0; qd < 4; qd++) {
+        q[axis] = start[axis] + (size >> 1);
+        q[u] = start[u] + QUAD_DU[qd];
+        q[v] = start[v] + QUAD_DV[qd];
+        const f = find(q[0], q[1], q[2]);
+        if (f < 0 || cellS(f) < size) { ok = false; break; }
+        if (first < 0 && cellS(f) === size) first = qd;
+        if (setOf[f] !== setOf[g]) sameChunk = false;
+        probe[qd] = f;
+      }
+      if (!ok || sameChunk || probe[first] !== g) continue;
+      if (own) {
+        // Midpoint in doubled coordinates against the doubled half-open box.
+        const m2 = [2 * sx, 2 * sy, 2 * sz];
+        m2[axis] += size;
+        if (m2[0] < 2 * own[0] || m2[0] >= 2 * own[3] || m2[1] < 2 * own[1] || m2[1] >= 2 * own[4] ||
+            m2[2] < 2 * own[2] || m2[2] >= 2 * own[5]) continue;
+      }
+      // Counter-clockwise seen from +axis when the lower end is inside (normal along +axis).
+      const order = in0 ? [0, 1, 2, 3] : [0, 3, 2, 1];
+      const poly: number[] = [];
+      for (const o of order) {
+        const f = probe[o];
+        if (poly.length > 0 && poly[poly.length - 1] === f) continue;
+        poly.push(f);
+      }
+      if (poly.length > 1 && poly[poly.length - 1] === poly[0]) poly.pop();
+      if (poly.length < 3) continue;
+      polys.push(poly.length, poly[0], poly[1], poly[2], poly.length === 4 ? poly[3] : -1);
+    }
+  }
+
+  // Vertices in grid coordinates; empty cells that a finer neighbour needs get a synthesized
+  // vertex: the mean of their polygon neighbours' vertices, clamped into the cell (mixed levels).
+  const vGrid = new Map<number, [number, number, number, number, number, number]>();
+  const synth = new Map<number, number[]>();
+  const vertexGrid = (g: number): Float64Array => sets[setOf[g]].vertexGrid.subarray(3 * local(g), 3 * local(g) + 3);
+  for (let p = 0; p < polys.length; p += 5) {
+    const n = polys[p];
+    for (let i = 0; i < n; i++) {
+      const g = polys[p + 1 + i];
+      if (vGrid.has(g)) continue;
+      const vg = vertexGrid(g);
+      if (Number.isNaN(vg[0])) {
+        let acc = synth.get(g);
+        if (!acc) { acc = [0, 0, 0, 0, 0, 0, 0]; synth.set(g, acc); }
+        for (let j = 0; j < n; j++) {
+          const h = polys[p + 1 + j];
+          const hv = vertexGrid(h);
+          if (Number.isNaN(hv[0])) continue;
+          const hs = sets[setOf[h]];
+          acc[0] += hv[0]; acc[1] += hv[1]; acc[2] += hv[2];
+          acc[3] += hs.normals[3 * local(h)]; acc[4] += hs.normals[3 * local(h) + 1]; acc[5] += hs.normals[3 * local(h) + 2];
+          acc[6] += 1;
+        }
+        continue;
+      }
+      const s = sets[setOf[g]];
+      const l = local(g);
+      vGrid.set(g, [vg[0], vg[1], vg[2], s.normals[3 * l], s.normals[3 * l + 1], s.normals[3 * l + 2]]);
+    }
+  }
+  for (const [g, acc] of synth) {
+    const c = Math.max(acc[6], 1);
+    const x0 = cellX(g), y0 = cellY(g), z0 = cellZ(g), sz = cellS(g);
+    const cl = (v: number, lo: number): number => (v < lo ? lo : v > lo + sz ? lo + sz : v);
+    const len = Math.hypot(acc[3], acc[4], acc[5]) || 1;
+    vGrid.set(g, acc[6] > 0
+      ? [cl(acc[0] / c, x0), cl(acc[1] / c, y0), cl(acc[2] / c, z0), acc[3] / len, acc[4] / len, acc[5] / len]
+      : [x0 + sz / 2, y0 + sz / 2, z0 + sz / 2, 0, 0, 1]);
+  }
+
+  const vertexIndex = new Map<number, number>();
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const vertexCells: number[] = [];
+  const indices: number[] = [];
+  const vertexOf = (g: number): number => {
+    let vi = vertexIndex.get(g);
+    if (vi !== undefined) return vi;
+    vi = vertexIndex.size;
+    vertexIndex.set(g, vi);
+    const v = vGrid.get(g)!;
+    mapping.toWorld(v[0], v[1], v[2], w);
+    positions.push(w[0] - originWorld[0], w[1] - originWorld[1], w[2] - originWorld[2]);
+    n3[0] = v[3]; n3[1] = v[4]; n3[2] = v[5];
+    normals.push(n3[0], n3[1], n3[2]);
+    vertexCells.push(cellX(g), cellY(g), cellZ(g), cellS(g));
+    return vi;
+  };
+  const d2 = (a: number, b: number): number => {
+    const va = vGrid.get(a)!, vb = vGrid.get(b)!;
+    return (va[0] - vb[0]) ** 2 + (va[1] - vb[1]) ** 2 + (va[2] - vb[2]) ** 2;
+  };
+  for (let p = 0; p < polys.length; p += 5) {
+    const a = polys[p + 1], b = polys[p + 2], c = polys[p + 3], d = polys[p + 4];
+    if (polys[p] === 3) { indices.push(vertexOf(a), vertexOf(b), vertexOf(c)); continue; }
+    if (d2(a, c) <= d2(b, d)) indices.push(vertexOf(a), vertexOf(b), vertexOf(c), vertexOf(a), vertexOf(c), vertexOf(d));
+    else indices.push(vertexOf(a), vertexOf(b), vertexOf(d), vertexOf(b), vertexOf(c), vertexOf(d));
+  }
+  return {
+    positions: Float32Array.from(positions),
+    normals: Float32Array.from(normals),
+    indices: Uint32Array.from(indices),
+    originWorld,
+    vertexCells: Int32Array.from(vertexCells),
+  };
+}
