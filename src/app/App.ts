@@ -1,0 +1,273 @@
+import GUI from 'lil-gui';
+import {
+  ACESFilmicToneMapping,
+  PCFShadowMap,
+  PerspectiveCamera,
+  Scene,
+  SRGBColorSpace,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { Backdrop } from '../render/Backdrop';
+import { createPlaceholderScene, type PlaceholderScene } from '../render/placeholderScene';
+import type { GpuCapabilities } from './capabilities';
+import { measureFrame, type FrameMeasure } from './frameProbe';
+import { Progress } from './progress';
+import { Notices } from './ui/Notices';
+import { ProgressBar } from './ui/ProgressBar';
+import { StatsOverlay } from './ui/StatsOverlay';
+import { formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
+
+export interface AppOptions {
+  /** Element the app fills; its size drives the canvas size. */
+  container: HTMLElement;
+  caps: GpuCapabilities;
+  /** Initial state, usually `parseAppState(location.search)`. */
+  state: AppState;
+  /** Maximum device-pixel ratio (default 2): beyond it, cost grows with no visible gain. */
+  maxPixelRatio?: number;
+}
+
+const DEFAULT_CAMERA: CameraState = { position: [2.6, 1.2, 3.4], target: [0, 0, 0] };
+const URL_WRITE_DELAY_MS = 250;
+
+/**
+ * The application shell: renderer, loop, resize, UI, URL state. Modes and bodies plug into
+ * it; it owns the WebGL renderer and disposes what it creates.
+ */
+export class App {
+  readonly renderer: WebGLRenderer;
+  readonly scene = new Scene();
+  readonly camera: PerspectiveCamera;
+  readonly controls: OrbitControls;
+  readonly progress = new Progress();
+  readonly notices: Notices;
+  readonly stats: StatsOverlay;
+  readonly gui: GUI;
+  state: AppState;
+
+  private readonly container: HTMLElement;
+  private readonly ui: HTMLElement;
+  private readonly progressBar: ProgressBar;
+  private readonly backdrop: Backdrop;
+  private readonly content: PlaceholderScene;
+  private readonly resizeObserver: ResizeObserver;
+  private readonly maxPixelRatio: number;
+  private urlTimer: ReturnType<typeof setTimeout> | undefined;
+  private contextLost = false;
+  private readonly guiParams = {
+    exposure: 1,
+    shadows: true,
+    shadowRadius: 3,
+    shadowMapSize: 2048,
+    seed: '',
+  };
+
+  constructor(options: AppOptions) {
+    this.container = options.container;
+    this.state = options.state;
+    this.maxPixelRatio = options.maxPixelRatio ?? 2;
+
+    this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
+    this.renderer.outputColorSpace = SRGBColorSpace;
+    this.renderer.toneMapping = ACESFilmicToneMapping;
+    this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.type = PCFShadowMap;
+    this.renderer.domElement.className = 'sr-canvas';
+    this.container.appendChild(this.renderer.domElement);
+
+    this.ui = document.createElement('div');
+    this.ui.className = 'sr-ui';
+    this.container.appendChild(this.ui);
+    this.notices = new Notices(this.ui);
+    this.progressBar = new ProgressBar(this.ui, this.progress);
+    this.stats = new StatsOverlay(this.ui, this.renderer);
+    this.stats.setLine('gpu', `gpu ${shortRenderer(options.caps.renderer)}`);
+
+    this.camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = true;
+    this.controls.addEventListener('end', () => this.scheduleUrlWrite());
+
+    this.backdrop = new Backdrop(this.state.seed);
+    this.scene.add(this.backdrop);
+    this.content = createPlaceholderScene();
+    this.scene.add(this.content.root);
+
+    this.gui = new GUI({ container: this.ui, title: 'Controls' });
+    this.buildGui();
+
+    this.applyState(this.state);
+
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(this.container);
+    this.resize();
+
+    const canvas = this.renderer.domElement;
+    canvas.addEventListener('webglcontextlost', this.onContextLost);
+    canvas.addEventListener('webglcontextrestored', this.onContextRestored);
+    window.addEventListener('popstate', this.onPopState);
+  }
+
+  /** Starts the render loop. */
+  start(): void {
+    this.renderer.setAnimationLoop((t) => this.frame(t));
+  }
+
+  /** Reports bad URL parameters on the page (or the console in screenshot mode). */
+  reportUrlProblems(problems: readonly { param: string; message: string }[]): void {
+    for (const p of problems) {
+      if (this.state.mode === 'screenshot') console.warn(`URL parameter ${p.param}: ${p.message}`);
+      else this.notices.show('warning', `URL parameter “${p.param}”: ${p.message}`, `url-${p.param}`);
+    }
+  }
+
+  private frame(timeMs: number): void {
+    if (this.contextLost) return;
+    this.controls.update();
+    this.renderer.render(this.scene, this.camera);
+    this.stats.frame(timeMs);
+  }
+
+  /** Renders once more and measures the frame's pixels (tests and the debug overlay). */
+  measure(options: { shadows?: boolean } = {}): FrameMeasure {
+    return measureFrame(this.renderer, this.scene, this.camera, options);
+  }
+
+  private resize(): void {
+    const width = Math.max(1, this.container.clientWidth);
+    const height = Math.max(1, this.container.clientHeight);
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, this.maxPixelRatio));
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+  }
+
+  private applyState(state: AppState): void {
+    this.state = state;
+    const cam = state.camera ?? DEFAULT_CAMERA;
+    this.camera.position.fromArray(cam.position);
+    this.controls.target.fromArray(cam.target);
+    this.camera.lookAt(new Vector3().fromArray(cam.target));
+    this.controls.update();
+    this.backdrop.setSeed(state.seed);
+    this.guiParams.seed = String(state.seed);
+    this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+    const screenshot = state.mode === 'screenshot';
+    this.ui.hidden = screenshot;
+    if (state.mode === 'gallery') {
+      this.notices.show(
+        'info',
+        'The asteroid gallery is not built yet; showing the explorer instead.',
+        'mode-gallery',
+      );
+    } else {
+      this.notices.dismiss('mode-gallery');
+    }
+  }
+
+  private currentCamera(): CameraState {
+    return {
+      position: this.camera.position.toArray() as [number, number, number],
+      target: this.controls.target.toArray() as [number, number, number],
+    };
+  }
+
+  private scheduleUrlWrite(): void {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      this.state = { ...this.state, camera: this.currentCamera() };
+      history.replaceState(null, '', formatAppState(this.state, location.search));
+    }, URL_WRITE_DELAY_MS);
+  }
+
+  /** Changes the seed: a new history entry, so Back returns to the previous seed. */
+  setSeed(seed: number): void {
+    this.state = { ...this.state, seed };
+    history.pushState(null, '', formatAppState(this.state, location.search));
+    this.applyState(this.state);
+  }
+
+  private readonly onPopState = (): void => {
+    const { state, problems } = parseAppState(location.search);
+    this.applyState(state);
+    this.reportUrlProblems(problems);
+  };
+
+  private readonly onContextLost = (event: Event): void => {
+    event.preventDefault(); // tells the browser we want the context back
+    this.contextLost = true;
+    this.notices.show(
+      'error',
+      'The GPU context was lost (driver reset or too many tabs). Waiting for the browser to restore it…',
+      'context',
+    );
+  };
+
+  private readonly onContextRestored = (): void => {
+    this.contextLost = false;
+    this.notices.show('info', 'The GPU context was restored.', 'context');
+  };
+
+  private buildGui(): void {
+    const p = this.guiParams;
+    const sun = this.content.sun;
+    this.gui
+      .add(p, 'seed')
+      .name('seed')
+      .onFinishChange((value: string) => {
+        const seed = parseSeed(value);
+        if (seed === null) {
+          this.notices.show('warning', `seed “${value}” is not a whole number from 0 to 4294967295`, 'gui-seed');
+          p.seed = String(this.state.seed);
+          this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+          return;
+        }
+        this.notices.dismiss('gui-seed');
+        this.setSeed(seed);
+      });
+    const look = this.gui.addFolder('Look');
+    look.add(p, 'exposure', 0.1, 4, 0.01).onChange((v: number) => (this.renderer.toneMappingExposure = v));
+    const shadows = this.gui.addFolder('Shadows');
+    shadows.add(p, 'shadows').onChange((v: boolean) => {
+      this.renderer.shadowMap.enabled = v;
+      this.scene.traverse((o) => {
+        const m = (o as { material?: { needsUpdate: boolean } }).material;
+        if (m) m.needsUpdate = true;
+      });
+    });
+    shadows.add(p, 'shadowRadius', 0, 8, 0.5).name('PCF radius').onChange((v: number) => (sun.shadow.radius = v));
+    shadows
+      .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
+      .name('map size')
+      .onChange((v: number) => {
+        sun.shadow.mapSize.set(v, v);
+        sun.shadow.map?.dispose();
+        sun.shadow.map = null;
+      });
+    shadows.close();
+  }
+
+  dispose(): void {
+    this.renderer.setAnimationLoop(null);
+    clearTimeout(this.urlTimer);
+    this.resizeObserver.disconnect();
+    window.removeEventListener('popstate', this.onPopState);
+    this.controls.dispose();
+    this.gui.destroy();
+    this.progressBar.dispose();
+    this.content.dispose();
+    this.backdrop.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+    this.ui.remove();
+  }
+}
+
+/** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */
+function shortRenderer(renderer: string): string {
+  if (!renderer) return 'unknown';
+  const s = renderer.replace(/^ANGLE \((.*)\)$/, '$1');
+  return s.length > 56 ? `${s.slice(0, 55)}…` : s;
+}

@@ -1,0 +1,38 @@
+import type { App } from './App';
+import type { GpuCapabilities } from './capabilities';
+import { measureShadowFraction, type FrameMeasure } from './frameProbe';
+
+/**
+ * `window.__sr`: read-only introspection for browser tests, the headless screenshot CLI
+ * and people poking at the console. Installed once at start-up (no import side effects).
+ */
+export interface DebugHooks {
+  app: App | null;
+  caps: GpuCapabilities;
+  /** Why the app could not start, or null. */
+  fatal: string | null;
+  /** Frames rendered so far. */
+  frames(): number;
+  webgl2(): boolean;
+  measure(): FrameMeasure | null;
+  shadowFraction(): number;
+  notices(): { key: string; level: string; text: string }[];
+}
+
+declare global {
+  interface Window {
+    __sr?: DebugHooks;
+  }
+}
+
+export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities; fatal: string | null }): void {
+  const { app } = init;
+  window.__sr = {
+    ...init,
+    frames: () => app?.stats.frames ?? 0,
+    webgl2: () => app !== null && app.renderer.getContext() instanceof WebGL2RenderingContext,
+    measure: () => (app ? app.measure() : null),
+    shadowFraction: () => (app ? measureShadowFraction(app.renderer, app.scene, app.camera) : 0),
+    notices: () => app?.notices.list() ?? [],
+  };
+}

@@ -1,0 +1,33 @@
+import './style.css';
+import { App } from './App';
+import { missingCapability, probeGpu } from './capabilities';
+import { installDebugHooks } from './debugHooks';
+import { parseAppState } from './urlState';
+
+/** Start-up: probe the GPU, explain what is missing or start the app. */
+function boot(): void {
+  const container = document.getElementById('app');
+  if (!container) throw new Error('index.html has no #app element');
+  const caps = probeGpu();
+  const missing = missingCapability(caps);
+  if (missing) {
+    const box = document.createElement('div');
+    box.className = 'sr-fatal';
+    box.setAttribute('role', 'alert');
+    const title = document.createElement('h1');
+    title.textContent = 'This browser cannot run the renderer';
+    const text = document.createElement('p');
+    text.textContent = missing;
+    box.append(title, text);
+    container.appendChild(box);
+    installDebugHooks({ app: null, caps, fatal: missing });
+    return;
+  }
+  const { state, problems } = parseAppState(location.search);
+  const app = new App({ container, caps, state });
+  app.reportUrlProblems(problems);
+  installDebugHooks({ app, caps, fatal: null });
+  app.start();
+}
+
+boot();

@@ -1,0 +1,138 @@
+/**
+ * `npm run bench [-- <filter>] [--node-only | --browser-only]`
+ *
+ * Runs the Node benchmarks (`test/bench/*.bench.ts`) here, then builds the app and drives
+ * the production `bench.html` in headless Chromium, collecting the rows it POSTs to
+ * `/results`. Prints one table and writes `test-results/bench.json` (an array of rows).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runBenchmarks, type Benchmark, type BenchRow } from './harness';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BENCH_DIR = join(ROOT, 'test/bench');
+const BROWSER_TIMEOUT_MS = 20 * 60_000;
+
+const args = process.argv.slice(2);
+const nodeOnly = args.includes('--node-only');
+const browserOnly = args.includes('--browser-only');
+const filter = args.find((a) => !a.startsWith('--')) ?? '';
+
+function printRow(row: BenchRow): void {
+  const n = (x: number): string => (Math.abs(x) >= 1e5 ? x.toExponential(3) : x.toPrecision(4)).padStart(10);
+  console.log(
+    `${row.name.padEnd(44)} ${n(row.median)} ${n(row.min)} ${n(row.max)}  ${row.unit.padEnd(8)} ${String(row.runs).padStart(3)}  ${row.notes}`,
+  );
+}
+
+async function nodeBenchmarks(): Promise<BenchRow[]> {
+  const files = readdirSync(BENCH_DIR)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort();
+  const rows: BenchRow[] = [];
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(join(BENCH_DIR, file)).href)) as { benchmarks?: Benchmark[] };
+    if (!Array.isArray(mod.benchmarks)) throw new Error(`${file} does not export \`benchmarks: Benchmark[]\``);
+    rows.push(...(await runBenchmarks(mod.benchmarks, filter, printRow)));
+  }
+  return rows;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** A static server over `dir` that also accepts `POST /results`. */
+function serve(dir: string, onResults: (body: string) => void): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'POST' && url.pathname === '/results') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        res.writeHead(204).end();
+        onResults(body);
+      });
+      return;
+    }
+    const path = normalize(join(dir, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(dir)) return void res.writeHead(403).end();
+    try {
+      const file = statSync(path).isDirectory() ? join(path, 'index.html') : path;
+      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      res.end(readFileSync(file));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (!address || typeof address === 'string') throw new Error('no address');
+      done({ url: `http://127.0.0.1:${address.port}`, close: () => server.close() });
+    }),
+  );
+}
+
+async function browserBenchmarks(): Promise<BenchRow[]> {
+  const { build } = await import('vite');
+  const { launchChromium } = await import('../browser/harness');
+  const outDir = mkdtempSync(join(tmpdir(), 'sr-bench-'));
+  console.log(`building the bench page into ${outDir} …`);
+  await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir } });
+
+  let resolveResults: (body: string) => void = () => {};
+  const results = new Promise<string>((r) => (resolveResults = r));
+  const server = await serve(outDir, (body) => resolveResults(body));
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    page.on('pageerror', (e) => console.error(`[bench page] ${e.message}`));
+    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}`);
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('bench page did not report within 20 min')), BROWSER_TIMEOUT_MS).unref(),
+    );
+    const posted = JSON.parse(await Promise.race([results, timeout])) as {
+      rows: BenchRow[];
+      error: string | null;
+      renderer: string;
+    };
+    console.log(`browser: ${await browser.version()}, WebGL renderer: ${posted.renderer}`);
+    for (const row of posted.rows) {
+      row.notes = `${row.notes}${row.notes ? '; ' : ''}renderer=${posted.renderer}`;
+      printRow(row);
+    }
+    if (posted.error) throw new Error(`bench page failed: ${posted.error}`);
+    return posted.rows;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`${'name'.padEnd(44)} ${'median'.padStart(10)} ${'min'.padStart(10)} ${'max'.padStart(10)}  unit     runs  notes`);
+  const rows: BenchRow[] = [];
+  if (!browserOnly) rows.push(...(await nodeBenchmarks()));
+  if (!nodeOnly) rows.push(...(await browserBenchmarks()));
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  const out = join(ROOT, 'test-results/bench.json');
+  writeFileSync(out, `${JSON.stringify(rows, null, 2)}\n`);
+  console.log(`\n${rows.length} rows → ${out}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+/**
+ * Real-browser test harness: the system Chromium (Debian's `chromium`, never a browser a
+ * test tool downloads) driven by playwright-core, against a Vite server on 127.0.0.1.
+ *
+ * - `startDevServer()` serves the source tree (fast; pages can `import('/src/...')`).
+ * - `startPreviewServer()` builds the production app into a temp folder and serves it,
+ *   for end-to-end tests of what users get.
+ * - `launchChromium()` starts headless Chromium with WebGL2 on SwiftShader here (or the
+ *   real GPU elsewhere) and fails with an install hint when no Chromium is found.
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const RESULTS_DIR = join(ROOT, 'test-results');
+
+const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+];
+
+/** Where Chromium is: `$CHROMIUM_PATH` (or `$CHROME_PATH`) first, then the usual system paths. */
+export function findChromium(): string {
+  const fromEnv = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
+    return fromEnv;
+  }
+  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+  if (!found) {
+    throw new Error(
+      'No Chromium found for the browser tests. Install it with `sudo apt-get install -y chromium` ' +
+        '(Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium/Chrome binary. ' +
+        `Looked in: ${CHROMIUM_CANDIDATES.join(', ')}`,
+    );
+  }
+  return found;
+}
+
+/** Flags that make headless Chromium render WebGL2 in a sandboxed, offline CI machine. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  // WebGL on a machine without a GPU: ANGLE on SwiftShader (software Vulkan).
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+  // Do not throttle rAF or timers in a page that the headless window "hides".
+  '--disable-renderer-backgrounding',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Vite dev server over the source tree on a free port of 127.0.0.1. */
+export async function startDevServer(): Promise<Served> {
+  const server: ViteDevServer = await createServer({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { noDiscovery: false },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('dev server has no address');
+  return { url: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+}
+
+/** Production build into a temp folder, served by `vite preview` on a free port. */
+export async function startPreviewServer(): Promise<Served> {
+  const outDir = mkdtempSync(join(tmpdir(), 'sr-build-'));
+  await build({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
+  const server: PreviewServer = await preview({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('preview server has no address');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((done) => server.httpServer.close(() => done())),
+  };
+}
+
+export interface PageLog {
+  errors: string[];
+  console: string[];
+}
+
+/**
+ * A new page (fresh context) that records console errors and uncaught exceptions.
+ * `viewport` defaults to 800×600 at DPR 1 (small: SwiftShader is slow).
+ */
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 800, height: 600 },
+  deviceScaleFactor = 1,
+): Promise<{ page: Page; log: PageLog }> {
+  const context = await browser.newContext({ viewport, deviceScaleFactor });
+  const page = await context.newPage();
+  const log: PageLog = { errors: [], console: [] };
+  page.on('console', (msg: ConsoleMessage) => {
+    const line = `[${msg.type()}] ${msg.text()}`;
+    log.console.push(line);
+    if (msg.type() === 'error') log.errors.push(line);
+  });
+  page.on('pageerror', (err) => log.errors.push(`[pageerror] ${err.message}`));
+  return { page, log };
+}
+
+/** `test-results/<name>`, creating the folder. */
+export function resultPath(name: string): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  return join(RESULTS_DIR, name);
+}
+
+/**
+ * Opens a blank page of the dev server, ready for
+ * `page.evaluate(async () => (await srImport('/src/...')).fn())` (`srImport` is defined by the
+ * page: Vitest would rewrite a literal `import()` inside the callback).
+ */
+export async function openBlankPage(browser: Browser, server: Served): Promise<{ page: Page; log: PageLog }> {
+  const opened = await newPage(browser);
+  await opened.page.goto(`${server.url}/test/browser/pages/blank.html`);
+  return opened;
+}
