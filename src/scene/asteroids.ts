@@ -1,0 +1,174 @@
+/**
+ * Seed → asteroid FieldRecipe, in six recognisably different families. All randomness
+ * comes from the project PRNG (src/field/prng.ts), drawn in a fixed order, so a seed always
+ * gives the same recipe JSON. Radii are log-uniform in [50 m, 2 km].
+ *
+ * Noise is kept roughly distance-like (Lipschitz a few at worst, see recipeBounds): the
+ * amplitude × frequency of each layer stays ≲ 0.2, so Dual Contouring sees sane gradients.
+ */
+import { Prng } from '../field/prng';
+import type { FieldNode, FieldRecipe, NoiseLayer, Vec3 } from '../field/recipe';
+
+export const ASTEROID_FAMILIES = ['potato', 'shard', 'contactBinary', 'cratered', 'metallic', 'porous'] as const;
+export type AsteroidFamily = (typeof ASTEROID_FAMILIES)[number];
+
+export const ASTEROID_RADIUS_MIN_M = 50;
+export const ASTEROID_RADIUS_MAX_M = 2000;
+
+export interface AsteroidOptions {
+  /** Force a family (the gallery and tests use it); otherwise the seed picks one. */
+  family?: AsteroidFamily;
+}
+
+/** The family a seed produces (the first draw of the seed's stream). */
+export function asteroidFamily(seed: number): AsteroidFamily {
+  return new Prng(seed).pick(ASTEROID_FAMILIES);
+}
+
+function fbm(prng: Prng, frequency: number, octaves: number, amplitude: number, kind: NoiseLayer['kind'] = 'fbm'): NoiseLayer {
+  return { kind, seed: prng.seed(), frequency, octaves, lacunarity: 2, gain: 0.5, amplitude };
+}
+
+function randomRotation(prng: Prng, child: FieldNode): FieldNode {
+  const axis = prng.unitVector() as Vec3;
+  return { type: 'rotate', axis, angleDeg: prng.range(0, 360), child };
+}
+
+function scaled(v: readonly number[], s: number): Vec3 {
+  return [v[0] * s, v[1] * s, v[2] * s];
+}
+
+function potato(prng: Prng, r: number): FieldNode {
+  const shape: FieldNode = {
+    type: 'ellipsoid',
+    radii: [r, r * prng.range(0.65, 0.85), r * prng.range(0.5, 0.7)],
+    noise: [fbm(prng, 0.8 / r, 6, 0.16 * r), fbm(prng, 5 / r, 4, 0.015 * r)],
+    warp: { seed: prng.seed(), frequency: 0.5 / r, octaves: 2, lacunarity: 2, gain: 0.5, amplitude: 0.06 * r },
+    craters: {
+      seed: prng.seed(), count: prng.intRange(6, 16), center: [0, 0, 0], sphereRadius: 0.8 * r,
+      radiusMin: 0.05 * r, radiusMax: 0.25 * r, sizeExponent: 2, depth: 0.15, rimHeight: 0.04, ejectaFalloff: 0.8,
+    },
+  };
+  return randomRotation(prng, shape);
+}
+
+function shard(prng: Prng, r: number): FieldNode {
+  const box: FieldNode = {
+    type: 'roundBox',
+    halfExtents: [r, r * prng.range(0.22, 0.35), r * prng.range(0.18, 0.3)],
+    radius: 0.04 * r,
+  };
+  const cuts: FieldNode[] = [];
+  const planes = prng.intRange(2, 4);
+  for (let i = 0; i < planes; i++) {
+    // Oblique cuts near the ends and along the sides give the broken, tapering look.
+    const n = prng.unitVector();
+    n[0] = n[0] * 0.6 + (n[0] >= 0 ? 0.5 : -0.5);
+    cuts.push({ type: 'plane', normal: n as Vec3, offset: r * prng.range(0.3, 0.6) });
+  }
+  return randomRotation(prng, {
+    type: 'intersection',
+    children: [box, ...cuts],
+    noise: [fbm(prng, 2 / r, 5, 0.035 * r, 'ridged'), fbm(prng, 7 / r, 3, 0.008 * r)],
+  });
+}
+
+function contactBinary(prng: Prng, r: number): FieldNode {
+  const ra = r * prng.range(0.5, 0.6);
+  const rb = r * prng.range(0.35, 0.5);
+  const gap = (ra + rb) * prng.range(0.8, 0.95);
+  const lobeA: FieldNode = { type: 'ellipsoid', radii: [ra, ra * prng.range(0.8, 0.95), ra * prng.range(0.75, 0.9)] };
+  const lobeB: FieldNode = {
+    type: 'translate',
+    offset: [gap, r * prng.range(-0.08, 0.08), r * prng.range(-0.08, 0.08)],
+    child: { type: 'ellipsoid', radii: [rb, rb * prng.range(0.8, 0.95), rb * prng.range(0.75, 0.9)] },
+  };
+  return randomRotation(prng, {
+    type: 'translate',
+    offset: [-gap * (rb / (ra + rb)), 0, 0],
+    child: {
+      type: 'smoothUnion',
+      blend: 0.25 * r,
+      children: [lobeA, lobeB],
+      noise: [fbm(prng, 1.5 / r, 6, 0.06 * r), fbm(prng, 6 / r, 3, 0.01 * r)],
+    },
+  });
+}
+
+function cratered(prng: Prng, r: number): FieldNode {
+  return {
+    type: 'sphere',
+    radius: 0.92 * r,
+    noise: [fbm(prng, 1 / r, 5, 0.07 * r)],
+    craters: {
+      seed: prng.seed(), count: prng.intRange(80, 140), center: [0, 0, 0], sphereRadius: 0.92 * r,
+      radiusMin: 0.03 * r, radiusMax: 0.35 * r, sizeExponent: 1.8, depth: 0.22, rimHeight: 0.06, ejectaFalloff: 0.8,
+    },
+  };
+}
+
+function metallic(prng: Prng, r: number): FieldNode {
+  const planes: FieldNode[] = [];
+  const count = prng.intRange(9, 15);
+  for (let i = 0; i < count; i++) {
+    planes.push({ type: 'plane', normal: prng.unitVector() as Vec3, offset: r * prng.range(0.72, 0.95) });
+  }
+  // The sphere keeps the body finite whatever directions the planes drew.
+  return {
+    type: 'intersection',
+    children: [{ type: 'sphere', radius: r }, ...planes],
+    noise: [fbm(prng, 6 / r, 3, 0.006 * r, 'billow')],
+  };
+}
+
+function porous(prng: Prng, r: number): FieldNode {
+  const body: FieldNode = {
+    type: 'ellipsoid',
+    radii: [r, r * prng.range(0.75, 0.9), r * prng.range(0.65, 0.8)],
+    noise: [fbm(prng, 1 / r, 5, 0.1 * r)],
+  };
+  const holes: FieldNode[] = [];
+  const tunnels = prng.intRange(3, 5);
+  for (let i = 0; i < tunnels; i++) {
+    const d = prng.unitVector();
+    const c = scaled(prng.unitVector(), r * prng.range(0, 0.35));
+    holes.push({
+      type: 'capsule',
+      a: [c[0] - d[0] * 1.4 * r, c[1] - d[1] * 1.4 * r, c[2] - d[2] * 1.4 * r],
+      b: [c[0] + d[0] * 1.4 * r, c[1] + d[1] * 1.4 * r, c[2] + d[2] * 1.4 * r],
+      radius: r * prng.range(0.1, 0.18),
+    });
+  }
+  const pits = prng.intRange(4, 8);
+  for (let i = 0; i < pits; i++) {
+    holes.push({ type: 'translate', offset: scaled(prng.unitVector(), r * prng.range(0.6, 0.85)), child: { type: 'sphere', radius: r * prng.range(0.12, 0.25) } });
+  }
+  return randomRotation(prng, {
+    type: 'smoothSubtraction',
+    blend: 0.08 * r,
+    children: [body, { type: 'union', children: holes, noise: [fbm(prng, 3 / r, 3, 0.04 * r)] }],
+  });
+}
+
+const BUILDERS: Record<AsteroidFamily, (prng: Prng, radiusM: number) => FieldNode> = {
+  potato,
+  shard,
+  contactBinary,
+  cratered,
+  metallic,
+  porous,
+};
+
+/** Seed → asteroid recipe (body-local metres, centred near the origin). */
+export function asteroidRecipe(seed: number, options: AsteroidOptions = {}): FieldRecipe {
+  const prng = new Prng(seed);
+  const picked = prng.pick(ASTEROID_FAMILIES);
+  const family = options.family ?? picked;
+  const radiusM = prng.logRange(ASTEROID_RADIUS_MIN_M, ASTEROID_RADIUS_MAX_M);
+  return {
+    version: 1,
+    name: `asteroid ${family} ${seed >>> 0}`,
+    root: BUILDERS[family](prng, radiusM),
+    brushes: [],
+  };
+}
