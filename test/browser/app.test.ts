@@ -1,9 +1,9 @@
 /**
  * End-to-end: the production build served on 127.0.0.1, in headless Chromium with WebGL2.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
+import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
 
 let browser: Browser;
 let server: Served;
@@ -11,6 +11,7 @@ let server: Served;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchChromium(), startPreviewServer()]);
 });
+afterEach(closePages);
 afterAll(async () => {
   await browser?.close();
   await server?.close();

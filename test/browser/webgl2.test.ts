@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openBlankPage, startDevServer, type Served } from './harness';
+import { closePages, launchChromium, openBlankPage, startDevServer, type Served } from './harness';
 
 let browser: Browser;
 let server: Served;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
 });
+afterEach(closePages);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
