@@ -112,6 +112,8 @@ function vec3(o: Json, key: string, path: string, rule: NumberRule = LENGTH, fal
 function unit(v: Vec3, path: string): Vec3 {
   const len = Math.hypot(v[0], v[1], v[2]);
   if (!(len > 1e-12)) throw new RecipeError(path, 'must not be the zero vector');
+  // Already unit (to rounding): keep the bits, so parsing a parsed recipe changes nothing.
+  if (Math.abs(len - 1) <= 8 * Number.EPSILON) return v;
   return [v[0] / len, v[1] / len, v[2] / len];
 }
 

@@ -6,6 +6,7 @@
  * Noise is kept roughly distance-like (Lipschitz a few at worst, see recipeBounds): the
  * amplitude × frequency of each layer stays ≲ 0.2, so Dual Contouring sees sane gradients.
  */
+import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
 import type { FieldNode, FieldRecipe, NoiseLayer, Vec3 } from '../field/recipe';
 
@@ -165,10 +166,12 @@ export function asteroidRecipe(seed: number, options: AsteroidOptions = {}): Fie
   const picked = prng.pick(ASTEROID_FAMILIES);
   const family = options.family ?? picked;
   const radiusM = prng.logRange(ASTEROID_RADIUS_MIN_M, ASTEROID_RADIUS_MAX_M);
-  return {
+  // Through parseRecipe: validated, and canonical (normalised axes, filled defaults), so
+  // the JSON a seed gives is exactly what a saved-and-reloaded recipe gives.
+  return parseRecipe({
     version: 1,
     name: `asteroid ${family} ${seed >>> 0}`,
     root: BUILDERS[family](prng, radiusM),
     brushes: [],
-  };
+  });
 }

@@ -12,6 +12,7 @@
  * metre-scale shading near the surface; the sampling passes should evaluate chunk-local
  * positions with a double-single origin (a later issue, see docs/recipes.md).
  */
+import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
 import type { FieldNode, FieldRecipe, NoiseLayer } from '../field/recipe';
 
@@ -49,10 +50,10 @@ export function planetRecipe(seed: number): FieldRecipe {
     child: terrain(r - caveDepthM),
     noise: [layer(prng, 'fbm', 1 / (1.5 * caveDepthM), 3, -1.8 * thickness)],
   };
-  return {
+  return parseRecipe({
     version: 1,
     name: `planet ${seed >>> 0}`,
     root: { type: 'smoothSubtraction', blend: 0.2 * caveDepthM, children: [terrain(r), caves] },
     brushes: [],
-  };
+  });
 }

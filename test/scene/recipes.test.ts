@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { compileToJs, parseRecipe, recipeBounds, type FieldNode } from '../../src/field/index';
+import {
+  asteroidFamily, asteroidRecipe, ASTEROID_FAMILIES, ASTEROID_RADIUS_MAX_M, PLANET_RADIUS_MAX_M, PLANET_RADIUS_MIN_M, planetRecipe,
+} from '../../src/scene/index';
+
+function sample(recipe: unknown): number[] {
+  const f = compileToJs(recipe);
+  const b = recipeBounds(recipe);
+  const out: number[] = [];
+  for (let i = 0; i < 64; i++) {
+    const t = i / 64;
+    out.push(f(b.sphereCenter[0] + b.sphereRadiusM * Math.sin(7 * t), b.sphereCenter[1] + b.sphereRadiusM * Math.cos(5 * t) * 0.9, b.sphereCenter[2] + b.sphereRadiusM * (t - 0.5)));
+  }
+  return out;
+}
+
+function types(node: FieldNode, into = new Set<string>()): Set<string> {
+  into.add(node.type);
+  if ('children' in node) node.children.forEach((c) => types(c, into));
+  if ('child' in node) types(node.child, into);
+  if (node.noise) node.noise.forEach((l) => into.add(`noise:${l.kind}`));
+  if (node.craters) into.add('craters');
+  if (node.warp) into.add('warp');
+  return into;
+}
+
+describe('asteroidRecipe', () => {
+  it('same seed → identical recipe JSON and identical field values', () => {
+    for (const seed of [0, 1, 99, 123456]) {
+      expect(JSON.stringify(asteroidRecipe(seed))).toBe(JSON.stringify(asteroidRecipe(seed)));
+      expect(sample(asteroidRecipe(seed))).toEqual(sample(asteroidRecipe(seed)));
+    }
+    expect(JSON.stringify(asteroidRecipe(1))).not.toBe(JSON.stringify(asteroidRecipe(2)));
+  });
+
+  it('every seed gives a valid, canonical recipe whose family matches asteroidFamily', () => {
+    for (let seed = 0; seed < 60; seed++) {
+      const recipe = asteroidRecipe(seed);
+      expect(JSON.stringify(parseRecipe(recipe))).toBe(JSON.stringify(recipe));
+      expect(recipe.name).toBe(`asteroid ${asteroidFamily(seed)} ${seed}`);
+    }
+  });
+
+  it('all six families occur within the first 60 seeds', () => {
+    const seen = new Set(Array.from({ length: 60 }, (_, s) => asteroidFamily(s)));
+    expect([...seen].sort()).toEqual([...ASTEROID_FAMILIES].sort());
+  });
+
+  it('families are built differently (their node/modifier sets differ)', () => {
+    const signatures = ASTEROID_FAMILIES.map((family) => [...types(asteroidRecipe(5, { family }).root)].sort().join(','));
+    expect(new Set(signatures).size).toBe(ASTEROID_FAMILIES.length);
+    expect(signatures[ASTEROID_FAMILIES.indexOf('cratered')]).toContain('craters');
+    expect(signatures[ASTEROID_FAMILIES.indexOf('contactBinary')]).toContain('smoothUnion');
+    expect(signatures[ASTEROID_FAMILIES.indexOf('porous')]).toContain('capsule');
+    expect(signatures[ASTEROID_FAMILIES.indexOf('metallic')]).toContain('plane');
+  });
+
+  it('sizes in metres: 50 m – 2 km, a solid body at its centre region', () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const recipe = asteroidRecipe(seed);
+      const b = recipeBounds(recipe);
+      expect(b.sphereRadiusM).toBeGreaterThan(30);
+      expect(b.sphereRadiusM).toBeLessThan(ASTEROID_RADIUS_MAX_M * 1.6);
+      const f = compileToJs(recipe);
+      let min = Infinity;
+      for (let i = 0; i < 9 ** 3; i++) {
+        const t = [i % 9, Math.floor(i / 9) % 9, Math.floor(i / 81)].map((k) => (k + 0.5) / 9);
+        min = Math.min(min, f(...(t.map((v, a) => b.boxMin[a] + v * (b.boxMax[a] - b.boxMin[a])) as [number, number, number])));
+      }
+      expect(min).toBeLessThan(0);
+    }
+  });
+});
+
+describe('planetRecipe', () => {
+  it('same seed → identical recipe JSON and field values', () => {
+    expect(JSON.stringify(planetRecipe(3))).toBe(JSON.stringify(planetRecipe(3)));
+    expect(sample(planetRecipe(3))).toEqual(sample(planetRecipe(3)));
+  });
+
+  it('radius 50 km – 6000 km, surface near the nominal radius, with every feature', () => {
+    for (let seed = 0; seed < 12; seed++) {
+      const recipe = planetRecipe(seed);
+      const root = recipe.root as { children: FieldNode[] };
+      const terrain = root.children[0] as { radius: number };
+      expect(terrain.radius).toBeGreaterThanOrEqual(PLANET_RADIUS_MIN_M);
+      expect(terrain.radius).toBeLessThanOrEqual(PLANET_RADIUS_MAX_M);
+      const b = recipeBounds(recipe);
+      expect(b.elevationM).toBeLessThan(0.05 * terrain.radius);
+      const f = compileToJs(recipe);
+      expect(f(0, 0, 0)).toBeLessThan(0);
+      expect(f(0, 0, terrain.radius + b.elevationM * 1.01)).toBeGreaterThan(0);
+      expect(f(0, 0, terrain.radius - b.elevationM * 3)).toBeLessThan(0);
+      const t = types(recipe.root);
+      for (const feature of ['noise:fbm', 'noise:ridged', 'craters', 'warp', 'shell', 'smoothSubtraction']) expect(t.has(feature)).toBe(true);
+    }
+  });
+
+  it('the JS back end keeps double precision at planet scale (millimetre steps resolve)', () => {
+    const recipe = planetRecipe(7);
+    const f = compileToJs(recipe);
+    const r = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+    // Float32 positions are 0.25–0.5 m apart out here; doubles resolve a smooth 1 mm ramp.
+    const a = f(r, 0, 0), b = f(r + 1e-3, 0, 0), c = f(r + 2e-3, 0, 0);
+    expect(b - a).toBeGreaterThan(1e-4);
+    expect(Math.abs((c - b) - (b - a))).toBeLessThan(1e-6);
+  });
+});
