@@ -232,7 +232,7 @@ export function compileToJs(recipe: FieldRecipe | unknown): FieldFn {
  * Central-difference gradient of a compiled field at (x, y, z) with step `stepM`, written
  * into `out` (returned). Six evaluations; no allocation when `out` is reused.
  */
-export function fieldGradient<T extends { 0: number; 1: number; 2: number }>(
+export function fieldGradient<T extends { [index: number]: number }>(
   field: FieldFn,
   x: number,
   y: number,
