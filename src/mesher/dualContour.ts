@@ -15,7 +15,7 @@
  */
 import { IDENTITY_MAPPING } from './mapping.ts';
 import { qefAdd, qefAddPlane, qefSolve, QEF_NORMAL, QEF_STRIDE } from './qef.ts';
-import { MANIFOLD_CONFIG } from './tables.ts';
+import { COMPONENT_COUNT, EDGE_COMPONENT, MANIFOLD_CONFIG, QUAD_EDGE, VERTEX_COMPONENT_SHIFT } from './tables.ts';
 import type {
   BoundaryLeaves, ChunkMesh, ChunkStats, GridMapping, MeshChunkInput, MeshChunkResult,
 } from './types.ts';
@@ -49,6 +49,12 @@ function growF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<Array
 function growF32(a: Float32Array<ArrayBuffer>, need: number): Float32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Float32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Uint8Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
@@ -236,7 +242,11 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   const NN = N * N;
   const cellToActive = new Int32Array(N * NN).fill(-1);
   let activeCount = 0;
+  // Active entries: one per (cell, surface component); a cell's components are consecutive and
+  // cellToActive points at the first. Almost every cell has one component.
   let activeCell = new Int32Array(Math.max(64, edgeCount));
+  let activeMask = new Uint8Array(activeCell.length);
+  let activeComp = new Uint8Array(activeCell.length);
   let qefs = new Float64Array(activeCell.length * QEF_STRIDE);
   for (let e = 0; e < edgeCount; e++) {
     const code = edgePoint[e];
@@ -257,15 +267,23 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       const cell = c0 + N * (c1 + N * c2);
       let a = cellToActive[cell];
       if (a < 0) {
-        if (activeCount >= activeCell.length) {
-          activeCell = growI32(activeCell, activeCount + 1);
+        const m = cornerMask(c0, c1, c2, 1);
+        const nc = COMPONENT_COUNT[m];
+        if (activeCount + nc > activeCell.length) {
+          activeCell = growI32(activeCell, activeCount + nc);
+          activeMask = growU8(activeMask, activeCell.length);
+          activeComp = growU8(activeComp, activeCell.length);
           qefs = growF64(qefs, activeCell.length * QEF_STRIDE);
         }
-        a = activeCount++;
+        a = activeCount;
+        activeCount += nc;
         cellToActive[cell] = a;
-        activeCell[a] = cell;
+        for (let t = 0; t < nc; t++) {
+          activeCell[a + t] = cell; activeMask[a + t] = m; activeComp[a + t] = t;
+        }
       }
-      qefAddPlane(qefs, a * QEF_STRIDE, px, py, pz, nx, ny, nz);
+      const comp = EDGE_COMPONENT[activeMask[a] * 12 + QUAD_EDGE[axis * 4 + qd]];
+      qefAddPlane(qefs, (a + comp) * QEF_STRIDE, px, py, pz, nx, ny, nz);
     }
   }
   // Level-0 node arrays: coords, vertex, ok (= may take part in a merge).
@@ -279,10 +297,9 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     cellCoords[3 * a] = i; cellCoords[3 * a + 1] = j; cellCoords[3 * a + 2] = k;
     qefSolve(qefs, a * QEF_STRIDE, i, j, k, 1, solveOut);
     cellVert[3 * a] = solveOut[0]; cellVert[3 * a + 1] = solveOut[1]; cellVert[3 * a + 2] = solveOut[2];
-    const m = cornerMask(i, j, k, 1);
-    const ok = MANIFOLD_CONFIG[m];
+    const ok = MANIFOLD_CONFIG[activeMask[a]];
     cellOk[a] = ok;
-    if (!ok) nonManifoldCells++;
+    if (!ok && activeComp[a] === 0) nonManifoldCells++;
   }
   function cornerMask(i: number, j: number, k: number, size: number): number {
     const p = i + P * (j + P * k);
@@ -461,7 +478,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     vertexCells[4 * vi] = ox + c[3 * idx] * (cs << l);
     vertexCells[4 * vi + 1] = oy + c[3 * idx + 1] * (cs << l);
     vertexCells[4 * vi + 2] = oz + c[3 * idx + 2] * (cs << l);
-    vertexCells[4 * vi + 3] = cs << l;
+    vertexCells[4 * vi + 3] = (cs << l) | (l === 0 ? activeComp[idx] << VERTEX_COMPONENT_SHIFT : 0);
     return vi;
   }
   const va = new Float64Array(3), vb = new Float64Array(3), vc = new Float64Array(3), vd = new Float64Array(3);
@@ -498,7 +515,8 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       const du = QUAD_DU[qd], dv = QUAD_DV[qd];
       if (u === 0) c0 += du; else if (u === 1) c1 += du; else c2 += du;
       if (v === 0) c0 += dv; else if (v === 1) c1 += dv; else c2 += dv;
-      const leaf = activeLeaf[cellToActive[c0 + N * (c1 + N * c2)]];
+      const first = cellToActive[c0 + N * (c1 + N * c2)];
+      const leaf = activeLeaf[first + EDGE_COMPONENT[activeMask[first] * 12 + QUAD_EDGE[axis * 4 + qd]]];
       if (n > 0 && quad[n - 1] === leaf) continue;
       quad[n++] = leaf;
     }
@@ -523,14 +541,28 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   const exported = new Uint8Array(totalNodes);
   let bCount = 0;
   const bCap = Math.max(8, 6 * NN);
-  const bCells = new Int32Array(bCap * 4);
-  const bCorners = new Uint8Array(bCap);
-  const bVert = new Float64Array(bCap * 3);
-  const bNormals = new Float32Array(bCap * 3);
+  let bCells = new Int32Array(bCap * 4);
+  let bCorners = new Uint8Array(bCap);
+  let bComponent = new Uint8Array(bCap);
+  let bVert = new Float64Array(bCap * 3);
+  let bNormals = new Float32Array(bCap * 3);
   const exportCell = (i: number, j: number, k: number): void => {
     const cell = i + N * (j + N * k);
     const a = cellToActive[cell];
-    let id = a >= 0 ? activeLeaf[a] : levels > 1 ? collapsedLeafOf(i, j, k) : -1;
+    const id = a >= 0 ? activeLeaf[a] : levels > 1 ? collapsedLeafOf(i, j, k) : -1;
+    if (id >= 0 && id < activeCount) {
+      // An uncollapsed cell: one record per surface component, consecutive.
+      for (let t = 0; t < COMPONENT_COUNT[activeMask[id]]; t++) exportLeaf(id + t);
+      return;
+    }
+    exportLeaf(id, i, j, k);
+  };
+  const exportLeaf = (id: number, i = 0, j = 0, k = 0): void => {
+    if (bCount >= bCells.length / 4) {
+      bCells = growI32(bCells, (bCount + 1) * 4); bCorners = growU8(bCorners, bCount + 1);
+      bComponent = growU8(bComponent, bCount + 1); bVert = growF64(bVert, (bCount + 1) * 3);
+      bNormals = growF32(bNormals, (bCount + 1) * 3);
+    }
     const b = bCount++;
     if (id < 0) {
       // Empty cell: no vertex.
@@ -551,6 +583,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     bCells[4 * b + 2] = oz + c[3 * idx + 2] * sizeCells * cs;
     bCells[4 * b + 3] = sizeCells * cs;
     bCorners[b] = cornerMask(c[3 * idx] * sizeCells, c[3 * idx + 1] * sizeCells, c[3 * idx + 2] * sizeCells, sizeCells);
+    bComponent[b] = l === 0 ? activeComp[idx] : 0;
     const gx = ox + lv[0] * cs, gy = oy + lv[1] * cs, gz = oz + lv[2] * cs;
     bVert[3 * b] = gx; bVert[3 * b + 1] = gy; bVert[3 * b + 2] = gz;
     const q = levelQef[l];
@@ -575,6 +608,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     count: bCount,
     cells: bCells.slice(0, bCount * 4),
     corners: bCorners.slice(0, bCount),
+    component: bComponent.slice(0, bCount),
     vertexGrid: bVert.slice(0, bCount * 3),
     normals: bNormals.slice(0, bCount * 3),
   };

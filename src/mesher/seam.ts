@@ -13,7 +13,7 @@
  * by the first smallest cell in the quadrant order.
  */
 import { IDENTITY_MAPPING } from './mapping.ts';
-import { CELL_EDGES } from './tables.ts';
+import { CELL_EDGES, COMPONENT_COUNT, EDGE_COMPONENT, QUAD_EDGE, VERTEX_COMPONENT_SHIFT } from './tables.ts';
 import type { BoundaryLeaves, ChunkMesh, GridMapping } from './types.ts';
 
 export interface SeamOptions {
@@ -60,7 +60,7 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
       const lg = Math.round(Math.log2(size));
       logs.add(lg);
       const key = (((s.cells[4 * i] - x0) * span + (s.cells[4 * i + 1] - y0)) * span + (s.cells[4 * i + 2] - z0)) * 64 + lg;
-      map.set(key, g);
+      if (!map.has(key)) map.set(key, g); // first component record of the cell
     }
     maps.push(map);
     sizeLogs.push([...logs].sort((a, b) => a - b));
@@ -121,8 +121,14 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
         q[axis] = start[axis] + (size >> 1);
         q[u] = start[u] + QUAD_DU[qd];
         q[v] = start[v] + QUAD_DV[qd];
-        const f = find(q[0], q[1], q[2]);
+        let f = find(q[0], q[1], q[2]);
         if (f < 0 || cellS(f) < size) { ok = false; break; }
+        const fm = sets[setOf[f]].corners[local(f)];
+        if (COMPONENT_COUNT[fm] > 1) {
+          // Pick the component record owning this edge (component records are consecutive).
+          const comp = EDGE_COMPONENT[fm * 12 + QUAD_EDGE[axis * 4 + qd]];
+          if (comp > 0) f += comp;
+        }
         if (first < 0 && cellS(f) === size) first = qd;
         if (setOf[f] !== setOf[g]) sameChunk = false;
         probe[qd] = f;
@@ -204,7 +210,7 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
     positions.push(w[0] - originWorld[0], w[1] - originWorld[1], w[2] - originWorld[2]);
     n3[0] = v[3]; n3[1] = v[4]; n3[2] = v[5];
     normals.push(n3[0], n3[1], n3[2]);
-    vertexCells.push(cellX(g), cellY(g), cellZ(g), cellS(g));
+    vertexCells.push(cellX(g), cellY(g), cellZ(g), cellS(g) | (sets[setOf[g]].component[local(g)] << VERTEX_COMPONENT_SHIFT));
     return vi;
   };
   const d2 = (a: number, b: number): number => {

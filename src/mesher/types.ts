@@ -73,7 +73,8 @@ export interface ChunkMesh {
   originWorld: [number, number, number];
   /**
    * 4 per vertex: global grid x, y, z of the owning leaf's minimum corner and its size (finest units).
-   * A leaf has one vertex, so this is the vertex's identity across chunk meshes and seams.
+   * The size word also carries the surface component (bits 26+, see VERTEX_COMPONENT_SHIFT) for cells
+   * with several surface pieces. This is the vertex's identity across chunk meshes and seams.
    */
   vertexCells: Int32Array;
 }
@@ -96,6 +97,12 @@ export interface BoundaryLeaves {
   count: number;
   cells: Int32Array;
   corners: Uint8Array;
+  /**
+   * Surface component of the record within its cell. A finest cell whose sign configuration holds
+   * several separate surface pieces has one record (and vertex) per piece, stored consecutively,
+   * component 0 first (see EDGE_COMPONENT in tables.ts).
+   */
+  component: Uint8Array;
   vertexGrid: Float64Array;
   normals: Float32Array;
 }
