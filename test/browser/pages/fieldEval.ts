@@ -72,12 +72,22 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
   const gridProgram = link(gl, spliceField(FIELD_TEMPLATES.gridFrag, compiled, 'sr_field_grid'));
   const compileMs = performance.now() - t0;
   const vao = gl.createVertexArray();
-  const owned: { tex: WebGLTexture[]; fbo: WebGLFramebuffer[] } = { tex: [], fbo: [] };
+
+  // One pooled target, reallocated only when the size changes.
+  let target: { tex: WebGLTexture; fbo: WebGLFramebuffer; width: number; height: number } | null = null;
+  const releaseTarget = (): void => {
+    if (!target) return;
+    gl.deleteFramebuffer(target.fbo);
+    gl.deleteTexture(target.tex);
+    target = null;
+  };
 
   const draw = (program: WebGLProgram, width: number, height: number): Float32Array => {
-    const target = floatTarget(gl, width, height);
-    owned.tex.push(target.tex);
-    owned.fbo.push(target.fbo);
+    if (!target || target.width !== width || target.height !== height) {
+      releaseTarget();
+      target = { ...floatTarget(gl, width, height), width, height };
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.fbo);
     gl.viewport(0, 0, width, height);
     gl.useProgram(program);
     gl.bindVertexArray(vao);
@@ -86,10 +96,6 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
     gl.readPixels(0, 0, width, height, gl.RGBA, gl.FLOAT, out);
     gl.finish();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.deleteFramebuffer(target.fbo);
-    gl.deleteTexture(target.tex);
-    owned.tex.pop();
-    owned.fbo.pop();
     return out;
   };
 
@@ -139,6 +145,7 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
       return values;
     },
     dispose() {
+      releaseTarget();
       gl.deleteProgram(pointsProgram);
       gl.deleteProgram(gridProgram);
       gl.deleteVertexArray(vao);
