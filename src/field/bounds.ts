@@ -116,7 +116,15 @@ function transformVolume(v: Volume, m: readonly number[] | null, offset: Vec3, s
       }
     }
   }
-  return { min, max, center: c, radius: v.radius * scale };
+  const radius = v.radius * scale;
+  // A rotated box's corners overestimate round bodies: clamp by the (rotated) sphere too.
+  if (Number.isFinite(radius)) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.max(min[k], c[k] - radius);
+      max[k] = Math.min(max[k], c[k] + radius);
+    }
+  }
+  return { min, max, center: c, radius };
 }
 
 const KIND_VALUE_BOUND = { fbm: NOISE_MAX_ABS, billow: NOISE_MAX_ABS, ridged: 1 } as const;
@@ -144,12 +152,12 @@ function bound(node: FieldNode, t: number): Volume {
       v = ball([0, 0, 0], node.radius + tt);
       break;
     case 'ellipsoid': {
-      const maxR = Math.max(...node.radii), minR = Math.min(...node.radii);
-      const grown = Math.max(0, tt) * (maxR / minR) ** 2;
-      v = ball([0, 0, 0], maxR + grown);
-      const box = node.radii.map((r) => r + grown) as Vec3;
-      v.min = [-box[0], -box[1], -box[2]];
-      v.max = box;
+      // Along a ray p = s·u the bound is α(sα − 1)/β with α = |u/r|, β = |u/r²| ≤ α / minR,
+      // so f ≤ t ⇒ s ≤ 1/α + t/(α·minR), and s·|u_i| ≤ r_i (1 + t / minR).
+      const minR = Math.min(...node.radii);
+      const k = 1 + Math.max(0, tt) / minR;
+      const box = node.radii.map((r) => r * k) as Vec3;
+      v = { min: [-box[0], -box[1], -box[2]], max: box, center: [0, 0, 0], radius: Math.max(...box) };
       break;
     }
     case 'box':
@@ -220,13 +228,20 @@ function ellipsoidLipschitz(node: FieldNode): number {
   return node.type === 'ellipsoid' ? Math.max(...node.radii) / Math.min(...node.radii) : 1;
 }
 
-/** Estimated Lipschitz constant and max value change (elevation) of a subtree. */
-function analyse(node: FieldNode): { lipschitz: number; elevation: number } {
+/**
+ * Estimated Lipschitz constants (of the field, and of its base without modifiers) and the
+ * max value change |field − baseField| of a subtree. A warp of amplitude A moves the point
+ * by ≤ A, so it changes the value by ≤ A × (Lipschitz of the base): field ≥ base − E follows
+ * from base(p + w) ≥ base(p) − A·L_base.
+ */
+function analyse(node: FieldNode): { lipschitz: number; baseLipschitz: number; elevation: number } {
   let lipschitz = ellipsoidLipschitz(node);
+  let baseLipschitz = lipschitz;
   let elevation = 0;
   for (const c of childrenOf(node)) {
     const a = analyse(c);
     lipschitz = Math.max(lipschitz, a.lipschitz);
+    baseLipschitz = Math.max(baseLipschitz, a.baseLipschitz);
     elevation = Math.max(elevation, a.elevation);
   }
   if (node.type === 'scale') elevation *= node.factor;
@@ -241,10 +256,10 @@ function analyse(node: FieldNode): { lipschitz: number; elevation: number } {
   elevation += ownValueBound(node);
   if (node.warp && node.warp.amplitude > 0) {
     const w = node.warp;
-    elevation += w.amplitude * lipschitz;
+    elevation += w.amplitude * baseLipschitz;
     lipschitz *= 1 + w.amplitude * w.frequency * NOISE_GRADIENT_BOUND * Math.sqrt(3) * fractalSlopeFactor(w.octaves, w.lacunarity, w.gain);
   }
-  return { lipschitz, elevation };
+  return { lipschitz, baseLipschitz, elevation };
 }
 
 /** Bounds of a recipe (validated first; throws RecipeError on bad input). */
