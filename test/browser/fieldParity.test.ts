@@ -7,9 +7,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openBlankPage, resultPath, ROOT, startDevServer, type Served } from './harness';
+import { closePages, launchChromium, openBlankPage, resultPath, ROOT, startDevServer, type Served } from './harness';
 import type { ParityResult } from './pages/fieldParityPage';
 
 const POINTS = 10_240;
@@ -20,6 +20,9 @@ let browser: Browser;
 let server: Served;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
+});
+afterEach(async () => {
+  await closePages();
 });
 afterAll(async () => {
   await browser?.close();
