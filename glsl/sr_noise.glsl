@@ -15,6 +15,8 @@ int sr_perm(int table, int i);
 #define SR_MAX_OCTAVES 12
 
 const vec3 SR_OCTAVE_SHIFT = vec3(31.416, 47.853, 12.793);
+// Keeps grid diagonals (x = y, …) off simplex faces: see OCTAVE_BASE in src/field/noise.ts.
+const vec3 SR_OCTAVE_BASE = vec3(0.1273, 0.3719, 0.6143);
 
 const vec3 SR_GRAD3[12] = vec3[](
   vec3(1.0, 1.0, 0.0), vec3(-1.0, 1.0, 0.0), vec3(1.0, -1.0, 0.0), vec3(-1.0, -1.0, 0.0),
@@ -72,7 +74,7 @@ float sr_fractal(int kind, vec3 u, int table, int octaves, float lacunarity, flo
   float weight = 1.0;
   for (int i = 0; i < SR_MAX_OCTAVES; i++) {
     if (i >= octaves) break;
-    float n = sr_simplex3(u * f + float(i) * SR_OCTAVE_SHIFT, table);
+    float n = sr_simplex3(u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table);
     float v;
     if (kind == SR_NOISE_FBM) {
       v = n;

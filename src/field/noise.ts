@@ -25,6 +25,15 @@ export const NOISE_GRADIENT_BOUND = 7.5;
 
 /** Shift between octaves, in noise space, so octaves do not share a lattice origin. */
 export const OCTAVE_SHIFT: readonly [number, number, number] = [31.416, 47.853, 12.793];
+/**
+ * Noise-space offset of every octave, different on each axis. Without it, sample points with
+ * equal coordinates (the diagonals of every chunk grid: x = y, y = z, …) lie exactly on simplex
+ * faces, where simplex-noise's r² = 0.6 kernel jumps by up to ~0.006 × amplitude; float32 and
+ * float64 then pick different simplices and the GPU and JS back ends disagreed by 1.8e-4 of the
+ * body's size on grid-aligned samples (test/browser/gpuSampler.test.ts). Offset, a tie needs an
+ * exact non-dyadic difference between coordinates, which grids do not produce.
+ */
+export const OCTAVE_BASE: readonly [number, number, number] = [0.1273, 0.3719, 0.6143];
 /** Noise-space offsets of the three warp components (x uses no offset). */
 export const WARP_OFFSETS: readonly (readonly [number, number, number])[] = [
   [0, 0, 0],
@@ -102,7 +111,7 @@ export function simplex3(perm: Uint8Array, x: number, y: number, z: number): num
 /**
  * Fractal sum in noise space (`u` = position × base frequency), normalised by the sum of
  * octave weights: fbm and billow in about [-1, 1], ridged in [0, 1]. Octave `i` samples
- * `noise(u · lacunarity^i + i · OCTAVE_SHIFT)`. Mirrored by `sr_fractal` in GLSL.
+ * `noise(u · lacunarity^i + OCTAVE_BASE + i · OCTAVE_SHIFT)`. Mirrored by `sr_fractal` in GLSL.
  */
 export function fractal(
   kind: NoiseKind,
@@ -120,7 +129,11 @@ export function fractal(
   let f = 1;
   let weight = 1;
   for (let i = 0; i < octaves; i++) {
-    const n = noise(ux * f + i * OCTAVE_SHIFT[0], uy * f + i * OCTAVE_SHIFT[1], uz * f + i * OCTAVE_SHIFT[2]);
+    const n = noise(
+      ux * f + OCTAVE_BASE[0] + i * OCTAVE_SHIFT[0],
+      uy * f + OCTAVE_BASE[1] + i * OCTAVE_SHIFT[1],
+      uz * f + OCTAVE_BASE[2] + i * OCTAVE_SHIFT[2],
+    );
     let v: number;
     if (kind === 'fbm') {
       v = n;
