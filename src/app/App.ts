@@ -17,6 +17,7 @@ import { Progress } from './progress';
 import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
 import { StatsOverlay } from './ui/StatsOverlay';
+import { chooseSamplingPath, type SamplingChoice } from '../workers/samplingPath';
 import { formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
 
 export interface AppOptions {
@@ -46,6 +47,8 @@ export class App {
   readonly stats: StatsOverlay;
   readonly gui: GUI;
   state: AppState;
+  /** Where field sampling runs; null until the start-up probe has answered. */
+  sampling: SamplingChoice | null = null;
 
   private readonly container: HTMLElement;
   private readonly ui: HTMLElement;
@@ -64,8 +67,11 @@ export class App {
     seed: '',
   };
 
+  private readonly caps: GpuCapabilities;
+
   constructor(options: AppOptions) {
     this.container = options.container;
+    this.caps = options.caps;
     this.state = options.state;
     this.maxPixelRatio = options.maxPixelRatio ?? 2;
 
@@ -110,9 +116,14 @@ export class App {
     window.addEventListener('popstate', this.onPopState);
   }
 
-  /** Starts the render loop. */
+  /** Starts the render loop, and the sampling-path probe beside it. */
   start(): void {
     this.renderer.setAnimationLoop((t) => this.frame(t));
+    this.stats.setLine('sampling', 'sampling: probing…');
+    void chooseSamplingPath(this.caps).then((choice) => {
+      this.sampling = choice;
+      this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
+    });
   }
 
   /** Reports bad URL parameters on the page (or the console in screenshot mode). */
@@ -259,6 +270,7 @@ export class App {
     this.progressBar.dispose();
     this.content.dispose();
     this.backdrop.dispose();
+    this.sampling?.gpuWorker?.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
     this.ui.remove();

@@ -17,6 +17,8 @@ export interface DebugHooks {
   measure(): FrameMeasure | null;
   shadowFraction(): number;
   notices(): { key: string; level: string; text: string }[];
+  /** The chosen sampling path, or null while probing. */
+  samplingPath(): string | null;
 }
 
 declare global {
@@ -34,5 +36,6 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     measure: () => (app ? app.measure() : null),
     shadowFraction: () => (app ? measureShadowFraction(app.renderer, app.scene, app.camera) : 0),
     notices: () => app?.notices.list() ?? [],
+    samplingPath: () => app?.sampling?.path ?? null,
   };
 }

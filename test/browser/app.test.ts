@@ -41,6 +41,10 @@ describe('app shell (production build)', () => {
     console.log(`shadowed fraction of the frame: ${(100 * shadowed).toFixed(2)}%`);
     expect(shadowed).toBeGreaterThan(0.01);
 
+    // The sampling-path probe picked the worker-owned GPU context and says so on screen.
+    await expect.poll(() => page.evaluate(() => window.__sr!.samplingPath())).toBe('gpu-worker');
+    await expect.poll(() => page.locator('.sr-stats').innerText()).toMatch(/sampling: gpu-worker/);
+
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
   });

@@ -1,0 +1,595 @@
+/**
+ * GPU field sampling on a raw WebGL2 context (seed 001's GPU pipeline, seed 004's compute
+ * pass, in WebGL2 form):
+ *
+ * - grid pass: a fragment shader evaluates the recipe's `sr_field` at every corner of a
+ *   chunk's (N+1)³ grid into an RGBA32F atlas (glsl/gpu_grid.frag.glsl, layout in atlas.ts);
+ * - edge pass: a transform-feedback vertex shader finds the zero crossing and the gradient on
+ *   each sign-changing edge (glsl/gpu_edges.vert.glsl) — hermite data for Dual Contouring.
+ *
+ * Never a stall: work is split into dispatch (draw + readPixels into a PIXEL_PACK_BUFFER or
+ * transform feedback, then a fence) and collect (in {@link GpuFieldSampler.poll}, only once
+ * the fence has signalled, `getBufferSubData` copies the finished bytes). Programs compile
+ * with KHR_parallel_shader_compile when present, and are only queried once complete. The
+ * owner calls `poll()` once a frame (or lets `autoPoll` do it) — nothing here waits.
+ *
+ * Runs unchanged on a main-thread canvas or on an OffscreenCanvas in a worker.
+ */
+import { compileToGlsl, type CompiledGlsl } from '../field/compileGlsl';
+import { GLSL_CHUNKS } from '../field/glslChunks';
+import { resolveIncludes } from '../field/glslInclude';
+import type { FieldRecipe } from '../field/recipe';
+import { gridAtlasLayout, unpackGridAtlas, type GridAtlasLayout } from './atlas';
+import { describeShaderLog, GpuShaderError } from './glProgram';
+import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
+import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
+import gridFrag from '../../glsl/gpu_grid.frag.glsl?raw';
+import edgesVert from '../../glsl/gpu_edges.vert.glsl?raw';
+import edgesFrag from '../../glsl/gpu_edges.frag.glsl?raw';
+
+export { GpuShaderError } from './glProgram';
+
+/** Rejection reason of every job pending when the WebGL context is lost. Retry after restore. */
+export class GpuContextLostError extends Error {
+  constructor(message = 'the WebGL context was lost; the sampling job was dropped (retry it)') {
+    super(message);
+    this.name = 'GpuContextLostError';
+  }
+}
+
+/** Rejection reason of a cancelled job. */
+export class GpuJobCancelledError extends Error {
+  constructor() {
+    super('the sampling job was cancelled');
+    this.name = 'GpuJobCancelledError';
+  }
+}
+
+/** Where a chunk's grid lies: local index (i, j, k) ↦ originM + stepM · (i, j, k) (cartesian mapping). */
+export interface ChunkGrid {
+  /** Body-local position of grid point (0, 0, 0), metres. */
+  originM: readonly [number, number, number];
+  /** Distance between neighbouring grid points, metres. */
+  stepM: number;
+  /** Points per axis, P = N + 1 (N cells). */
+  points: number;
+}
+
+export interface GridSamples {
+  /** P³ field values, x fastest: i + P · (j + P · k). */
+  values: Float32Array;
+  points: number;
+  /** Wall time from dispatch to collect, ms (includes waiting for earlier GPU work). */
+  latencyMs: number;
+}
+
+/** Hermite data in the mesher's `HermiteEdges` layout. */
+export interface EdgeSamples {
+  count: number;
+  /** axis · P³ + i + P · (j + P · k), as given. */
+  edgeIds: Uint32Array;
+  /** Crossing parameter in [0, 1] from the edge's lower end; −1 when the re-evaluated ends no longer differ in sign. */
+  t: Float32Array;
+  /** 3 per edge: unit gradient with respect to grid coordinates. */
+  normals: Float32Array;
+  latencyMs: number;
+}
+
+export interface GpuJob<T> {
+  readonly promise: Promise<T>;
+  /** Drops the job; its promise rejects with {@link GpuJobCancelledError}. */
+  cancel(): void;
+}
+
+export interface GpuFieldSamplerOptions {
+  /** Label used in errors, e.g. the body's name. */
+  label?: string;
+  /** Fill output buffers with NaN before each pass (tests: proves every element is written). */
+  poison?: boolean;
+  /**
+   * Poll by itself with `setTimeout` while jobs are pending (default true). Turn it off when
+   * the owner polls once a frame.
+   */
+  autoPoll?: boolean;
+  /** Central-difference step of the edge pass gradient, in cells (default 0.02). */
+  gradientStepCells?: number;
+  /**
+   * The chunk-space mapping as GLSL: defines `vec3 sr_chunkPointM(vec3 localIndex)` (chunk-local
+   * grid coordinates → body-local metres). Default: glsl/sr_map_cartesian.glsl, whose uniforms
+   * `sr_chunkOriginM` / `sr_chunkStepM` take the job's {@link ChunkGrid}. The cube-sphere warp
+   * plugs in here.
+   */
+  mappingGlsl?: string;
+}
+
+const CHUNK_MAP = 'sr_chunk_map';
+const PARALLEL_COMPILE = 'KHR_parallel_shader_compile';
+const COMPLETION_STATUS_KHR = 0x91b1;
+const EDGE_OUTPUT_FLOATS = 4;
+
+interface FieldPrograms {
+  label: string;
+  compiled: CompiledGlsl;
+  grid: PendingProgram;
+  edges: PendingProgram;
+}
+
+interface PendingProgram {
+  program: WebGLProgram;
+  shaders: WebGLShader[];
+  sources: { vertex: string; fragment: string };
+  chunks: Record<string, string>;
+  label: string;
+  /** null: still compiling; then the uniform locations once linked. */
+  uniforms: Map<string, WebGLUniformLocation | null> | null;
+  error: GpuShaderError | null;
+}
+
+interface Job {
+  kind: 'grid' | 'edges';
+  recipeKey: string;
+  grid: ChunkGrid;
+  edgeIds?: Uint32Array;
+  state: 'waiting' | 'inflight';
+  fence: WebGLSync | null;
+  buffer: WebGLBuffer | null;
+  bufferBytes: number;
+  layout: GridAtlasLayout | null;
+  startMs: number;
+  resolve: (value: never) => void;
+  reject: (reason: unknown) => void;
+}
+
+export class GpuFieldSampler {
+  readonly gl: WebGL2RenderingContext;
+  private readonly options: Required<GpuFieldSamplerOptions>;
+  private readonly parallelCompile: boolean;
+  private readonly programs = new Map<string, FieldPrograms>();
+  private readonly jobs: Job[] = [];
+  private readonly freeBuffers: { buffer: WebGLBuffer; bytes: number }[] = [];
+  private readonly targets = new Map<string, { texture: WebGLTexture; framebuffer: WebGLFramebuffer }>();
+  private emptyVao: WebGLVertexArrayObject | null = null;
+  private edgeVao: WebGLVertexArrayObject | null = null;
+  private edgeInput: WebGLBuffer | null = null;
+  private feedback: WebGLTransformFeedback | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lost = false;
+
+  constructor(gl: WebGL2RenderingContext, options: GpuFieldSamplerOptions = {}) {
+    this.gl = gl;
+    this.options = {
+      label: options.label ?? 'field',
+      poison: options.poison ?? false,
+      autoPoll: options.autoPoll ?? true,
+      gradientStepCells: options.gradientStepCells ?? 0.02,
+      mappingGlsl: options.mappingGlsl ?? mapCartesian,
+    };
+    if (!gl.getExtension('EXT_color_buffer_float')) {
+      throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
+    }
+    this.parallelCompile = gl.getExtension(PARALLEL_COMPILE) !== null;
+  }
+
+  /** Jobs dispatched or waiting. */
+  get pending(): number {
+    return this.jobs.length;
+  }
+
+  /** Largest grid (points per axis) this context can sample in one pass. */
+  maxGridPoints(): number {
+    const max = this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number;
+    let p = 2;
+    while (p < 1024) {
+      try {
+        gridAtlasLayout(p + 1, max);
+        p++;
+      } catch {
+        break;
+      }
+    }
+    return p;
+  }
+
+  /** Samples the field at every point of `grid`. */
+  sampleGrid(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GridSamples> {
+    return this.enqueue('grid', recipe, grid);
+  }
+
+  /** Finds crossing and gradient on each listed sign-changing edge of `grid`. */
+  sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
+    return this.enqueue('edges', recipe, grid, edgeIds);
+  }
+
+  private enqueue<T>(kind: Job['kind'], recipe: FieldRecipe, grid: ChunkGrid, edgeIds?: Uint32Array): GpuJob<T> {
+    let job!: Job;
+    const promise = new Promise<T>((resolve, reject) => {
+      job = {
+        kind,
+        recipeKey: '',
+        grid,
+        edgeIds,
+        state: 'waiting',
+        fence: null,
+        buffer: null,
+        bufferBytes: 0,
+        layout: null,
+        startMs: performance.now(),
+        resolve: resolve as (value: never) => void,
+        reject,
+      };
+    });
+    try {
+      if (this.lost || this.gl.isContextLost()) throw new GpuContextLostError();
+      if (!(grid.stepM > 0) || !grid.originM.every(Number.isFinite)) throw new RangeError('grid needs a finite origin and a step > 0');
+      if (kind === 'grid') job.layout = gridAtlasLayout(grid.points, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number);
+      job.recipeKey = this.programsFor(recipe);
+      this.jobs.push(job);
+      this.poll();
+    } catch (e) {
+      job.reject(e);
+    }
+    return {
+      promise,
+      cancel: () => {
+        const i = this.jobs.indexOf(job);
+        if (i < 0) return;
+        this.jobs.splice(i, 1);
+        this.release(job);
+        job.reject(new GpuJobCancelledError());
+      },
+    };
+  }
+
+  /**
+   * Advances every job without waiting: starts those whose programs are ready, collects
+   * those whose fences have signalled. Returns the number still pending.
+   */
+  poll(): number {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const gl = this.gl;
+    if (this.lost || gl.isContextLost()) {
+      this.contextLost();
+      return 0;
+    }
+    for (const job of [...this.jobs]) {
+      try {
+        if (job.state === 'waiting') {
+          const programs = this.programs.get(job.recipeKey)!;
+          const program = job.kind === 'grid' ? programs.grid : programs.edges;
+          if (!this.ready(program)) continue;
+          if (job.kind === 'grid') this.dispatchGrid(job, program);
+          else this.dispatchEdges(job, program);
+        } else if (job.fence && gl.getSyncParameter(job.fence, gl.SYNC_STATUS) === gl.SIGNALED) {
+          this.collect(job);
+        }
+      } catch (e) {
+        this.jobs.splice(this.jobs.indexOf(job), 1);
+        this.release(job);
+        job.reject(e);
+      }
+    }
+    if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
+    return this.jobs.length;
+  }
+
+  /** Call when the context is lost: every pending job rejects with {@link GpuContextLostError}. */
+  contextLost(): void {
+    this.lost = true;
+    clearTimeout(this.timer);
+    const jobs = this.jobs.splice(0);
+    for (const job of jobs) job.reject(new GpuContextLostError());
+    // Every GL object died with the context: forget them without deleting.
+    this.programs.clear();
+    this.freeBuffers.length = 0;
+    this.targets.clear();
+    this.emptyVao = this.edgeVao = this.edgeInput = this.feedback = null;
+  }
+
+  /** Call after `webglcontextrestored`: the sampler accepts jobs again. */
+  contextRestored(): void {
+    this.lost = false;
+  }
+
+  // --- programs -------------------------------------------------------------------------
+
+  private programsFor(recipe: FieldRecipe): string {
+    const key = JSON.stringify(recipe);
+    if (this.programs.has(key)) return key;
+    const compiled = compileToGlsl(recipe);
+    const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
+    const chunks = { ...GLSL_CHUNKS, ...fieldChunks(compiled), [CHUNK_MAP]: this.options.mappingGlsl };
+    this.programs.set(key, {
+      label,
+      compiled,
+      grid: this.startProgram(`grid pass for ${label}`, quadVert, gridFrag, chunks),
+      edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
+    });
+    return key;
+  }
+
+  private startProgram(
+    label: string,
+    vertex: string,
+    fragment: string,
+    chunks: Record<string, string>,
+    feedbackVaryings?: string[],
+  ): PendingProgram {
+    const gl = this.gl;
+    const sources = {
+      vertex: resolveIncludes(vertex, chunks, { sourceName: `${label}:vertex` }),
+      fragment: resolveIncludes(fragment, chunks, { sourceName: `${label}:fragment` }),
+    };
+    const program = gl.createProgram()!;
+    const shaders = [
+      [gl.VERTEX_SHADER, sources.vertex],
+      [gl.FRAGMENT_SHADER, sources.fragment],
+    ].map(([type, source]) => {
+      const shader = gl.createShader(type as number)!;
+      gl.shaderSource(shader, source as string);
+      gl.compileShader(shader);
+      gl.attachShader(program, shader);
+      return shader;
+    });
+    gl.bindAttribLocation(program, 0, 'sr_edgeId');
+    if (feedbackVaryings) gl.transformFeedbackVaryings(program, feedbackVaryings, gl.INTERLEAVED_ATTRIBS);
+    gl.linkProgram(program);
+    return { program, shaders, sources, chunks, label, uniforms: null, error: null };
+  }
+
+  /** True once linked; throws the compile/link error (with GLSL lines) if it failed. */
+  private ready(p: PendingProgram): boolean {
+    if (p.error) throw p.error;
+    if (p.uniforms) return true;
+    const gl = this.gl;
+    if (this.parallelCompile && !gl.getProgramParameter(p.program, COMPLETION_STATUS_KHR)) return false;
+    if (!gl.getProgramParameter(p.program, gl.LINK_STATUS)) {
+      p.error = this.programError(p);
+      throw p.error;
+    }
+    for (const s of p.shaders) gl.deleteShader(s);
+    p.shaders = [];
+    const uniforms = new Map<string, WebGLUniformLocation | null>();
+    const n = gl.getProgramParameter(p.program, gl.ACTIVE_UNIFORMS) as number;
+    for (let i = 0; i < n; i++) {
+      const info = gl.getActiveUniform(p.program, i)!;
+      uniforms.set(info.name, gl.getUniformLocation(p.program, info.name));
+    }
+    p.uniforms = uniforms;
+    return true;
+  }
+
+  private programError(p: PendingProgram): GpuShaderError {
+    const gl = this.gl;
+    for (const [shader, kind, source] of [
+      [p.shaders[0], 'vertex', p.sources.vertex],
+      [p.shaders[1], 'fragment', p.sources.fragment],
+    ] as const) {
+      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+        const log = describeShaderLog(gl.getShaderInfoLog(shader) ?? '', p.chunks, `${p.label}:${kind}`, source);
+        return new GpuShaderError(`${p.label}: ${kind} shader failed to compile:\n${log}`, log);
+      }
+    }
+    const log = gl.getProgramInfoLog(p.program) ?? '';
+    return new GpuShaderError(`${p.label}: program failed to link:\n${log}`, log);
+  }
+
+  // --- passes ---------------------------------------------------------------------------
+
+  private dispatchGrid(job: Job, p: PendingProgram): void {
+    const gl = this.gl;
+    const layout = job.layout!;
+    const target = this.target(layout.width, layout.height);
+    gl.useProgram(p.program);
+    this.setChunkUniforms(p, job.grid);
+    const u = p.uniforms!;
+    gl.uniform1i(u.get('sr_gridPoints')!, layout.points);
+    gl.uniform1i(u.get('sr_tileWidth')!, layout.tileWidth);
+    gl.uniform1i(u.get('sr_tilesX')!, layout.tilesX);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.viewport(0, 0, layout.width, layout.height);
+    gl.disable(gl.BLEND);
+    gl.disable(gl.DEPTH_TEST);
+    gl.disable(gl.SCISSOR_TEST);
+    if (this.options.poison) {
+      gl.clearBufferfv(gl.COLOR, 0, [NaN, NaN, NaN, NaN]);
+    }
+    gl.bindVertexArray(this.emptyVao ??= gl.createVertexArray());
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.bindVertexArray(null);
+
+    const bytes = layout.width * layout.height * 4 * 4;
+    job.buffer = this.acquireBuffer(bytes);
+    job.bufferBytes = bytes;
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
+    gl.readPixels(0, 0, layout.width, layout.height, gl.RGBA, gl.FLOAT, 0);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    this.fence(job);
+  }
+
+  private dispatchEdges(job: Job, p: PendingProgram): void {
+    const gl = this.gl;
+    const ids = job.edgeIds!;
+    const count = ids.length;
+    const bytes = Math.max(16, count * EDGE_OUTPUT_FLOATS * 4);
+    job.buffer = this.acquireBuffer(bytes);
+    job.bufferBytes = bytes;
+    if (count === 0) {
+      this.fence(job);
+      return;
+    }
+    gl.useProgram(p.program);
+    this.setChunkUniforms(p, job.grid);
+    const u = p.uniforms!;
+    gl.uniform1i(u.get('sr_gridPoints')!, job.grid.points);
+    gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
+
+    if (!this.edgeVao) {
+      this.edgeVao = gl.createVertexArray();
+      this.edgeInput = gl.createBuffer();
+      gl.bindVertexArray(this.edgeVao);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
+      gl.enableVertexAttribArray(0);
+      gl.vertexAttribIPointer(0, 1, gl.UNSIGNED_INT, 0, 0);
+    } else {
+      gl.bindVertexArray(this.edgeVao);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
+    }
+    gl.bufferData(gl.ARRAY_BUFFER, ids, gl.STREAM_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+
+    if (this.options.poison) {
+      gl.bindBuffer(gl.COPY_WRITE_BUFFER, job.buffer);
+      gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, new Float32Array(count * EDGE_OUTPUT_FLOATS).fill(NaN));
+      gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+    }
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, (this.feedback ??= gl.createTransformFeedback()));
+    gl.bindBufferRange(gl.TRANSFORM_FEEDBACK_BUFFER, 0, job.buffer, 0, count * EDGE_OUTPUT_FLOATS * 4);
+    gl.enable(gl.RASTERIZER_DISCARD);
+    gl.beginTransformFeedback(gl.POINTS);
+    gl.drawArrays(gl.POINTS, 0, count);
+    gl.endTransformFeedback();
+    gl.disable(gl.RASTERIZER_DISCARD);
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
+    gl.bindVertexArray(null);
+    this.fence(job);
+  }
+
+  private setChunkUniforms(p: PendingProgram, grid: ChunkGrid): void {
+    const gl = this.gl;
+    const u = p.uniforms!;
+    // A mapping without these uniforms gets null locations: uniform*() on null is a no-op.
+    gl.uniform3f(u.get('sr_chunkOriginM') ?? null, grid.originM[0], grid.originM[1], grid.originM[2]);
+    gl.uniform1f(u.get('sr_chunkStepM') ?? null, grid.stepM);
+  }
+
+  private fence(job: Job): void {
+    const gl = this.gl;
+    job.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    job.state = 'inflight';
+  }
+
+  private collect(job: Job): void {
+    const gl = this.gl;
+    this.jobs.splice(this.jobs.indexOf(job), 1);
+    const latencyMs = performance.now() - job.startMs;
+    if (job.kind === 'grid') {
+      const layout = job.layout!;
+      const texels = new Float32Array(job.bufferBytes / 4);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
+      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, texels);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      this.release(job);
+      job.resolve({ values: unpackGridAtlas(layout, texels), points: layout.points, latencyMs } as never);
+      return;
+    }
+    const ids = job.edgeIds!;
+    const count = ids.length;
+    const raw = new Float32Array(count * EDGE_OUTPUT_FLOATS);
+    if (count > 0) {
+      gl.bindBuffer(gl.COPY_READ_BUFFER, job.buffer);
+      gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, raw);
+      gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+    }
+    this.release(job);
+    const t = new Float32Array(count);
+    const normals = new Float32Array(3 * count);
+    for (let e = 0; e < count; e++) {
+      t[e] = raw[4 * e];
+      normals[3 * e] = raw[4 * e + 1];
+      normals[3 * e + 1] = raw[4 * e + 2];
+      normals[3 * e + 2] = raw[4 * e + 3];
+    }
+    job.resolve({ count, edgeIds: ids, t, normals, latencyMs } as never);
+  }
+
+  // --- pooled resources -----------------------------------------------------------------
+
+  private target(width: number, height: number): { texture: WebGLTexture; framebuffer: WebGLFramebuffer } {
+    const key = `${width}x${height}`;
+    let t = this.targets.get(key);
+    if (t) return t;
+    const gl = this.gl;
+    const texture = gl.createTexture()!;
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, width, height);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    const framebuffer = gl.createFramebuffer()!;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    if (status !== gl.FRAMEBUFFER_COMPLETE) throw new Error(`RGBA32F ${key} render target incomplete (0x${status.toString(16)})`);
+    t = { texture, framebuffer };
+    this.targets.set(key, t);
+    return t;
+  }
+
+  private acquireBuffer(bytes: number): WebGLBuffer {
+    const gl = this.gl;
+    const i = this.freeBuffers.findIndex((b) => b.bytes === bytes);
+    if (i >= 0) return this.freeBuffers.splice(i, 1)[0].buffer;
+    const buffer = gl.createBuffer()!;
+    // STREAM_READ: written by the GPU, read back once.
+    gl.bindBuffer(gl.COPY_WRITE_BUFFER, buffer);
+    gl.bufferData(gl.COPY_WRITE_BUFFER, bytes, gl.STREAM_READ);
+    gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+    return buffer;
+  }
+
+  private release(job: Job): void {
+    if (job.fence) this.gl.deleteSync(job.fence);
+    job.fence = null;
+    if (job.buffer) {
+      this.freeBuffers.push({ buffer: job.buffer, bytes: job.bufferBytes });
+      // Keep the pool small: a few buffers of recent sizes.
+      while (this.freeBuffers.length > 8) this.gl.deleteBuffer(this.freeBuffers.shift()!.buffer);
+    }
+    job.buffer = null;
+  }
+
+  /** Rejects pending jobs and frees every GL object this sampler created. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const job of this.jobs.splice(0)) {
+      this.release(job);
+      job.reject(new GpuJobCancelledError());
+    }
+    const gl = this.gl;
+    if (!gl.isContextLost()) {
+      for (const p of this.programs.values()) {
+        gl.deleteProgram(p.grid.program);
+        gl.deleteProgram(p.edges.program);
+      }
+      for (const b of this.freeBuffers) gl.deleteBuffer(b.buffer);
+      for (const t of this.targets.values()) {
+        gl.deleteFramebuffer(t.framebuffer);
+        gl.deleteTexture(t.texture);
+      }
+      gl.deleteVertexArray(this.emptyVao);
+      gl.deleteVertexArray(this.edgeVao);
+      gl.deleteBuffer(this.edgeInput);
+      gl.deleteTransformFeedback(this.feedback);
+    }
+    this.programs.clear();
+    this.freeBuffers.length = 0;
+    this.targets.clear();
+  }
+}
+
+/** The field chunks a compiled recipe needs, for include expansion. */
+function fieldChunks(compiled: CompiledGlsl): Record<string, string> {
+  // `source` has every chunk of the field already expanded (sr_noise included).
+  return { sr_field: compiled.source };
+}
+
+function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

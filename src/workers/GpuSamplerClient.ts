@@ -1,0 +1,110 @@
+/**
+ * Main-thread handle of the GPU sampling worker (gpuSampler.worker.ts): the same
+ * `sampleGrid` / `sampleEdges` jobs as GpuFieldSampler, run on the worker's OffscreenCanvas
+ * context. Errors keep their names (`GpuContextLostError`, `GpuShaderError`, `RecipeError`),
+ * a crashed worker rejects everything pending, and nothing waits forever.
+ */
+import type { FieldRecipe } from '../field/recipe';
+import type { ChunkGrid, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
+import type { GpuWorkerProbe, GpuWorkerRequest } from './gpuSampler.worker';
+import { deserializeError, type WorkerResponse } from './protocol';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+export class GpuSamplerClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  private dead: Error | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly probe: GpuWorkerProbe,
+  ) {
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onMessage(event.data);
+    worker.onerror = (event) => this.fail(new Error(`GPU sampling worker crashed: ${event.message}`));
+  }
+
+  /**
+   * Starts the worker and asks it for a WebGL2 context; resolves to null (and terminates the
+   * worker) when the worker has no usable GPU path, so the caller falls back.
+   */
+  static async create(options: { poison?: boolean } = {}): Promise<GpuSamplerClient | null> {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./gpuSampler.worker.ts', import.meta.url), { type: 'module', name: 'gpu-sampler' });
+    } catch {
+      return null;
+    }
+    const probe = await new Promise<GpuWorkerProbe | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), PROBE_TIMEOUT_MS);
+      worker.onmessage = (event: MessageEvent<WorkerResponse<GpuWorkerProbe>>) => {
+        clearTimeout(timer);
+        resolve('result' in event.data ? event.data.result : null);
+      };
+      worker.onerror = () => {
+        clearTimeout(timer);
+        resolve(null);
+      };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison } };
+      worker.postMessage(request);
+    });
+    if (!probe || !probe.ok) {
+      worker.terminate();
+      return null;
+    }
+    return new GpuSamplerClient(worker, probe);
+  }
+
+  get pendingJobs(): number {
+    return this.pending.size;
+  }
+
+  sampleGrid(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GridSamples> {
+    return this.send<GridSamples>({ id: 0, kind: 'grid', params: { recipe, grid } });
+  }
+
+  /** `edgeIds` is copied (not transferred) so the caller keeps its array. */
+  sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
+    return this.send<EdgeSamples>({ id: 0, kind: 'edges', params: { recipe, grid, edgeIds } });
+  }
+
+  private send<T>(request: GpuWorkerRequest): GpuJob<T> {
+    const id = this.nextId++;
+    request.id = id;
+    const promise = new Promise<T>((resolve, reject) => {
+      if (this.dead) {
+        reject(this.dead);
+        return;
+      }
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage(request);
+    });
+    return {
+      promise,
+      cancel: () => {
+        if (!this.pending.has(id)) return;
+        const cancel: GpuWorkerRequest = { id: 0, kind: 'cancel', params: { id } };
+        this.worker.postMessage(cancel);
+      },
+    };
+  }
+
+  private onMessage(msg: WorkerResponse): void {
+    const entry = this.pending.get(msg.id);
+    if (!entry) return;
+    this.pending.delete(msg.id);
+    if ('error' in msg) entry.reject(deserializeError(msg.error));
+    else entry.resolve(msg.result);
+  }
+
+  private fail(error: Error): void {
+    this.dead = error;
+    for (const entry of this.pending.values()) entry.reject(error);
+    this.pending.clear();
+  }
+
+  dispose(): void {
+    this.fail(new Error('GPU sampling worker disposed'));
+    this.worker.terminate();
+  }
+}

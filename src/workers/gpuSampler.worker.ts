@@ -1,0 +1,88 @@
+/**
+ * Worker entry: owns a WebGL2 context on an OffscreenCanvas and a GpuFieldSampler, so field
+ * sampling never touches the main thread. Thin adapter around the sampler (STYLE.md §11).
+ *
+ * Requests: `probe` → capabilities; `grid` / `edges` → samples (buffers transferred: the
+ * main thread owns them afterwards); `cancel` → drops job `params.id`.
+ */
+import type { FieldRecipe } from '../field/recipe';
+import { GpuFieldSampler, type ChunkGrid, type GpuJob } from '../gpu/GpuFieldSampler';
+import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
+
+export interface GpuWorkerProbe {
+  ok: boolean;
+  renderer: string;
+  reason: string;
+}
+
+export type GpuWorkerRequest =
+  | WorkerRequest<'probe', { poison?: boolean }>
+  | WorkerRequest<'grid', { recipe: FieldRecipe; grid: ChunkGrid }>
+  | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
+  | WorkerRequest<'cancel', { id: number }>;
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+let sampler: GpuFieldSampler | null = null;
+let probe: GpuWorkerProbe | null = null;
+const jobs = new Map<number, GpuJob<unknown>>();
+
+function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
+  scope.postMessage(message, transfer);
+}
+
+function init(poison: boolean): GpuWorkerProbe {
+  if (probe) return probe;
+  if (typeof OffscreenCanvas === 'undefined') {
+    return (probe = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });
+  }
+  const canvas = new OffscreenCanvas(1, 1);
+  const gl = canvas.getContext('webgl2', { antialias: false, depth: false, stencil: false });
+  if (!gl) return (probe = { ok: false, renderer: '', reason: 'no WebGL2 on OffscreenCanvas in workers' });
+  const debug = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+  try {
+    sampler = new GpuFieldSampler(gl, { label: 'worker sampler', poison });
+  } catch (e) {
+    return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
+  }
+  canvas.addEventListener('webglcontextlost', (event) => {
+    event.preventDefault();
+    sampler?.contextLost();
+  });
+  canvas.addEventListener('webglcontextrestored', () => sampler?.contextRestored());
+  return (probe = { ok: true, renderer, reason: '' });
+}
+
+scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
+  const msg = event.data;
+  try {
+    if (msg.kind === 'probe') {
+      reply({ id: msg.id, result: init(msg.params.poison ?? false) });
+      return;
+    }
+    if (msg.kind === 'cancel') {
+      jobs.get(msg.params.id)?.cancel();
+      return;
+    }
+    if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
+    const job =
+      msg.kind === 'grid'
+        ? sampler.sampleGrid(msg.params.recipe, msg.params.grid)
+        : sampler.sampleEdges(msg.params.recipe, msg.params.grid, msg.params.edgeIds);
+    jobs.set(msg.id, job);
+    job.promise.then(
+      (result) => {
+        jobs.delete(msg.id);
+        const r = result as { values?: Float32Array; t?: Float32Array; normals?: Float32Array; edgeIds?: Uint32Array };
+        const transfer = [r.values, r.t, r.normals, r.edgeIds].filter((a) => a !== undefined).map((a) => a.buffer);
+        reply({ id: msg.id, result }, transfer);
+      },
+      (error: unknown) => {
+        jobs.delete(msg.id);
+        reply({ id: msg.id, error: serializeError(error) });
+      },
+    );
+  } catch (e) {
+    reply({ id: msg.id, error: serializeError(e) });
+  }
+};

@@ -1,0 +1,102 @@
+/**
+ * GPU field sampling (src/gpu) side by side with its peers, in one run on this browser's
+ * GPU: the 65³ grid pass (latency, points/s) on the main-thread context and in the
+ * OffscreenCanvas worker, the JS back end filling the same grid in one worker, and the
+ * transform-feedback edge pass (edges/s). On SwiftShader the ratios are the figure.
+ */
+import type { Benchmark } from '../harness';
+import { GpuFieldSampler, type ChunkGrid } from '../../../src/gpu/GpuFieldSampler';
+import { signChangingEdges } from '../../../src/gpu/edgeList';
+import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
+import { ASTEROID6, benchGrid, GRID_N } from '../field.bench';
+
+const POINTS = GRID_N ** 3;
+const { originM, stepM } = benchGrid(ASTEROID6);
+const GRID: ChunkGrid = { originM, stepM, points: GRID_N };
+
+let sampler: GpuFieldSampler | null = null;
+let client: GpuSamplerClient | null = null;
+let jsWorker: Worker | null = null;
+let edgeIds: Uint32Array = new Uint32Array(0);
+const medians: Record<string, number> = {};
+
+function mainSampler(): GpuFieldSampler {
+  if (!sampler) {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) throw new Error('no WebGL2');
+    sampler = new GpuFieldSampler(gl, { label: 'bench' });
+  }
+  return sampler;
+}
+
+function timed(name: string, run: () => Promise<unknown>): () => Promise<unknown> {
+  const times: number[] = [];
+  return async () => {
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+    medians[name] = [...times].sort((a, b) => a - b)[times.length >> 1];
+  };
+}
+
+const ratio = (a: string, b: string): string =>
+  medians[a] && medians[b] ? `${(medians[b] / medians[a]).toFixed(2)}× faster than ${b}` : '';
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: 'sampling/gpu-main/grid/65^3/asteroid6',
+    unit: 'ms',
+    runs: 5,
+    warmup: 1,
+    setup: async () => {
+      // Compile once outside the timing (compiles are cached per recipe).
+      await mainSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
+    },
+    run: timed('gpu-main', () => mainSampler().sampleGrid(ASTEROID6, GRID).promise),
+    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s`,
+  },
+  {
+    name: 'sampling/gpu-worker/grid/65^3/asteroid6',
+    unit: 'ms',
+    runs: 5,
+    warmup: 1,
+    setup: async () => {
+      client = await GpuSamplerClient.create();
+      if (!client) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
+    },
+    run: timed('gpu-worker', () => client!.sampleGrid(ASTEROID6, GRID).promise),
+    notes: () => `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s`,
+  },
+  {
+    name: 'sampling/js-worker/grid/65^3/asteroid6',
+    unit: 'ms',
+    runs: 3,
+    warmup: 1,
+    setup: () => {
+      jsWorker = new Worker(new URL('./jsGrid.worker.ts', import.meta.url), { type: 'module' });
+    },
+    run: timed(
+      'js-worker',
+      () =>
+        new Promise<Float32Array>((resolve) => {
+          jsWorker!.onmessage = (e: MessageEvent<Float32Array>) => resolve(e.data);
+          jsWorker!.postMessage({ recipe: ASTEROID6, originM, stepM, points: GRID_N });
+        }),
+    ),
+    notes: () =>
+      `peer of the GPU grid pass, ${(POINTS / (medians['js-worker'] / 1000)).toExponential(3)} points/s; GPU main thread ${ratio('gpu-main', 'js-worker')}, GPU worker ${ratio('gpu-worker', 'js-worker')}`,
+  },
+  {
+    name: 'sampling/gpu-main/edges/65^3/asteroid6',
+    unit: 'edges/s',
+    runs: 5,
+    warmup: 1,
+    setup: async () => {
+      const { values } = await mainSampler().sampleGrid(ASTEROID6, GRID).promise;
+      edgeIds = signChangingEdges(values, GRID_N);
+    },
+    run: () => mainSampler().sampleEdges(ASTEROID6, GRID, edgeIds).promise,
+    toValue: (ms) => edgeIds.length / (ms / 1000),
+    notes: () => `${edgeIds.length} sign-changing edges, 10 regula-falsi steps + 6 gradient taps each`,
+  },
+];

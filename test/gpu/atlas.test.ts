@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { gridAtlasLayout, SAMPLES_PER_TEXEL, unpackGridAtlas } from '../../src/gpu/atlas';
+import { signChangingEdges } from '../../src/gpu/edgeList';
+import { describeShaderLog } from '../../src/gpu/glProgram';
+
+describe('grid atlas layout', () => {
+  it.each([2, 9, 17, 33, 65, 129])('P = %i fits every slice once, near-square', (p) => {
+    const l = gridAtlasLayout(p, 8192);
+    expect(l.tileWidth).toBe(Math.ceil(p / 4));
+    expect(l.tilesX * l.tilesY).toBeGreaterThanOrEqual(p);
+    expect(l.tilesX * (l.tilesY - 1)).toBeLessThan(p); // no empty tile row
+    expect(l.width).toBe(l.tilesX * l.tileWidth);
+    expect(l.height).toBe(l.tilesY * p);
+    if (p >= 17) expect(Math.max(l.width, l.height) / Math.min(l.width, l.height)).toBeLessThan(2.5);
+  });
+
+  it('refuses grids that do not fit the GPU, and nonsense sizes', () => {
+    expect(() => gridAtlasLayout(129, 256)).toThrow(/over this GPU's 256/);
+    expect(() => gridAtlasLayout(1, 8192)).toThrow(RangeError);
+    expect(() => gridAtlasLayout(2.5, 8192)).toThrow(RangeError);
+  });
+
+  it('unpacks exactly what the shader packs (oracle: the shader layout rewritten in JS)', () => {
+    const p = 13;
+    const l = gridAtlasLayout(p, 8192);
+    const texels = new Float32Array(l.width * l.height * SAMPLES_PER_TEXEL).fill(NaN);
+    const value = (i: number, j: number, k: number): number => i + 100 * j + 10_000 * k;
+    // What glsl/gpu_grid.frag.glsl writes at pixel (x, y).
+    for (let y = 0; y < l.height; y++)
+      for (let x = 0; x < l.width; x++) {
+        const tx = Math.floor(x / l.tileWidth);
+        const ty = Math.floor(y / p);
+        const z = ty * l.tilesX + tx;
+        const x0 = (x - tx * l.tileWidth) * 4;
+        const j = y - ty * p;
+        for (let c = 0; c < 4; c++)
+          texels[(y * l.width + x) * 4 + c] = z < p && x0 + c < p ? value(x0 + c, j, z) : 0;
+      }
+    const out = unpackGridAtlas(l, texels);
+    for (let k = 0; k < p; k++)
+      for (let j = 0; j < p; j++)
+        for (let i = 0; i < p; i++) expect(out[i + p * (j + p * k)]).toBe(value(i, j, k));
+  });
+});
+
+describe('signChangingEdges', () => {
+  it('lists every sign-changing edge once, in the mesher id layout (brute-force oracle)', () => {
+    const p = 9;
+    const values = new Float32Array(p * p * p);
+    for (let k = 0; k < p; k++)
+      for (let j = 0; j < p; j++)
+        for (let i = 0; i < p; i++) values[i + p * (j + p * k)] = Math.hypot(i - 4.2, j - 3.9, k - 4.1) - 2.7;
+    const ids = signChangingEdges(values, p);
+    const expected: number[] = [];
+    for (let axis = 0; axis < 3; axis++)
+      for (let k = 0; k < p; k++)
+        for (let j = 0; j < p; j++)
+          for (let i = 0; i < p; i++) {
+            const n = [i + (axis === 0 ? 1 : 0), j + (axis === 1 ? 1 : 0), k + (axis === 2 ? 1 : 0)];
+            if (n.some((c) => c >= p)) continue;
+            const a = values[i + p * (j + p * k)] < 0;
+            const b = values[n[0] + p * (n[1] + p * n[2])] < 0;
+            if (a !== b) expected.push(axis * p ** 3 + i + p * (j + p * k));
+          }
+    expect([...ids].sort((x, y) => x - y)).toEqual(expected.sort((x, y) => x - y));
+    expect(ids.length).toBeGreaterThan(50);
+  });
+
+  it('empty and full grids have no edges; wrong sizes throw', () => {
+    expect(signChangingEdges(new Float32Array(27).fill(1), 3).length).toBe(0);
+    expect(signChangingEdges(new Float32Array(27).fill(-1), 3).length).toBe(0);
+    expect(() => signChangingEdges(new Float32Array(26), 3)).toThrow(RangeError);
+  });
+});
+
+describe('describeShaderLog', () => {
+  it('names chunks and quotes the offending top-level line', () => {
+    const chunks = { sr_a: 'x', sr_b: 'y' };
+    const source = ['#version 300 es', '#line 1 1', 'x', '#line 3 0', 'float bad = oops;'].join('\n');
+    const log = "ERROR: 0:3: 'oops' : undeclared identifier\nERROR: 2:1: 'y' : syntax error";
+    expect(describeShaderLog(log, chunks, 'grid.frag', source)).toBe(
+      "ERROR: grid.frag:3: 'oops' : undeclared identifier\nERROR: sr_b:1: 'y' : syntax error\n  > float bad = oops;",
+    );
+  });
+});
