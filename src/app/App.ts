@@ -120,7 +120,7 @@ export class App {
   start(): void {
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
-    void chooseSamplingPath(this.caps).then((choice) => {
+    void chooseSamplingPath(this.caps, this.state.sampling).then((choice) => {
       this.sampling = choice;
       this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
     });

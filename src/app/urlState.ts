@@ -20,9 +20,14 @@ export interface CameraState {
   target: [number, number, number];
 }
 
+export const SAMPLING_CHOICES = ['auto', 'gpu-worker', 'gpu-main', 'js-worker'] as const;
+export type SamplingChoiceParam = (typeof SAMPLING_CHOICES)[number];
+
 export interface AppState {
   seed: number;
   mode: Mode;
+  /** Where field sampling runs: `auto` lets the start-up probe decide. */
+  sampling: SamplingChoiceParam;
   /** null: the mode's default view. */
   camera: CameraState | null;
 }
@@ -33,7 +38,7 @@ export interface UrlProblem {
   message: string;
 }
 
-export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({ seed: 1, mode: 'explore', camera: null });
+export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({ seed: 1, mode: 'explore', sampling: 'auto', camera: null });
 
 const SEED_RE = /^\d{1,10}$/;
 
@@ -87,6 +92,19 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
     }
   }
 
+  const sampling = params.get('sampling');
+  if (sampling !== null) {
+    if ((SAMPLING_CHOICES as readonly string[]).includes(sampling)) {
+      state.sampling = sampling as SamplingChoiceParam;
+    } else {
+      problems.push({
+        param: 'sampling',
+        value: sampling,
+        message: `sampling "${clip(sampling)}" is not one of ${SAMPLING_CHOICES.join(', ')}; using auto`,
+      });
+    }
+  }
+
   const cam = params.get('cam');
   if (cam !== null) {
     const parsed = parseCamera(cam);
@@ -118,6 +136,8 @@ export function formatAppState(state: AppState, base = ''): string {
   const params = new URLSearchParams(base);
   params.set('seed', String(state.seed));
   params.set('mode', state.mode);
+  if (state.sampling !== 'auto') params.set('sampling', state.sampling);
+  else params.delete('sampling');
   if (state.camera) {
     params.set('cam', [...state.camera.position, ...state.camera.target].map(formatCoord).join(','));
   } else {

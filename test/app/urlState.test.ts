@@ -5,7 +5,7 @@ describe('parseAppState', () => {
   it('reads seed, mode and camera', () => {
     const { state, problems } = parseAppState('?seed=42&mode=gallery&cam=1,2,3.5,0,0,-1');
     expect(problems).toEqual([]);
-    expect(state).toEqual({ seed: 42, mode: 'gallery', camera: { position: [1, 2, 3.5], target: [0, 0, -1] } });
+    expect(state).toEqual({ seed: 42, mode: 'gallery', sampling: 'auto', camera: { position: [1, 2, 3.5], target: [0, 0, -1] } });
   });
 
   it('falls back to defaults with a problem naming each bad parameter', () => {
@@ -40,7 +40,7 @@ describe('parseAppState', () => {
 
 describe('formatAppState', () => {
   it('round-trips and keeps unrelated parameters', () => {
-    const state = { seed: 7, mode: 'explore' as const, camera: { position: [1.23456, -2, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number] } };
+    const state = { seed: 7, mode: 'explore' as const, sampling: 'auto' as const, camera: { position: [1.23456, -2, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number] } };
     const search = formatAppState(state, '?foo=bar&seed=1');
     expect(search).toBe('?foo=bar&seed=7&mode=explore&cam=1.2346,-2,3,0,0,0');
     const back = parseAppState(search).state;
@@ -49,6 +49,12 @@ describe('formatAppState', () => {
   });
 
   it('drops cam when the view is the default', () => {
-    expect(formatAppState({ seed: 3, mode: 'gallery', camera: null }, '?cam=1,2,3,4,5,6')).toBe('?seed=3&mode=gallery');
+    expect(formatAppState({ seed: 3, mode: 'gallery', sampling: 'auto', camera: null }, '?cam=1,2,3,4,5,6')).toBe('?seed=3&mode=gallery');
+  });
+
+  it('reads and writes a forced sampling path, and rejects unknown ones', () => {
+    expect(parseAppState('?sampling=gpu-main').state.sampling).toBe('gpu-main');
+    expect(parseAppState('?sampling=quantum').problems[0].param).toBe('sampling');
+    expect(formatAppState({ seed: 1, mode: 'explore', sampling: 'js-worker', camera: null })).toBe('?seed=1&mode=explore&sampling=js-worker');
   });
 });
