@@ -13,7 +13,7 @@ import { compileToJs, parseRecipe, recipeBounds } from '../src/field/index.ts';
 import {
   buildSeam, cartesianMapping, meshChunk, sampleChunk, validateMesh, weldMeshes,
 } from '../src/mesher/index.ts';
-import type { BoundaryLeaves, ChunkMesh } from '../src/mesher/index.ts';
+import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../src/mesher/index.ts';
 
 const USAGE = `usage: npm run mesh -- --recipe <file.json> --resolution <N> --out <file.obj|file.glb>
        [--bounds x0,y0,z0,x1,y1,z1] [--simplify <error>] [--chunks <k>] [--mixed-levels <seed>]`;
@@ -187,12 +187,21 @@ function main(): void {
   const meshes: ChunkMesh[] = [];
   const boundaries: BoundaryLeaves[] = [];
   let coarse = 0;
+  const levels: number[] = [];
+  for (let c = 0; c < k ** 3; c++) levels.push(args.mixedSeed !== undefined && rnd() < 0.5 ? 1 : 0);
   for (let z = 0; z < k; z++) for (let y = 0; y < k; y++) for (let x = 0; x < k; x++) {
-    const level = args.mixedSeed !== undefined && rnd() < 0.5 ? 1 : 0;
+    const level = levels[x + k * (y + k * z)];
     coarse += level;
     const spec = { originGrid: [x * S, y * S, z * S] as [number, number, number], level, cells: S >> level };
+    // Seam contract for mixed levels: every coarser chunk touching this one (face, edge or corner).
+    const coarserNeighbours: CoarserNeighbour[] = [];
+    for (let dz = -1; dz <= 1; dz++) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx, ny = y + dy, nz = z + dz;
+      if (nx < 0 || ny < 0 || nz < 0 || nx >= k || ny >= k || nz >= k || levels[nx + k * (ny + k * nz)] !== level + 1) continue;
+      coarserNeighbours.push({ boxGrid: [nx * S, ny * S, nz * S, (nx + 1) * S, (ny + 1) * S, (nz + 1) * S], level: level + 1 });
+    }
     const values = sampleChunk(spec, field!, mapping);
-    const r = meshChunk({ ...spec, values, mapping, field: field!, simplify: args.simplify, chunkId: meshes.length });
+    const r = meshChunk({ ...spec, values, mapping, field: field!, simplify: args.simplify, chunkId: meshes.length, coarserNeighbours });
     meshes.push(r.mesh);
     boundaries.push(r.boundary);
   }

@@ -1,6 +1,6 @@
 /** Dual Contouring mesher: pure TypeScript on typed arrays (no DOM, no WebGL, no three.js). */
 export type {
-  BoundaryLeaves, ChunkMesh, ChunkSpec, ChunkStats, FieldFn, GridMapping, HermiteEdges,
+  BoundaryLeaves, ChunkMesh, ChunkSpec, CoarserNeighbour, ChunkStats, FieldFn, GridMapping, HermiteEdges,
   MeshChunkInput, MeshChunkResult,
 } from './types.ts';
 export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';

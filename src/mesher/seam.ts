@@ -30,6 +30,46 @@ const QUAD_DV = [-1, -1, 0, 0];
 const w = new Float64Array(3);
 const n3 = new Float64Array(3);
 
+/** Cell-local edge index of the edge along `axis` starting at corner `c`. */
+function edgeAt(c: number, axis: number): number {
+  for (let e = axis * 4; e < axis * 4 + 4; e++) if (CELL_EDGES[2 * e] === c) return e;
+  return -1;
+}
+
+/**
+ * Surface component of a multi-component cell of size S that a finer edge (size `size`, along
+ * `axis`, lower end at offset (ra, ru, rv) from the cell's min corner, u = axis + 1, v = axis + 2)
+ * on its boundary belongs to. Multi-component cells are never collapsed, so this is a 2:1 step
+ * whose face the finer chunk restricted to the coarse lattice (dualContour.ts, restrictToCoarser):
+ * a fine edge that halves a coarse edge belongs to that edge's component; a fine edge from the face
+ * centre to the midpoint of a coarse edge belongs to that coarse edge's component when it crosses
+ * (on a checkerboard face the centre is outside, so the piece is the one around the inside corner
+ * that the midpoint copies), otherwise to the face's only component.
+ */
+function coarseComponent(mask: number, S: number, axis: number, ra: number, ru: number, rv: number, size: number): number {
+  const u = (axis + 1) % 3, v = (axis + 2) % 3;
+  const onU = ru === 0 || ru === S, onV = rv === 0 || rv === S;
+  if (onU && onV) {
+    const e = edgeAt((ru === S ? 1 << u : 0) | (rv === S ? 1 << v : 0), axis);
+    return EDGE_COMPONENT[mask * 12 + e];
+  }
+  // Inside the face across (faceAxis) at side; the in-face axis `mid` passes through the centre.
+  const faceAxis = onU ? u : v, mid = onU ? v : u;
+  const side = (onU ? ru : rv) === S ? 1 << faceAxis : 0;
+  const end = ra === 0 ? 0 : ra + size === S ? 1 << axis : -1;
+  if (end >= 0) {
+    const comp = EDGE_COMPONENT[mask * 12 + edgeAt(side | end, mid)];
+    if (comp >= 0) return comp;
+  }
+  for (let e = 0; e < 12; e++) {
+    const c0 = CELL_EDGES[2 * e], c1 = CELL_EDGES[2 * e + 1];
+    if ((c0 & (1 << faceAxis)) !== side || (c1 & (1 << faceAxis)) !== side) continue;
+    const comp = EDGE_COMPONENT[mask * 12 + e];
+    if (comp >= 0) return comp;
+  }
+  return 0;
+}
+
 /** Builds the seam mesh joining the given chunks' boundary leaves. See the module comment. */
 export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions = {}): ChunkMesh {
   const mapping = options.mapping ?? IDENTITY_MAPPING;
@@ -91,6 +131,7 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
     }
     return -1;
   };
+  const cellAt = (g: number, a: number): number => sets[setOf[g]].cells[4 * local(g) + a];
   const cellX = (g: number): number => sets[setOf[g]].cells[4 * local(g)];
   const cellY = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 1];
   const cellZ = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 2];
@@ -126,7 +167,9 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
         const fm = sets[setOf[f]].corners[local(f)];
         if (COMPONENT_COUNT[fm] > 1) {
           // Pick the component record owning this edge (component records are consecutive).
-          const comp = EDGE_COMPONENT[fm * 12 + QUAD_EDGE[axis * 4 + qd]];
+          const comp = cellS(f) === size
+            ? EDGE_COMPONENT[fm * 12 + QUAD_EDGE[axis * 4 + qd]]
+            : coarseComponent(fm, cellS(f), axis, start[axis] - cellAt(f, axis), start[u] - cellAt(f, u), start[v] - cellAt(f, v), size);
           if (comp > 0) f += comp;
         }
         if (first < 0 && cellS(f) === size) first = qd;

@@ -46,6 +46,17 @@ export interface HermiteEdges {
   normals: Float32Array;
 }
 
+/**
+ * A neighbouring chunk exactly one level coarser than the chunk being meshed, touching it through a
+ * face, an edge or a corner (see docs/mesher.md, "Mixed levels").
+ */
+export interface CoarserNeighbour {
+  /** The neighbour's box in global grid coordinates: [x0, y0, z0, x1, y1, z1). */
+  boxGrid: readonly [number, number, number, number, number, number];
+  /** Must be the meshed chunk's level + 1. */
+  level: number;
+}
+
 export interface MeshChunkInput extends ChunkSpec {
   /** Field values at the (N+1)^3 corners, x fastest: index i + (N+1) * (j + (N+1) * k). */
   values: Float32Array | Float64Array;
@@ -59,6 +70,15 @@ export interface MeshChunkInput extends ChunkSpec {
   simplify?: number;
   /** Caller's id for the chunk, copied into the boundary leaves. */
   chunkId?: number;
+  /**
+   * Every loaded neighbour one level coarser that shares a face, an edge or a corner with this
+   * chunk. The chunk's samples on the shared boundary between the coarse neighbour's samples are
+   * replaced by values restricted from the coarse lattice, so the shared face has the coarse side's
+   * sign topology and seams across the 2:1 step stay manifold. The chunk box must be aligned to the
+   * coarse lattice. Re-mesh the chunk when this list changes. Default: none (all neighbours at the
+   * same level or finer).
+   */
+  coarserNeighbours?: readonly CoarserNeighbour[];
 }
 
 /** An indexed triangle mesh. */

@@ -23,6 +23,17 @@ describe('robustness', () => {
     }
   });
 
+  it('coarser neighbours: wrong level, misaligned or overlapping boxes are rejected; far boxes are ignored', () => {
+    const values = sampleChunk(spec, sphere(0, 0, 0, 5));
+    const at = (x0: number, s: number): [number, number, number, number, number, number] => [x0, -8, -8, x0 + s, -8 + s, -8 + s];
+    expect(() => meshChunk({ ...spec, values, coarserNeighbours: [{ boxGrid: at(8, 16), level: 2 }] })).toThrowError(/one level apart/);
+    expect(() => meshChunk({ ...spec, values, coarserNeighbours: [{ boxGrid: at(9, 16), level: 1 }] })).toThrowError(/not aligned/);
+    expect(() => meshChunk({ ...spec, values, coarserNeighbours: [{ boxGrid: at(0, 16), level: 1 }] })).toThrowError(/overlaps/);
+    const plain = meshChunk({ ...spec, values });
+    const far = meshChunk({ ...spec, values, coarserNeighbours: [{ boxGrid: at(40, 16), level: 1 }] });
+    expect(far.mesh.indices).toEqual(plain.mesh.indices);
+  });
+
   it('wrong value count and bad chunk specs are rejected', () => {
     expect(() => meshChunk({ ...spec, values: new Float32Array(10) })).toThrowError(/expected \(N\+1\)\^3/);
     expect(() => meshChunk({ ...spec, cells: 0, values: new Float32Array(1) })).toThrowError(/positive integer/);
