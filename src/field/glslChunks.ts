@@ -12,12 +12,32 @@ export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   sr_noise: srNoise,
 };
 
+export interface GlslWithIncludesOptions {
+  /**
+   * Include names left in place for three.js to resolve (its `ShaderChunk` keys, e.g.
+   * `new Set(Object.keys(ShaderChunk))`; this layer does not import three.js).
+   */
+  external?: ReadonlySet<string>;
+  /**
+   * Extra `sr_` chunks for this shader only, on top of the registry: e.g. `sr_field` with a
+   * compiled field's `chunk` (see src/field/compileGlsl.ts). Use {@link glslChunksWith} with
+   * the same extras to annotate compile logs.
+   */
+  chunks?: Readonly<Record<string, string>>;
+}
+
+/** The registry plus per-shader extras (the set a shader was resolved against). */
+export function glslChunksWith(extra: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
+  return { ...GLSL_CHUNKS, ...extra };
+}
+
 /**
  * Expands includes of a whole shader against the project's chunk registry; `name` labels
  * errors. Unless the source starts with `#version`, a leading `#line 1 0` makes line numbers
  * count from this source's first line even when three.js prepends its own prefix.
  */
-export function glslWithIncludes(source: string, name: string): string {
-  const body = resolveIncludes(source, GLSL_CHUNKS, { sourceName: name });
+export function glslWithIncludes(source: string, name: string, options: GlslWithIncludesOptions = {}): string {
+  const chunks = options.chunks ? glslChunksWith(options.chunks) : GLSL_CHUNKS;
+  const body = resolveIncludes(source, chunks, { sourceName: name, external: options.external });
   return /^\s*#version/.test(source) ? body : `#line 1 0\n${body}`;
 }

@@ -29,10 +29,19 @@ export interface ResolveIncludesOptions {
   sourceName?: string;
   /** Emit `#line` directives (default true). */
   lineDirectives?: boolean;
+  /**
+   * Include names that are not ours and are left in place, untouched, for another resolver
+   * (three.js resolves its `ShaderChunk` names, e.g. `common`, `lights_pars_begin`, when it
+   * compiles the program). Any other unprefixed or unknown name still throws. With
+   * `lineDirectives`, a `#line` follows each passed-through include so that lines after it
+   * keep their numbers once the other resolver has expanded it. Default: none.
+   */
+  external?: ReadonlySet<string>;
 }
 
 /**
- * Expands `#include <sr_name>` lines recursively. Each chunk is included at most once per
+ * Expands `#include <sr_name>` lines recursively; names in `options.external` pass through
+ * (a registered chunk of the same name wins). Each chunk is included at most once per
  * shader (later includes of the same chunk become empty lines), so chunks may include
  * their own dependencies freely. Cycles therefore cannot recurse forever.
  *
@@ -51,6 +60,7 @@ export function resolveIncludes(
     }
   }
   const lineDirectives = options.lineDirectives ?? true;
+  const external = options.external;
   const included = new Set<string>();
   const out: string[] = [];
 
@@ -64,6 +74,11 @@ export function resolveIncludes(
         continue;
       }
       const name = match[1];
+      if (external?.has(name) && !Object.prototype.hasOwnProperty.call(chunks, name)) {
+        out.push(line);
+        if (lineDirectives) out.push(`#line ${i + 2} ${sourceNumber}`);
+        continue;
+      }
       if (!name.startsWith(GLSL_CHUNK_PREFIX)) {
         throw new GlslIncludeError(
           `${where}:${i + 1}: #include <${name}>: chunk names start with "${GLSL_CHUNK_PREFIX}"`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { annotateGlslLog, GlslIncludeError, resolveIncludes } from '../../src/field/glslInclude';
-import { GLSL_CHUNKS, glslWithIncludes } from '../../src/field/glslChunks';
+import { GLSL_CHUNKS, glslChunksWith, glslWithIncludes } from '../../src/field/glslChunks';
 
 const chunks = {
   sr_a: 'float a() { return 1.0; }',
@@ -51,6 +51,47 @@ describe('resolveIncludes', () => {
     ]);
   });
 
+  it('passes named external includes through untouched, with #line after each', () => {
+    const external = new Set(['common', 'lights_pars_begin']);
+    const src = '#include <common>\n#include <sr_a>\n  #include <lights_pars_begin>\nmain';
+    expect(resolveIncludes(src, chunks, { external }).split('\n')).toEqual([
+      '#include <common>',
+      '#line 2 0', // three expands <common> in place: the next line is still line 2
+      '#line 1 1',
+      'float a() { return 1.0; }',
+      '#line 3 0',
+      '  #include <lights_pars_begin>',
+      '#line 4 0',
+      'main',
+    ]);
+    expect(resolveIncludes(src, chunks, { external, lineDirectives: false }).split('\n')).toEqual([
+      '#include <common>',
+      'float a() { return 1.0; }',
+      '  #include <lights_pars_begin>',
+      'main',
+    ]);
+  });
+
+  it('passes externals through inside chunks too, numbering lines in the chunk', () => {
+    const withExternal = { sr_c: 'x\n#include <common>\ny' };
+    expect(resolveIncludes('#include <sr_c>', withExternal, { external: new Set(['common']) }).split('\n')).toEqual([
+      '#line 1 1',
+      'x',
+      '#include <common>',
+      '#line 3 1',
+      'y',
+      '#line 2 0',
+    ]);
+  });
+
+  it('still throws on unprefixed names that are not external, and registered chunks win', () => {
+    const external = new Set(['common']);
+    expect(() => resolveIncludes('#include <noise>', chunks, { external })).toThrow(/start with "sr_"/);
+    expect(() => resolveIncludes('#include <sr_nope>', chunks, { external })).toThrow(/unknown GLSL chunk/);
+    const ours = { sr_a: 'ours' };
+    expect(resolveIncludes('#include <sr_a>', ours, { external: new Set(['sr_a']), lineDirectives: false })).toBe('ours');
+  });
+
   it('maps driver error locations back to chunk names', () => {
     const log = "ERROR: 2:7: 'q' : undeclared identifier\nERROR: 0:3: syntax error";
     expect(annotateGlslLog(log, chunks, 'body.frag')).toBe(
@@ -61,5 +102,16 @@ describe('resolveIncludes', () => {
   it('the project registry holds only sr_-prefixed chunks and resolves them', () => {
     for (const name of Object.keys(GLSL_CHUNKS)) expect(name.startsWith('sr_')).toBe(true);
     expect(glslWithIncludes('#include <sr_common>', 'test')).toContain('sr_hashU');
+  });
+
+  it('glslWithIncludes takes externals and per-shader extra chunks', () => {
+    const out = glslWithIncludes('#include <common>\n#include <sr_field>\nvoid main() {}', 'body.frag', {
+      external: new Set(['common']),
+      chunks: { sr_field: 'float sr_field(vec3 p) { return length(p) - 1.0; }' },
+    });
+    expect(out.startsWith('#line 1 0\n#include <common>\n')).toBe(true);
+    expect(out).toContain('float sr_field(vec3 p)');
+    expect(() => glslWithIncludes('#include <common>', 'x')).toThrow(/start with "sr_"/);
+    expect(glslChunksWith({ sr_field: '' })).toHaveProperty('sr_common');
   });
 });
