@@ -1,0 +1,297 @@
+/**
+ * Integer frames across cube-face edges: neighbour lookup and the frame transforms seams need.
+ *
+ * Each face's integer frame (gi, gj, gk) is EXTENDED past its four edges: a point with gi > S (and
+ * 0 ≤ gj ≤ S) belongs to the neighbour face across the +gi edge and is found there by an integer
+ * affine map p_B = R p_A + t acting on (gi, gj) (R a 2×2 signed permutation, t ∈ {0, S}²; gk, the
+ * radius, is shared by all faces). The map is fixed by two facts:
+ *  - lattice points ON the shared edge are the same world points in both frames (the edge's two
+ *    end points map to the neighbour's corresponding corners);
+ *  - stepping d units out of A across the edge is stepping d units into B, perpendicular to it.
+ * With the tangent warp the perpendicular coordinate is even affine in angle across the edge
+ * (s_A = 2 − s_B), but the along-edge coordinate of A's own formula bends away from B's off the edge,
+ * so positions past an edge always go through B's mapping ({@link extendedToWorld}).
+ *
+ * Cube corners: the quadrant where gi and gj are both outside [0, S] does not exist. A radial line
+ * through a cube corner has three cells around it (A's, and its two neighbours seen at
+ * (S, S−1) and (S−1, S) in A's frame, for the +gi/+gj corner), not four; those two neighbours share
+ * a face in the world but only the corner line in A's frame.
+ */
+import { checkFace, CubeSphereSpace, FACE_BASES, FACE_BASIS_STRIDE, FACE_COUNT } from './cubeSphere.ts';
+import type { GridMapping } from '../mesher/types.ts';
+import type { ChunkAddress } from './chunkKey.ts';
+
+/** Edges of a face: 0 = gi = 0 (−i), 1 = gi = S (+i), 2 = gj = 0 (−j), 3 = gj = S (+j). */
+export const EDGE_COUNT = 4;
+
+/**
+ * An integer affine map of (gi, gj) from one face's frame into another's; gk is unchanged.
+ * p_to = [r00 r01; r10 r11] p_from + [t0, t1].
+ */
+export interface FaceFrameTransform {
+  fromFace: number;
+  toFace: number;
+  r00: number;
+  r01: number;
+  r10: number;
+  r11: number;
+  t0: number;
+  t1: number;
+}
+
+/** Neighbour across each edge: EDGE_NEIGHBOUR_FACE[face * 4 + edge]. */
+export const EDGE_NEIGHBOUR_FACE: Int8Array = new Int8Array(FACE_COUNT * EDGE_COUNT);
+
+const transformCache = new Map<number, FaceFrameTransform[]>();
+
+function faceWithNormal(x: number, y: number, z: number): number {
+  for (let f = 0; f < FACE_COUNT; f++) {
+    const b = f * FACE_BASIS_STRIDE;
+    if (FACE_BASES[b] === x && FACE_BASES[b + 1] === y && FACE_BASES[b + 2] === z) return f;
+  }
+  throw new Error('no face with that normal');
+}
+
+for (let f = 0; f < FACE_COUNT; f++) {
+  const b = f * FACE_BASIS_STRIDE;
+  const u = [FACE_BASES[b + 3], FACE_BASES[b + 4], FACE_BASES[b + 5]];
+  const v = [FACE_BASES[b + 6], FACE_BASES[b + 7], FACE_BASES[b + 8]];
+  EDGE_NEIGHBOUR_FACE[f * 4 + 0] = faceWithNormal(-u[0], -u[1], -u[2]);
+  EDGE_NEIGHBOUR_FACE[f * 4 + 1] = faceWithNormal(u[0], u[1], u[2]);
+  EDGE_NEIGHBOUR_FACE[f * 4 + 2] = faceWithNormal(-v[0], -v[1], -v[2]);
+  EDGE_NEIGHBOUR_FACE[f * 4 + 3] = faceWithNormal(v[0], v[1], v[2]);
+}
+
+/** Face-local unit-cube coordinates (a, b ∈ {0, 1} → gi = a S, gj = b S) of a cube vertex seen from `face`. */
+function cubeVertexOnFace(face: number, x: number, y: number, z: number): [number, number] {
+  const b = face * FACE_BASIS_STRIDE;
+  const B = FACE_BASES;
+  // A cube vertex (±1, ±1, ±1) has F·p = 1 on the faces it touches; X = U·p, Y = V·p ∈ {−1, 1}.
+  const X = x * B[b + 3] + y * B[b + 4] + z * B[b + 5];
+  const Y = x * B[b + 6] + y * B[b + 7] + z * B[b + 8];
+  return [(X + 1) / 2, (Y + 1) / 2];
+}
+
+function cubeVertexOfFacePoint(face: number, a: number, c: number): [number, number, number] {
+  const b = face * FACE_BASIS_STRIDE;
+  const B = FACE_BASES;
+  const X = 2 * a - 1, Y = 2 * c - 1;
+  return [B[b] + X * B[b + 3] + Y * B[b + 6], B[b + 1] + X * B[b + 4] + Y * B[b + 7], B[b + 2] + X * B[b + 5] + Y * B[b + 8]];
+}
+
+/** The transform from `face`'s extended frame across `edge` into the neighbour face's frame. */
+export function edgeTransform(faceUnits: number, face: number, edge: number): FaceFrameTransform {
+  let list = transformCache.get(faceUnits);
+  if (!list) {
+    list = buildEdgeTransforms(faceUnits);
+    transformCache.set(faceUnits, list);
+  }
+  return list[face * 4 + edge];
+}
+
+function buildEdgeTransforms(S: number): FaceFrameTransform[] {
+  const out: FaceFrameTransform[] = [];
+  for (let f = 0; f < FACE_COUNT; f++) {
+    for (let e = 0; e < EDGE_COUNT; e++) {
+      const g = EDGE_NEIGHBOUR_FACE[f * 4 + e];
+      // Edge end points in A (unit coordinates) and A's outward direction.
+      const axis = e >> 1; // 0: the edge is at fixed gi, 1: at fixed gj
+      const side = e & 1;
+      const p1: [number, number] = axis === 0 ? [side, 0] : [0, side];
+      const p2: [number, number] = axis === 0 ? [side, 1] : [1, side];
+      const outA: [number, number] = axis === 0 ? [side ? 1 : -1, 0] : [0, side ? 1 : -1];
+      const tanA: [number, number] = [p2[0] - p1[0], p2[1] - p1[1]];
+      const q1 = cubeVertexOnFace(g, ...cubeVertexOfFacePoint(f, p1[0], p1[1]));
+      const q2 = cubeVertexOnFace(g, ...cubeVertexOfFacePoint(f, p2[0], p2[1]));
+      const tanB: [number, number] = [q2[0] - q1[0], q2[1] - q1[1]];
+      // B's inward normal at the shared edge: the coordinate that is constant along it.
+      const inB: [number, number] = tanB[0] === 0 ? [q1[0] === 0 ? 1 : -1, 0] : [0, q1[1] === 0 ? 1 : -1];
+      // R [outA tanA] = [inB tanB]; [outA tanA] is orthonormal so its inverse is its transpose.
+      const r00 = inB[0] * outA[0] + tanB[0] * tanA[0];
+      const r01 = inB[0] * outA[1] + tanB[0] * tanA[1];
+      const r10 = inB[1] * outA[0] + tanB[1] * tanA[0];
+      const r11 = inB[1] * outA[1] + tanB[1] * tanA[1];
+      const t0 = S * (q1[0] - (r00 * p1[0] + r01 * p1[1]));
+      const t1 = S * (q1[1] - (r10 * p1[0] + r11 * p1[1]));
+      out.push({ fromFace: f, toFace: g, r00, r01, r10, r11, t0, t1 });
+    }
+  }
+  return out;
+}
+
+/** The inverse of a frame transform. */
+export function invertTransform(m: FaceFrameTransform): FaceFrameTransform {
+  // R is a signed permutation: R^-1 = Rᵀ; t' = −Rᵀ t.
+  return {
+    fromFace: m.toFace,
+    toFace: m.fromFace,
+    r00: m.r00,
+    r01: m.r10,
+    r10: m.r01,
+    r11: m.r11,
+    t0: -(m.r00 * m.t0 + m.r10 * m.t1),
+    t1: -(m.r01 * m.t0 + m.r11 * m.t1),
+  };
+}
+
+/**
+ * The transform that expresses face `fromFace`'s points in face `toFace`'s extended frame, when the two
+ * faces share an edge; identity when they are the same face; null for opposite faces (they share
+ * nothing). This is what seams use to bring a neighbour-face chunk's boundary leaves into the owner's
+ * frame (issue 10).
+ */
+export function frameTransform(faceUnits: number, fromFace: number, toFace: number): FaceFrameTransform | null {
+  checkFace(fromFace);
+  checkFace(toFace);
+  if (fromFace === toFace) return { fromFace, toFace, r00: 1, r01: 0, r10: 0, r11: 1, t0: 0, t1: 0 };
+  for (let e = 0; e < EDGE_COUNT; e++) {
+    if (EDGE_NEIGHBOUR_FACE[toFace * 4 + e] === fromFace) return invertTransform(edgeTransform(faceUnits, toFace, e));
+  }
+  return null;
+}
+
+/** Applies a transform to point (gi, gj, gk) (any numbers, fractional allowed) into out[0..2]. */
+export function transformPoint(m: FaceFrameTransform, gi: number, gj: number, gk: number, out: Float64Array | number[] | Int32Array): void {
+  const x = m.r00 * gi + m.r01 * gj + m.t0;
+  const y = m.r10 * gi + m.r11 * gj + m.t1;
+  out[0] = x;
+  out[1] = y;
+  out[2] = gk;
+}
+
+/** Applies a transform to a direction or grid-space gradient (no translation) in place. */
+export function transformVector(m: FaceFrameTransform, v: Float64Array | number[]): void {
+  const x = m.r00 * v[0] + m.r01 * v[1];
+  const y = m.r10 * v[0] + m.r11 * v[1];
+  v[0] = x;
+  v[1] = y;
+}
+
+/**
+ * Transforms a cube cell/leaf given by its minimum corner and size (finest units) into another frame:
+ * writes the new minimum corner into out[0..2]. The size is unchanged (R is a signed permutation).
+ */
+export function transformCell(m: FaceFrameTransform, gi: number, gj: number, gk: number, size: number, out: Float64Array | number[] | Int32Array): void {
+  const x0 = m.r00 * gi + m.r01 * gj + m.t0, y0 = m.r10 * gi + m.r11 * gj + m.t1;
+  const x1 = m.r00 * (gi + size) + m.r01 * (gj + size) + m.t0, y1 = m.r10 * (gi + size) + m.r11 * (gj + size) + m.t1;
+  out[0] = Math.min(x0, x1);
+  out[1] = Math.min(y0, y1);
+  out[2] = gk;
+}
+
+/**
+ * Which edge of the face a point of the extended frame lies beyond: −1 inside [0, S]² (edges
+ * included), 0..3 beyond exactly one edge, 4 in a missing corner quadrant (beyond two edges).
+ */
+export function edgeBeyond(faceUnits: number, gi: number, gj: number): number {
+  const oi = gi < 0 ? 0 : gi > faceUnits ? 1 : -1;
+  const oj = gj < 0 ? 2 : gj > faceUnits ? 3 : -1;
+  if (oi >= 0 && oj >= 0) return 4;
+  return oi >= 0 ? oi : oj;
+}
+
+const scratchP = new Float64Array(3);
+
+/**
+ * World position of a point in `face`'s EXTENDED frame: on the face itself through its own mapping,
+ * beyond one edge through the neighbour face's mapping. Throws in a missing corner quadrant. Continuous
+ * across the edges (both sides agree on the edge lines exactly, up to rounding).
+ */
+export function extendedToWorld(space: CubeSphereSpace, face: number, gi: number, gj: number, gk: number, out: Float64Array | number[]): void {
+  const e = edgeBeyond(space.faceUnits, gi, gj);
+  if (e < 0) {
+    space.toWorld(face, gi, gj, gk, out);
+    return;
+  }
+  if (e === 4) throw new RangeError(`point (${gi}, ${gj}) of face ${face} lies beyond a cube corner`);
+  const m = edgeTransform(space.faceUnits, face, e);
+  transformPoint(m, gi, gj, gk, scratchP);
+  space.toWorld(m.toFace, scratchP[0], scratchP[1], scratchP[2], out);
+}
+
+/**
+ * A {@link GridMapping} in `face`'s extended frame (seams across face edges use it: their leaves from
+ * the neighbour face are transformed into this frame, and their vertices map back through the
+ * neighbour's own mapping, so seam and chunk vertices agree exactly).
+ */
+export function extendedFaceMapping(space: CubeSphereSpace, face: number): GridMapping {
+  checkFace(face);
+  const p = new Float64Array(3);
+  return {
+    toWorld: (gi, gj, gk, out) => extendedToWorld(space, face, gi, gj, gk, out),
+    normalToWorld: (gi, gj, gk, n) => {
+      const e = edgeBeyond(space.faceUnits, gi, gj);
+      if (e < 0) {
+        space.normalToWorld(face, gi, gj, gk, n);
+        return;
+      }
+      if (e === 4) throw new RangeError(`point (${gi}, ${gj}) of face ${face} lies beyond a cube corner`);
+      const m = edgeTransform(space.faceUnits, face, e);
+      transformPoint(m, gi, gj, gk, p);
+      // ∂f/∂p_A = Rᵀ ∂f/∂p_B, so n_B = R n_A (R orthogonal).
+      transformVector(m, n);
+      space.normalToWorld(m.toFace, p[0], p[1], p[2], n);
+    },
+  };
+}
+
+/**
+ * The box of size `size` whose minimum corner is (gi, gj, gk) + (di, dj, dk) · size in `face`'s frame,
+ * expressed in the frame of the face that holds it. Writes [face, gi, gj, gk] into out and returns
+ * true, or returns false when there is no such box: outside the radial range [0, S), or in a missing
+ * quadrant beyond a cube corner. Boxes aligned to their size stay aligned (S is a multiple of size).
+ */
+export function neighbourBox(
+  space: CubeSphereSpace, face: number, gi: number, gj: number, gk: number, size: number,
+  di: number, dj: number, dk: number, out: Float64Array | number[] | Int32Array,
+): boolean {
+  const S = space.faceUnits;
+  const x = gi + di * size, y = gj + dj * size, z = gk + dk * size;
+  if (z < 0 || z + size > S) return false;
+  const oi = x < 0 ? 0 : x + size > S ? 1 : -1;
+  const oj = y < 0 ? 2 : y + size > S ? 3 : -1;
+  if (oi >= 0 && oj >= 0) return false;
+  const e = oi >= 0 ? oi : oj;
+  if (e < 0) {
+    out[0] = face; out[1] = x; out[2] = y; out[3] = z;
+    return true;
+  }
+  const m = edgeTransform(S, face, e);
+  transformCell(m, x, y, z, size, scratchP);
+  out[0] = m.toFace; out[1] = scratchP[0]; out[2] = scratchP[1]; out[3] = scratchP[2];
+  return true;
+}
+
+/**
+ * Every chunk of the same level that touches chunk `a` (shares a face, an edge or a corner in the
+ * world), across face edges and cube corners, each once, in canonical order of offsets. Chunks beyond
+ * the radial range are left out.
+ */
+export function touchingChunks(space: CubeSphereSpace, a: ChunkAddress): ChunkAddress[] {
+  const U = space.chunkUnits(a.level);
+  const out: ChunkAddress[] = [];
+  const seen = new Set<string>();
+  const box = new Float64Array(4);
+  for (let dk = -1; dk <= 1; dk++)
+    for (let dj = -1; dj <= 1; dj++)
+      for (let di = -1; di <= 1; di++) {
+        if (di === 0 && dj === 0 && dk === 0) continue;
+        if (!neighbourBox(space, a.face, a.ci * U, a.cj * U, a.ck * U, U, di, dj, dk, box)) continue;
+        const c: ChunkAddress = { face: box[0], level: a.level, ci: box[1] / U, cj: box[2] / U, ck: box[3] / U };
+        const k = `${c.face}/${c.ci}/${c.cj}/${c.ck}`;
+        if (seen.has(k) || (c.face === a.face && c.ci === a.ci && c.cj === a.cj && c.ck === a.ck)) continue;
+        seen.add(k);
+        out.push(c);
+      }
+  return out;
+}
+
+/** The chunk across one of the 6 faces of chunk `a` (dir: 0 −i, 1 +i, 2 −j, 3 +j, 4 −k, 5 +k), or null. */
+export function faceNeighbourChunk(space: CubeSphereSpace, a: ChunkAddress, dir: number): ChunkAddress | null {
+  const U = space.chunkUnits(a.level);
+  const box = new Float64Array(4);
+  const s = dir & 1 ? 1 : -1;
+  const axis = dir >> 1;
+  if (!neighbourBox(space, a.face, a.ci * U, a.cj * U, a.ck * U, U, axis === 0 ? s : 0, axis === 1 ? s : 0, axis === 2 ? s : 0, box)) return null;
+  return { face: box[0], level: a.level, ci: box[1] / U, cj: box[2] / U, ck: box[3] / U };
+}

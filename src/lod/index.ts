@@ -1,0 +1,7 @@
+/**
+ * Planet chunk space and LOD (issue 9): pure TypeScript, no three.js, no DOM, no WebGL.
+ * See docs/lod.md.
+ */
+export * from './cubeSphere.ts';
+export * from './chunkKey.ts';
+export * from './faceFrames.ts';
