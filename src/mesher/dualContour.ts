@@ -14,7 +14,7 @@
  * Edges on the chunk's boundary belong to seams (src/mesher/seam.ts).
  */
 import { IDENTITY_MAPPING } from './mapping.ts';
-import { qefAdd, qefAddPlane, qefSolve, QEF_NORMAL, QEF_STRIDE } from './qef.ts';
+import { qefAdd, qefSolve, QEF_NORMAL, QEF_STRIDE } from './qef.ts';
 import { COMPONENT_COUNT, EDGE_COMPONENT, MANIFOLD_CONFIG, QUAD_EDGE, VERTEX_COMPONENT_SHIFT } from './tables.ts';
 import type {
   BoundaryLeaves, ChunkMesh, ChunkStats, GridMapping, MeshChunkInput, MeshChunkResult,
@@ -65,6 +65,146 @@ function growI32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuff
   return b;
 }
 
+/**
+ * Module-level scratch buffers, by name, reused across calls (house style 16: no allocation per
+ * call in hot paths). meshChunk is synchronous, so one set per thread is enough; nothing that
+ * leaves meshChunk points into them (results are sliced copies).
+ */
+const scratch = new Map<string, Uint8Array | Int32Array | Float32Array | Float64Array>();
+function scratchOf<T extends Uint8Array | Int32Array | Float32Array | Float64Array>(
+  name: string, n: number, keep: boolean, make: (n: number) => T,
+): T {
+  const old = scratch.get(name) as T | undefined;
+  if (old && old.length >= n) return old;
+  const b = make(Math.max(n, old ? old.length * 2 : 0));
+  if (keep && old) b.set(old);
+  scratch.set(name, b);
+  return b;
+}
+const scratchU8 = (name: string, n: number): Uint8Array => scratchOf(name, n, false, (m) => new Uint8Array(m));
+const scratchI32 = (name: string, n: number, keep = false): Int32Array => scratchOf(name, n, keep, (m) => new Int32Array(m));
+const scratchF32 = (name: string, n: number, keep = false): Float32Array => scratchOf(name, n, keep, (m) => new Float32Array(m));
+const scratchF64 = (name: string, n: number, keep = false): Float64Array => scratchOf(name, n, keep, (m) => new Float64Array(m));
+
+/** Sign mask of the cube of `size` points at point p (bit c = corner c inside). */
+function cornerMaskAt(signs: Uint8Array, p: number, size: number, P: number): number {
+  const sx = size, sy = size * P, sz = size * P * P;
+  return signs[p] | (signs[p + sx] << 1) | (signs[p + sy] << 2) | (signs[p + sx + sy] << 3) |
+    (signs[p + sz] << 4) | (signs[p + sx + sz] << 5) | (signs[p + sy + sz] << 6) | (signs[p + sx + sy + sz] << 7);
+}
+
+/**
+ * Lists the sign-changing edges of an (N+1)^3 sign grid into the 'edgeP' (code p * 3 + axis) and
+ * 'edgeC' (i, j, k) scratch arrays, in point order; returns the count. Rows of points (fixed j, k)
+ * that are homogeneous and equal to their +y and +z neighbour rows (rowState: 0 outside, 1 inside,
+ * 2 mixed) cannot start a sign-changing edge and are skipped. A module function rather than a
+ * closure so its loop variables live in registers.
+ */
+function listSignEdges(signs: Uint8Array, rowState: Uint8Array, N: number): number {
+  const P = N + 1, PP = P * P;
+  let edgeP = scratchI32('edgeP', 6 * PP);
+  let edgeC = scratchI32('edgeC', 3 * edgeP.length);
+  let cap = edgeP.length;
+  let n = 0;
+  for (let k = 0; k < P; k++) {
+    for (let j = 0; j < P; j++) {
+      const r = j + P * k;
+      const st = rowState[r];
+      if (st !== 2 && (j === N || rowState[r + 1] === st) && (k === N || rowState[r + P] === st)) continue;
+      for (let i = 0, p = r * P; i < P; i++, p++) {
+        const s = signs[p];
+        const ex = i < N && s !== signs[p + 1];
+        const ey = j < N && s !== signs[p + P];
+        const ez = k < N && s !== signs[p + PP];
+        if (!(ex || ey || ez)) continue;
+        if (n + 3 > cap) {
+          edgeP = scratchI32('edgeP', 2 * cap, true);
+          edgeC = scratchI32('edgeC', 6 * cap, true);
+          cap = edgeP.length;
+        }
+        if (ex) { edgeP[n] = p * 3; edgeC[3 * n] = i; edgeC[3 * n + 1] = j; edgeC[3 * n + 2] = k; n++; }
+        if (ey) { edgeP[n] = p * 3 + 1; edgeC[3 * n] = i; edgeC[3 * n + 1] = j; edgeC[3 * n + 2] = k; n++; }
+        if (ez) { edgeP[n] = p * 3 + 2; edgeC[3 * n] = i; edgeC[3 * n + 1] = j; edgeC[3 * n + 2] = k; n++; }
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Adds each edge's plane to the QEFs of the (up to 4) cells around it, creating active entries
+ * (one per surface component, consecutive) on first touch in the 'activeCell', 'activeMask',
+ * 'activeComp', 'activeCoords' and 'qefs' scratch arrays. Returns the number of entries.
+ */
+function accumulateQefs(
+  N: number, signs: Uint8Array, edgeCount: number,
+  edgeP: Int32Array, edgeC: Int32Array, edgeT: Float64Array, edgeN: Float32Array, cellToActive: Int32Array,
+): number {
+  const P = N + 1, PP = P * P, NN = N * N;
+  let cap = Math.max(64, edgeCount);
+  let activeCell = scratchI32('activeCell', cap);
+  let activeMask = scratchU8('activeMask', cap);
+  let activeComp = scratchU8('activeComp', cap);
+  let coords = scratchI32('activeCoords', 3 * cap);
+  let qefs = scratchF64('qefs', cap * QEF_STRIDE);
+  cap = Math.min(activeCell.length, activeMask.length, activeComp.length, coords.length / 3, qefs.length / QEF_STRIDE);
+  let count = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    const code = edgeP[e];
+    const axis = code % 3;
+    const p = (code - axis) / 3;
+    const pc0 = edgeC[3 * e], pc1 = edgeC[3 * e + 1], pc2 = edgeC[3 * e + 2];
+    const t = edgeT[e];
+    const px = pc0 + (axis === 0 ? t : 0), py = pc1 + (axis === 1 ? t : 0), pz = pc2 + (axis === 2 ? t : 0);
+    const nx = edgeN[3 * e], ny = edgeN[3 * e + 1], nz = edgeN[3 * e + 2];
+    const d = nx * px + ny * py + nz * pz;
+    // u = axis + 1, v = axis + 2 (mod 3): cell strides, point strides and coordinates along them.
+    const su = axis === 0 ? N : axis === 1 ? NN : 1, sv = axis === 0 ? NN : axis === 1 ? 1 : N;
+    const pu = axis === 0 ? P : axis === 1 ? PP : 1, pv = axis === 0 ? PP : axis === 1 ? 1 : P;
+    const cu0 = axis === 0 ? pc1 : axis === 1 ? pc2 : pc0, cv0 = axis === 0 ? pc2 : axis === 1 ? pc0 : pc1;
+    const base = pc0 + N * (pc1 + N * pc2);
+    for (let qd = 0; qd < 4; qd++) {
+      const du = QUAD_DU[qd], dv = QUAD_DV[qd];
+      const cu = cu0 + du, cv = cv0 + dv;
+      if (cu < 0 || cv < 0 || cu >= N || cv >= N) continue;
+      const cell = base + du * su + dv * sv;
+      let a = cellToActive[cell];
+      if (a < 0) {
+        const m = cornerMaskAt(signs, p + du * pu + dv * pv, 1, P);
+        const nc = COMPONENT_COUNT[m];
+        if (count + nc > cap) {
+          cap *= 2;
+          activeCell = scratchI32('activeCell', cap, true);
+          activeMask = scratchOf('activeMask', cap, true, (l) => new Uint8Array(l));
+          activeComp = scratchOf('activeComp', cap, true, (l) => new Uint8Array(l));
+          coords = scratchI32('activeCoords', 3 * cap, true);
+          qefs = scratchF64('qefs', cap * QEF_STRIDE, true);
+        }
+        a = count;
+        count += nc;
+        cellToActive[cell] = a;
+        const ci = cell % N, cj = ((cell - ci) / N) % N, ck = (cell - ci - N * cj) / NN;
+        for (let c = 0; c < nc; c++) {
+          const b = a + c;
+          activeCell[b] = cell; activeMask[b] = m; activeComp[b] = c;
+          coords[3 * b] = ci; coords[3 * b + 1] = cj; coords[3 * b + 2] = ck;
+          for (let w = b * QEF_STRIDE, end = w + QEF_STRIDE; w < end; w++) qefs[w] = 0;
+        }
+      }
+      const o = (a + EDGE_COMPONENT[activeMask[a] * 12 + QUAD_EDGE[axis * 4 + qd]]) * QEF_STRIDE;
+      // qefAddPlane, inlined.
+      qefs[o] += nx * nx; qefs[o + 1] += nx * ny; qefs[o + 2] += nx * nz;
+      qefs[o + 3] += ny * ny; qefs[o + 4] += ny * nz; qefs[o + 5] += nz * nz;
+      qefs[o + 6] += nx * d; qefs[o + 7] += ny * d; qefs[o + 8] += nz * d;
+      qefs[o + 9] += d * d;
+      qefs[o + 10] += px; qefs[o + 11] += py; qefs[o + 12] += pz;
+      qefs[o + 13] += 1;
+      qefs[o + 14] += nx; qefs[o + 15] += ny; qefs[o + 16] += nz;
+    }
+  }
+  return count;
+}
+
 /** Samples a world-space field at the chunk's (N+1)^3 corners (x fastest). */
 export function sampleChunk(
   spec: { originGrid: readonly [number, number, number]; level: number; cells: number },
@@ -110,35 +250,45 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   const simplify = input.simplify ?? 0;
 
   // ---- hermite -----------------------------------------------------------------------------
-  const signs = new Uint8Array(P3);
-  for (let p = 0; p < P3; p++) {
-    const v = values[p];
-    if (!Number.isFinite(v)) {
-      const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
-      throw new MesherInputError(
-        `mesher: field value ${v} at chunk corner (${i},${j},${k}), global grid (${ox + i * cs},${oy + j * cs},${oz + k * cs}); the field must be finite`,
-      );
+  // Sign per corner, and per row of corners (fixed j, k) a summary: 0 all outside, 1 all inside,
+  // 2 mixed, so rows whose edges cannot change sign are skipped without touching their points.
+  const signs = scratchU8('signs', P3);
+  const rowState = scratchU8('rows', PP);
+  for (let r = 0, p = 0; r < PP; r++) {
+    let any = 0, all = 1;
+    for (let i = 0; i < P; i++, p++) {
+      const v = values[p];
+      if (!Number.isFinite(v)) {
+        const j = r % P, k = Math.floor(r / P);
+        throw new MesherInputError(
+          `mesher: field value ${v} at chunk corner (${i},${j},${k}), global grid (${ox + i * cs},${oy + j * cs},${oz + k * cs}); the field must be finite`,
+        );
+      }
+      const sg = v < 0 ? 1 : 0;
+      signs[p] = sg;
+      any |= sg; all &= sg;
     }
-    signs[p] = v < 0 ? 1 : 0;
+    rowState[r] = any === all ? all : 2;
   }
   // Points restricted to a coarser neighbour's lattice (1), whose value is no field sample.
   let restricted: Uint8Array | undefined;
   if (input.coarserNeighbours && input.coarserNeighbours.length > 0) {
     restricted = new Uint8Array(P3);
     values = restrictToCoarser(input, values, signs, restricted);
+    for (let r = 0; r < PP; r++) rowState[r] = 2; // summaries are stale; rows are cheap to rescan
   }
   const STEP = [1, P, PP];
+  // Edges: code p * 3 + axis, lower-end coordinates (i, j, k), crossing t and unit normal. Module
+  // scratch, grown as needed: no allocation per call once warm.
   let edgeCount = 0;
-  let edgePoint = new Int32Array(Math.max(64, 6 * PP));
-  let edgeT = new Float64Array(edgePoint.length);
-  let edgeN = new Float32Array(edgePoint.length * 3);
-  const pushEdge = (p: number, axis: number): void => {
-    if (edgeCount >= edgePoint.length) {
-      edgePoint = growI32(edgePoint, edgeCount + 1);
-      edgeT = growF64(edgeT, edgeCount + 1);
-      edgeN = growF32(edgeN, (edgeCount + 1) * 3);
-    }
-    edgePoint[edgeCount++] = p * 3 + axis;
+  let edgePoint = scratchI32('edgeP', 6 * PP);
+  let edgeC = scratchI32('edgeC', 3 * edgePoint.length);
+  let edgeT = scratchF64('edgeT', edgePoint.length);
+  let edgeN = scratchF32('edgeN', 3 * edgePoint.length);
+  const growEdges = (): void => {
+    const n = edgePoint.length * 2;
+    edgePoint = scratchI32('edgeP', n, true); edgeC = scratchI32('edgeC', 3 * n, true);
+    edgeT = scratchF64('edgeT', n, true); edgeN = scratchF32('edgeN', 3 * n, true);
   };
   if (input.hermite) {
     const h = input.hermite;
@@ -158,22 +308,22 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
           (axis === 1 && Math.floor(p / P) % P === N) || (axis === 2 && Math.floor(p / PP) === N)) {
         throw new MesherInputError(`mesher: hermite edge ${e} (id ${id}) is not a sign-changing edge of the grid`);
       }
-      pushEdge(p, axis);
+      if (edgeCount >= edgePoint.length) growEdges();
+      edgePoint[edgeCount] = p * 3 + axis;
+      edgeC[3 * edgeCount] = p % P; edgeC[3 * edgeCount + 1] = Math.floor(p / P) % P; edgeC[3 * edgeCount + 2] = Math.floor(p / PP);
       const t = h.t[e];
-      edgeT[edgeCount - 1] = t < 0 ? 0 : t > 1 ? 1 : t;
+      edgeT[edgeCount] = t < 0 ? 0 : t > 1 ? 1 : t;
       const nx = h.normals[3 * e], ny = h.normals[3 * e + 1], nz = h.normals[3 * e + 2];
       const len = Math.hypot(nx, ny, nz);
       if (!(len > 0) || !Number.isFinite(len)) throw new MesherInputError(`mesher: hermite edge ${e} has a zero or non-finite normal`);
-      const o = 3 * (edgeCount - 1);
+      const o = 3 * edgeCount;
       edgeN[o] = nx / len; edgeN[o + 1] = ny / len; edgeN[o + 2] = nz / len;
+      edgeCount++;
     }
   } else {
-    for (let k = 0, p = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++, p++) {
-      const s = signs[p];
-      if (i < N && s !== signs[p + 1]) pushEdge(p, 0);
-      if (j < N && s !== signs[p + P]) pushEdge(p, 1);
-      if (k < N && s !== signs[p + PP]) pushEdge(p, 2);
-    }
+    edgeCount = listSignEdges(signs, rowState, N);
+    edgePoint = scratchI32('edgeP', edgeCount); edgeC = scratchI32('edgeC', 3 * edgeCount);
+    edgeT = scratchF64('edgeT', edgeCount); edgeN = scratchF32('edgeN', 3 * edgeCount);
     computeCrossings();
   }
 
@@ -186,7 +336,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       const q = p + STEP[axis];
       const va = values[p], vb = values[q];
       let t = va / (va - vb);
-      const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
+      const i = edgeC[3 * e], j = edgeC[3 * e + 1], k = edgeC[3 * e + 2];
       const gx = ox + i * cs, gy = oy + j * cs, gz = oz + k * cs;
       let nx: number, ny: number, nz: number;
       // A restricted end's sign is the coarse lattice's, not the field's: the field need not change
@@ -220,9 +370,13 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
         ny = sampleAt(cx, cy + h, cz) - sampleAt(cx, cy - h, cz);
         nz = sampleAt(cx, cy, cz + h) - sampleAt(cx, cy, cz - h);
       } else {
-        nx = lerpGrad(p, q, 0, t); ny = lerpGrad(p, q, 1, t); nz = lerpGrad(p, q, 2, t);
+        // Central differences of the grid at both ends, interpolated at t.
+        const u = 1 - t;
+        nx = u * gridGrad(p, i, 1) + t * gridGrad(q, axis === 0 ? i + 1 : i, 1);
+        ny = u * gridGrad(p, j, P) + t * gridGrad(q, axis === 1 ? j + 1 : j, P);
+        nz = u * gridGrad(p, k, PP) + t * gridGrad(q, axis === 2 ? k + 1 : k, PP);
       }
-      let len = Math.hypot(nx, ny, nz);
+      let len = Math.sqrt(nx * nx + ny * ny + nz * nz);
       if (!(len > 0) || !Number.isFinite(len)) {
         // Flat or broken gradient: fall back to the edge direction, pointing outward.
         nx = axis === 0 ? 1 : 0; ny = axis === 1 ? 1 : 0; nz = axis === 2 ? 1 : 0;
@@ -237,86 +391,36 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     mapping.toWorld(gx, gy, gz, scratchW);
     return field!(scratchW[0], scratchW[1], scratchW[2]);
   }
-  function gridGrad(p: number, axis: number): number {
-    const c = axis === 0 ? p % P : axis === 1 ? Math.floor(p / P) % P : Math.floor(p / PP);
-    const s = STEP[axis];
+  /** Grid gradient along the axis of stride s at point p, whose coordinate on that axis is c. */
+  function gridGrad(p: number, c: number, s: number): number {
     if (c === 0) return values[p + s] - values[p];
     if (c === N) return values[p] - values[p - s];
     return 0.5 * (values[p + s] - values[p - s]);
-  }
-  function lerpGrad(p: number, q: number, axis: number, t: number): number {
-    return (1 - t) * gridGrad(p, axis) + t * gridGrad(q, axis);
   }
   const t1 = now();
 
   // ---- qef: leaves in active cells -------------------------------------------------------
   const NN = N * N;
-  const cellToActive = new Int32Array(N * NN).fill(-1);
-  let activeCount = 0;
-  // Active entries: one per (cell, surface component); a cell's components are consecutive and
-  // cellToActive points at the first. Almost every cell has one component.
-  let activeCell = new Int32Array(Math.max(64, edgeCount));
-  let activeMask = new Uint8Array(activeCell.length);
-  let activeComp = new Uint8Array(activeCell.length);
-  let qefs = new Float64Array(activeCell.length * QEF_STRIDE);
-  for (let e = 0; e < edgeCount; e++) {
-    const code = edgePoint[e];
-    const axis = code % 3;
-    const p = (code - axis) / 3;
-    const pc0 = p % P, pc1 = Math.floor(p / P) % P, pc2 = Math.floor(p / PP);
-    const t = edgeT[e];
-    const px = pc0 + (axis === 0 ? t : 0), py = pc1 + (axis === 1 ? t : 0), pz = pc2 + (axis === 2 ? t : 0);
-    const nx = edgeN[3 * e], ny = edgeN[3 * e + 1], nz = edgeN[3 * e + 2];
-    const u = axis === 2 ? 0 : axis + 1;
-    const v = axis === 0 ? 2 : axis - 1;
-    for (let qd = 0; qd < 4; qd++) {
-      let c0 = pc0, c1 = pc1, c2 = pc2;
-      const du = QUAD_DU[qd], dv = QUAD_DV[qd];
-      if (u === 0) c0 += du; else if (u === 1) c1 += du; else c2 += du;
-      if (v === 0) c0 += dv; else if (v === 1) c1 += dv; else c2 += dv;
-      if (c0 < 0 || c1 < 0 || c2 < 0 || c0 >= N || c1 >= N || c2 >= N) continue;
-      const cell = c0 + N * (c1 + N * c2);
-      let a = cellToActive[cell];
-      if (a < 0) {
-        const m = cornerMask(c0, c1, c2, 1);
-        const nc = COMPONENT_COUNT[m];
-        if (activeCount + nc > activeCell.length) {
-          activeCell = growI32(activeCell, activeCount + nc);
-          activeMask = growU8(activeMask, activeCell.length);
-          activeComp = growU8(activeComp, activeCell.length);
-          qefs = growF64(qefs, activeCell.length * QEF_STRIDE);
-        }
-        a = activeCount;
-        activeCount += nc;
-        cellToActive[cell] = a;
-        for (let t = 0; t < nc; t++) {
-          activeCell[a + t] = cell; activeMask[a + t] = m; activeComp[a + t] = t;
-        }
-      }
-      const comp = EDGE_COMPONENT[activeMask[a] * 12 + QUAD_EDGE[axis * 4 + qd]];
-      qefAddPlane(qefs, (a + comp) * QEF_STRIDE, px, py, pz, nx, ny, nz);
-    }
-  }
+  const cellToActive = scratchI32('cellToActive', N * NN);
+  cellToActive.fill(-1, 0, N * NN);
+  const activeCount = accumulateQefs(N, signs, edgeCount, edgePoint, edgeC, edgeT, edgeN, cellToActive);
+  const activeMask = scratchU8('activeMask', activeCount);
+  const activeComp = scratchU8('activeComp', activeCount);
+  const cellCoords = scratchI32('activeCoords', 3 * activeCount);
+  const qefs = scratchF64('qefs', activeCount * QEF_STRIDE);
   // Level-0 node arrays: coords, vertex, ok (= may take part in a merge).
-  const cellCoords = new Int32Array(activeCount * 3);
-  const cellVert = new Float64Array(activeCount * 3);
-  const cellOk = new Uint8Array(activeCount);
+  const cellVert = scratchF64('cellVert', activeCount * 3);
+  const cellOk = scratchU8('cellOk', activeCount);
   let nonManifoldCells = 0;
   for (let a = 0; a < activeCount; a++) {
-    const cell = activeCell[a];
-    const i = cell % N, j = Math.floor(cell / N) % N, k = Math.floor(cell / NN);
-    cellCoords[3 * a] = i; cellCoords[3 * a + 1] = j; cellCoords[3 * a + 2] = k;
-    qefSolve(qefs, a * QEF_STRIDE, i, j, k, 1, solveOut);
+    qefSolve(qefs, a * QEF_STRIDE, cellCoords[3 * a], cellCoords[3 * a + 1], cellCoords[3 * a + 2], 1, solveOut);
     cellVert[3 * a] = solveOut[0]; cellVert[3 * a + 1] = solveOut[1]; cellVert[3 * a + 2] = solveOut[2];
     const ok = MANIFOLD_CONFIG[activeMask[a]];
     cellOk[a] = ok;
     if (!ok && activeComp[a] === 0) nonManifoldCells++;
   }
   function cornerMask(i: number, j: number, k: number, size: number): number {
-    const p = i + P * (j + P * k);
-    const sx = size, sy = size * P, sz = size * PP;
-    return signs[p] | (signs[p + sx] << 1) | (signs[p + sy] << 2) | (signs[p + sx + sy] << 3) |
-      (signs[p + sz] << 4) | (signs[p + sx + sz] << 5) | (signs[p + sy + sz] << 6) | (signs[p + sx + sy + sz] << 7);
+    return cornerMaskAt(signs, i + P * (j + P * k), size, P);
   }
   const t2 = now();
 
