@@ -270,21 +270,28 @@ export function neighbourBox(
 export function touchingChunks(space: CubeSphereSpace, a: ChunkAddress): ChunkAddress[] {
   const U = space.chunkUnits(a.level);
   const out: ChunkAddress[] = [];
-  const seen = new Set<string>();
-  const box = new Float64Array(4);
+  const n = space.faceUnits / U;
+  // Only chunks on a face's rim can reach the same neighbour twice (through two faces).
+  const rim = a.ci === 0 || a.cj === 0 || a.ci === n - 1 || a.cj === n - 1;
+  const seen = rim ? new Set<string>() : null;
+  const box = scratchBox;
   for (let dk = -1; dk <= 1; dk++)
     for (let dj = -1; dj <= 1; dj++)
       for (let di = -1; di <= 1; di++) {
         if (di === 0 && dj === 0 && dk === 0) continue;
         if (!neighbourBox(space, a.face, a.ci * U, a.cj * U, a.ck * U, U, di, dj, dk, box)) continue;
         const c: ChunkAddress = { face: box[0], level: a.level, ci: box[1] / U, cj: box[2] / U, ck: box[3] / U };
-        const k = `${c.face}/${c.ci}/${c.cj}/${c.ck}`;
-        if (seen.has(k) || (c.face === a.face && c.ci === a.ci && c.cj === a.cj && c.ck === a.ck)) continue;
-        seen.add(k);
+        if (seen) {
+          const k = `${c.face}/${c.ci}/${c.cj}/${c.ck}`;
+          if (seen.has(k) || (c.face === a.face && c.ci === a.ci && c.cj === a.cj && c.ck === a.ck)) continue;
+          seen.add(k);
+        }
         out.push(c);
       }
   return out;
 }
+
+const scratchBox = new Float64Array(4);
 
 /** The chunk across one of the 6 faces of chunk `a` (dir: 0 −i, 1 +i, 2 −j, 3 +j, 4 −k, 5 +k), or null. */
 export function faceNeighbourChunk(space: CubeSphereSpace, a: ChunkAddress, dir: number): ChunkAddress | null {

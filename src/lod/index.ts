@@ -5,3 +5,5 @@
 export * from './cubeSphere.ts';
 export * from './chunkKey.ts';
 export * from './faceFrames.ts';
+export * from './culling.ts';
+export * from './selection.ts';

@@ -1,0 +1,195 @@
+/**
+ * Culling before sampling: the radial shell where a planet's surface can be, chunk bounding spheres,
+ * frustum and horizon tests, and the record of chunks found empty or full.
+ */
+import type { RecipeBounds } from '../field/index';
+import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
+import { chunkKey } from './chunkKey.ts';
+import type { CubeSphereSpace } from './cubeSphere.ts';
+
+/** Radial band (m from the planet centre) outside which the field has no surface. */
+export interface PlanetShell {
+  innerM: number;
+  outerM: number;
+}
+
+/**
+ * The shell from a recipe's bounds, conservatively: the bounding sphere is the outer radius; the base
+ * surface lies at most `elevationM` below it before modifiers (base radius ≈ sphereRadiusM − E), and
+ * modifiers move it by at most E more, so inner = sphereRadiusM − 2E − extraDepthM. `extraDepthM`
+ * covers base surfaces deeper than the outer one (e.g. planetRecipe's cave shell sits 20–400 m under
+ * the surface; that is always < E for planetRecipe, so 0 is enough there — checked in test/lod).
+ */
+export function planetShell(bounds: RecipeBounds, extraDepthM = 0): PlanetShell {
+  const outerM = Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM;
+  return { innerM: Math.max(0, bounds.sphereRadiusM - Math.hypot(...bounds.sphereCenter) - 2 * bounds.elevationM - extraDepthM), outerM };
+}
+
+/** Radial range of a chunk (exact: radius depends on gk only). out = [r0, r1]. */
+export function chunkRadialRange(space: CubeSphereSpace, level: number, ck: number, out: number[] | Float64Array): void {
+  const U = space.chunkUnits(level);
+  out[0] = space.radiusAt(ck * U);
+  out[1] = space.radiusAt((ck + 1) * U);
+}
+
+const scratchR = new Float64Array(2);
+
+/** True when the chunk's radial range meets the shell (closed intervals). Chunks outside are never requested. */
+export function chunkInShell(space: CubeSphereSpace, shell: PlanetShell, level: number, ck: number): boolean {
+  chunkRadialRange(space, level, ck, scratchR);
+  return scratchR[1] >= shell.innerM && scratchR[0] <= shell.outerM;
+}
+
+/** Bounding sphere: 4 numbers, centre xyz (body-local m) and radius. */
+export const SPHERE_STRIDE = 4;
+
+/**
+ * A sphere containing the chunk. Samples a 3 × 3 grid of directions on the inner and outer caps; the
+ * caps bulge between samples by at most r1 (1 − cos Δ) (Δ the largest angle between adjacent sample
+ * directions), added as margin. Writes into out[0..3].
+ */
+export function chunkBoundingSphere(space: CubeSphereSpace, a: ChunkAddress, out: Float64Array | number[]): void {
+  const U = space.chunkUnits(a.level);
+  const r0 = space.radiusAt(a.ck * U), r1 = space.radiusAt((a.ck + 1) * U);
+  const d = scratchDirs;
+  for (let y = 0; y < 3; y++)
+    for (let x = 0; x < 3; x++) {
+      space.direction(a.face, (a.ci + x / 2) * U, (a.cj + y / 2) * U, scratchD);
+      d[3 * (x + 3 * y)] = scratchD[0];
+      d[3 * (x + 3 * y) + 1] = scratchD[1];
+      d[3 * (x + 3 * y) + 2] = scratchD[2];
+    }
+  let cx = 0, cy = 0, cz = 0;
+  for (let n = 0; n < 9; n++) {
+    cx += d[3 * n];
+    cy += d[3 * n + 1];
+    cz += d[3 * n + 2];
+  }
+  const rm = 0.5 * (r0 + r1) / 9;
+  cx *= rm; cy *= rm; cz *= rm;
+  let rad = 0;
+  let minCos = 1;
+  for (let n = 0; n < 9; n++) {
+    const dx = d[3 * n], dy = d[3 * n + 1], dz = d[3 * n + 2];
+    for (const r of [r0, r1]) rad = Math.max(rad, Math.hypot(dx * r - cx, dy * r - cy, dz * r - cz));
+    const x = n % 3, y = (n / 3) | 0;
+    if (x < 2) minCos = Math.min(minCos, dx * d[3 * (n + 1)] + dy * d[3 * (n + 1) + 1] + dz * d[3 * (n + 1) + 2]);
+    if (y < 2) minCos = Math.min(minCos, dx * d[3 * (n + 3)] + dy * d[3 * (n + 3) + 1] + dz * d[3 * (n + 3) + 2]);
+  }
+  out[0] = cx;
+  out[1] = cy;
+  out[2] = cz;
+  out[3] = rad + r1 * (1 - minCos);
+}
+const scratchDirs = new Float64Array(27);
+const scratchD = new Float64Array(3);
+
+/**
+ * Frustum test of a sphere against 6 planes given as 24 numbers (nx, ny, nz, d per plane, body-local
+ * frame, inside when n · p + d ≥ 0; n need not be unit — distances are divided by |n|). True when the
+ * sphere is wholly outside one plane.
+ */
+export function sphereOutsideFrustum(planes: ArrayLike<number>, cx: number, cy: number, cz: number, radius: number): boolean {
+  for (let p = 0; p + 3 < planes.length; p += 4) {
+    const nx = planes[p], ny = planes[p + 1], nz = planes[p + 2];
+    const len = Math.hypot(nx, ny, nz) || 1;
+    if ((nx * cx + ny * cy + nz * cz + planes[p + 3]) / len < -radius) return true;
+  }
+  return false;
+}
+
+/**
+ * Horizon test: true when the whole sphere (c, ρ) is hidden from the camera behind the solid ball of
+ * radius `occluderM` at the origin. Conservative: the sphere's centre must be hidden by the ball shrunk
+ * by ρ (every segment from the camera to a point of the sphere then passes within occluderM of the
+ * centre). A camera inside the shrunk ball sees everything (nothing is culled).
+ */
+export function sphereBelowHorizon(
+  camX: number, camY: number, camZ: number, occluderM: number, cx: number, cy: number, cz: number, radius: number,
+): boolean {
+  const r = occluderM - radius;
+  if (!(r > 0)) return false;
+  if (camX * camX + camY * camY + camZ * camZ <= r * r) return false;
+  // Closest point to the origin on the segment camera → centre.
+  const sx = cx - camX, sy = cy - camY, sz = cz - camZ;
+  const ss = sx * sx + sy * sy + sz * sz;
+  let t = ss > 0 ? -(camX * sx + camY * sy + camZ * sz) / ss : 0;
+  t = Math.min(1, Math.max(0, t));
+  const px = camX + t * sx, py = camY + t * sy, pz = camZ + t * sz;
+  return px * px + py * py + pz * pz < r * r;
+}
+
+/** What sampling found in a chunk. */
+export type Homogeneous = 'empty' | 'full';
+
+/**
+ * Record of chunks found empty (all samples outside) or full (all inside), so they are not sampled
+ * again. A PROVEN entry also covers every descendant: its samples were farther from zero than the
+ * field's Lipschitz bound allows to change between samples (see {@link homogeneityFromSamples}), so
+ * no finer level can find a surface there either.
+ */
+export class HomogeneousRecord {
+  private readonly entries = new Map<ChunkKey, { state: Homogeneous; proven: boolean }>();
+
+  mark(key: ChunkKey, state: Homogeneous, proven: boolean): void {
+    this.entries.set(key, { state, proven });
+  }
+
+  /** The recorded state of this exact chunk, or of a proven ancestor. */
+  get(a: ChunkAddress, rootLevel: number): Homogeneous | undefined {
+    const own = this.entries.get(chunkKey(a.face, a.level, a.ci, a.cj, a.ck));
+    if (own) return own.state;
+    return this.provenAncestor(a, rootLevel);
+  }
+
+  /** State of a proven entry on this chunk or any ancestor (then every descendant is homogeneous). */
+  provenAncestor(a: ChunkAddress, rootLevel: number): Homogeneous | undefined {
+    let { ci, cj, ck } = a;
+    for (let l = a.level; l <= rootLevel; l++) {
+      const e = this.entries.get(chunkKey(a.face, l, ci, cj, ck));
+      if (e?.proven) return e.state;
+      ci >>= 1; cj >>= 1; ck >>= 1;
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  delete(key: ChunkKey): void {
+    this.entries.delete(key);
+  }
+}
+
+/**
+ * Classifies a chunk from its grid samples: null when the samples change sign; otherwise empty/full,
+ * `proven` when min |value| > lipschitz · maxGapM (every point of the chunk is within maxGapM of a
+ * sample, so the field cannot reach zero anywhere in it). maxGapM: {@link chunkSampleGapM}.
+ */
+export function homogeneityFromSamples(
+  values: ArrayLike<number>, lipschitz: number, maxGapM: number,
+): { state: Homogeneous; proven: boolean } | null {
+  let inside = 0, minAbs = Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v < 0) inside++;
+    const a = Math.abs(v);
+    if (a < minAbs) minAbs = a;
+  }
+  if (inside !== 0 && inside !== values.length) return null;
+  return { state: inside === 0 ? 'empty' : 'full', proven: minAbs > lipschitz * maxGapM };
+}
+
+/**
+ * Upper bound on the distance (m) from any point of a level-`level` chunk lying below `maxRadiusM`
+ * to its nearest grid sample: half a cell's diagonal (bounded by the sum of its edges), with the lateral cell size bounded by the
+ * tangent warp's largest stretch (√2, measured 1.41 in test/lod) at that radius.
+ */
+export function chunkSampleGapM(space: CubeSphereSpace, level: number, maxRadiusM: number): number {
+  const lateral = 1.42 * space.cellSizeM(level) * (maxRadiusM / space.radiusM);
+  const radial = space.heightUnitM * 2 ** level;
+  // The Jacobian's columns are not orthogonal near face corners: bound the diagonal by the sum of the
+  // edge lengths, not by Pythagoras.
+  return 0.5 * (2 * lateral + radial);
+}
