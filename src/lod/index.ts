@@ -7,3 +7,5 @@ export * from './chunkKey.ts';
 export * from './faceFrames.ts';
 export * from './culling.ts';
 export * from './selection.ts';
+export * from './ChunkScheduler.ts';
+export * from './GeometryCache.ts';
