@@ -1,23 +1,27 @@
 import GUI from 'lil-gui';
 import {
   ACESFilmicToneMapping,
+  Mesh,
   PCFShadowMap,
   PerspectiveCamera,
   Scene,
   SRGBColorSpace,
+  Vector2,
   Vector3,
   WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { acceleratedRaycast } from 'three-mesh-bvh';
 import { Backdrop } from '../render/Backdrop';
-import { createPlaceholderScene, type PlaceholderScene } from '../render/placeholderScene';
+import { BodyMesher } from '../workers/BodyMesher';
+import { chooseSamplingPath, type SamplingChoice } from '../workers/samplingPath';
+import { AsteroidField } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
 import { Progress } from './progress';
 import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
 import { StatsOverlay } from './ui/StatsOverlay';
-import { chooseSamplingPath, type SamplingChoice } from '../workers/samplingPath';
 import { formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
 
 export interface AppOptions {
@@ -28,14 +32,18 @@ export interface AppOptions {
   state: AppState;
   /** Maximum device-pixel ratio (default 2): beyond it, cost grows with no visible gain. */
   maxPixelRatio?: number;
+  /** Test hook: the asteroid index whose first body job throws in its worker. */
+  debugFailAsteroid?: number;
 }
 
-const DEFAULT_CAMERA: CameraState = { position: [2.6, 1.2, 3.4], target: [0, 0, 0] };
 const URL_WRITE_DELAY_MS = 250;
+/** Near/far planes, metres: a logarithmic depth buffer holds both in one frame. */
+const NEAR_M = 0.5;
+const FAR_M = 2e6;
 
 /**
- * The application shell: renderer, loop, resize, UI, URL state. Modes and bodies plug into
- * it; it owns the WebGL renderer and disposes what it creates.
+ * The application shell: renderer, loop, resize, UI, URL state, and the explore scene (the
+ * seed's asteroid field). It owns the WebGL renderer and disposes what it creates.
  */
 export class App {
   readonly renderer: WebGLRenderer;
@@ -49,16 +57,21 @@ export class App {
   state: AppState;
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
+  field: AsteroidField | null = null;
 
   private readonly container: HTMLElement;
+  private readonly caps: GpuCapabilities;
   private readonly ui: HTMLElement;
   private readonly progressBar: ProgressBar;
   private readonly backdrop: Backdrop;
-  private readonly content: PlaceholderScene;
   private readonly resizeObserver: ResizeObserver;
   private readonly maxPixelRatio: number;
+  private readonly debugFailAsteroid: number | undefined;
+  private mesher: BodyMesher | null = null;
   private urlTimer: ReturnType<typeof setTimeout> | undefined;
   private contextLost = false;
+  private lastFrameMs = -1;
+  private readonly startMs = performance.now();
   private readonly guiParams = {
     exposure: 1,
     shadows: true,
@@ -67,15 +80,21 @@ export class App {
     seed: '',
   };
 
-  private readonly caps: GpuCapabilities;
-
   constructor(options: AppOptions) {
     this.container = options.container;
     this.caps = options.caps;
     this.state = options.state;
     this.maxPixelRatio = options.maxPixelRatio ?? 2;
+    this.debugFailAsteroid = options.debugFailAsteroid;
 
-    this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
+    // BVH raycasts for every Mesh: patched once, explicitly, at start-up (STYLE.md §18).
+    Mesh.prototype.raycast = acceleratedRaycast;
+
+    this.renderer = new WebGLRenderer({
+      antialias: true,
+      powerPreference: 'high-performance',
+      logarithmicDepthBuffer: true,
+    });
     this.renderer.outputColorSpace = SRGBColorSpace;
     this.renderer.toneMapping = ACESFilmicToneMapping;
     this.renderer.shadowMap.enabled = true;
@@ -91,15 +110,13 @@ export class App {
     this.stats = new StatsOverlay(this.ui, this.renderer);
     this.stats.setLine('gpu', `gpu ${shortRenderer(options.caps.renderer)}`);
 
-    this.camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+    this.camera = new PerspectiveCamera(45, 1, NEAR_M, FAR_M);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = true;
     this.controls.addEventListener('end', () => this.scheduleUrlWrite());
 
     this.backdrop = new Backdrop(this.state.seed);
     this.scene.add(this.backdrop);
-    this.content = createPlaceholderScene();
-    this.scene.add(this.content.root);
 
     this.gui = new GUI({ container: this.ui, title: 'Controls' });
     this.buildGui();
@@ -116,13 +133,15 @@ export class App {
     window.addEventListener('popstate', this.onPopState);
   }
 
-  /** Starts the render loop, and the sampling-path probe beside it. */
+  /** Starts the render loop, and the sampling-path probe beside it; generation follows. */
   start(): void {
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
     void chooseSamplingPath(this.caps, this.state.sampling).then((choice) => {
       this.sampling = choice;
       this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
+      this.mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
+      this.field?.start(this.mesher);
     });
   }
 
@@ -136,9 +155,23 @@ export class App {
 
   private frame(timeMs: number): void {
     if (this.contextLost) return;
+    const dtS = this.lastFrameMs < 0 ? 0 : Math.min(0.25, (timeMs - this.lastFrameMs) / 1000);
+    this.lastFrameMs = timeMs;
     this.controls.update();
+    if (this.field) {
+      const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
+      this.field.update(this.camera, heightPx, dtS, (performance.now() - this.startMs) / 1000);
+      const near = this.field.nearest(this.controls.target);
+      this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
+      this.stats.setLine('field', this.field.statsLine());
+    }
     this.renderer.render(this.scene, this.camera);
     this.stats.frame(timeMs);
+  }
+
+  /** Workers the body pool replaced after they died. */
+  mesherCrashes(): number {
+    return this.mesher?.pool.crashes ?? 0;
   }
 
   /** Renders once more and measures the frame's pixels (tests and the debug overlay). */
@@ -156,8 +189,10 @@ export class App {
   }
 
   private applyState(state: AppState): void {
+    const seedChanged = !this.field || this.field.spec.seed !== state.seed;
     this.state = state;
-    const cam = state.camera ?? DEFAULT_CAMERA;
+    if (seedChanged) this.buildField(state.seed);
+    const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
     this.controls.target.fromArray(cam.target);
     this.camera.lookAt(new Vector3().fromArray(cam.target));
@@ -165,17 +200,34 @@ export class App {
     this.backdrop.setSeed(state.seed);
     this.guiParams.seed = String(state.seed);
     this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
-    const screenshot = state.mode === 'screenshot';
-    this.ui.hidden = screenshot;
+    this.ui.hidden = state.mode === 'screenshot';
     if (state.mode === 'gallery') {
-      this.notices.show(
-        'info',
-        'The asteroid gallery is not built yet; showing the explorer instead.',
-        'mode-gallery',
-      );
+      this.notices.show('info', 'The asteroid gallery is not built yet; showing the explorer instead.', 'mode-gallery');
     } else {
       this.notices.dismiss('mode-gallery');
     }
+  }
+
+  private buildField(seed: number): void {
+    this.field?.dispose();
+    this.field = new AsteroidField({
+      seed,
+      progress: this.progress,
+      onError: (message) => this.notices.show('error', message),
+      debugFailIndex: this.debugFailAsteroid,
+    });
+    this.scene.add(this.field.root);
+    if (this.mesher) this.field.start(this.mesher);
+  }
+
+  /** Looking at the hero asteroid from beside the sun direction (so the terminator shows), a few radii out. */
+  private defaultCamera(): CameraState {
+    const hero = this.field!.spec.asteroids[0];
+    const sun = new Vector3(...this.field!.spec.sunDirection);
+    const side = new Vector3(0, 1, 0).cross(sun).normalize();
+    const eye = sun.multiplyScalar(0.4).add(side.multiplyScalar(0.9)).normalize().multiplyScalar(hero.radiusM * 3.2);
+    const target = new Vector3(...hero.positionM);
+    return { position: eye.add(target).toArray() as [number, number, number], target: target.toArray() as [number, number, number] };
   }
 
   private currentCamera(): CameraState {
@@ -195,7 +247,7 @@ export class App {
 
   /** Changes the seed: a new history entry, so Back returns to the previous seed. */
   setSeed(seed: number): void {
-    this.state = { ...this.state, seed };
+    this.state = { ...this.state, seed, camera: null };
     history.pushState(null, '', formatAppState(this.state, location.search));
     this.applyState(this.state);
   }
@@ -223,7 +275,6 @@ export class App {
 
   private buildGui(): void {
     const p = this.guiParams;
-    const sun = this.content.sun;
     this.gui
       .add(p, 'seed')
       .name('seed')
@@ -248,14 +299,20 @@ export class App {
         if (m) m.needsUpdate = true;
       });
     });
-    shadows.add(p, 'shadowRadius', 0, 8, 0.5).name('PCF radius').onChange((v: number) => (sun.shadow.radius = v));
+    const sun = () => this.field?.sun;
+    shadows.add(p, 'shadowRadius', 0, 8, 0.5).name('PCF radius').onChange((v: number) => {
+      const s = sun();
+      if (s) s.shadow.radius = v;
+    });
     shadows
       .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
       .name('map size')
       .onChange((v: number) => {
-        sun.shadow.mapSize.set(v, v);
-        sun.shadow.map?.dispose();
-        sun.shadow.map = null;
+        const s = sun();
+        if (!s) return;
+        s.shadow.mapSize.set(v, v);
+        s.shadow.map?.dispose();
+        s.shadow.map = null;
       });
     shadows.close();
   }
@@ -268,7 +325,8 @@ export class App {
     this.controls.dispose();
     this.gui.destroy();
     this.progressBar.dispose();
-    this.content.dispose();
+    this.field?.dispose();
+    this.mesher?.dispose();
     this.backdrop.dispose();
     this.sampling?.gpuWorker?.dispose();
     this.renderer.dispose();
@@ -276,6 +334,8 @@ export class App {
     this.ui.remove();
   }
 }
+
+const scratchSize = new Vector2();
 
 /** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */
 function shortRenderer(renderer: string): string {

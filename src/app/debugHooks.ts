@@ -1,4 +1,5 @@
 import type { App } from './App';
+import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
 
@@ -19,6 +20,12 @@ export interface DebugHooks {
   notices(): { key: string; level: string; text: string }[];
   /** The chosen sampling path, or null while probing. */
   samplingPath(): string | null;
+  /** Per-asteroid level, hash, triangles and failures of the explore scene. */
+  asteroids(): AsteroidStatus[];
+  /** Every asteroid has its wanted mesh and nothing is in flight. */
+  allGenerated(): boolean;
+  /** Field job counters: done, stale-cancelled, pending, worker crashes. */
+  jobs(): { done: number; stale: number; pending: number; crashes: number };
 }
 
 declare global {
@@ -37,5 +44,13 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     shadowFraction: () => (app ? measureShadowFraction(app.renderer, app.scene, app.camera) : 0),
     notices: () => app?.notices.list() ?? [],
     samplingPath: () => app?.sampling?.path ?? null,
+    asteroids: () => app?.field?.status() ?? [],
+    allGenerated: () => app?.field?.allGenerated() ?? false,
+    jobs: () => ({
+      done: app?.field?.jobsDone ?? 0,
+      stale: app?.field?.staleCancelled ?? 0,
+      pending: app?.field?.pending() ?? 0,
+      crashes: app?.mesherCrashes() ?? 0,
+    }),
   };
 }

@@ -24,7 +24,9 @@ function boot(): void {
     return;
   }
   const { state, problems } = parseAppState(location.search);
-  const app = new App({ container, caps, state });
+  // Test hook, set by a browser test before the page loads: which asteroid's first job fails.
+  const debug = (window as { __srDebug?: { failAsteroid?: number } }).__srDebug;
+  const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid });
   app.reportUrlProblems(problems);
   installDebugHooks({ app, caps, fatal: null });
   app.start();

@@ -20,6 +20,7 @@ import { GLSL_CHUNKS } from '../field/glslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout, unpackGridAtlas, type GridAtlasLayout } from './atlas';
+import { signChangingEdges } from './edgeList';
 import { describeShaderLog, GpuShaderError } from './glProgram';
 import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
 import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
@@ -72,6 +73,14 @@ export interface EdgeSamples {
   t: Float32Array;
   /** 3 per edge: unit gradient with respect to grid coordinates. */
   normals: Float32Array;
+  latencyMs: number;
+}
+
+/** A chunk's grid values and the hermite data of its sign-changing edges. */
+export interface ChunkSamples {
+  values: Float32Array;
+  points: number;
+  hermite: EdgeSamples;
   latencyMs: number;
 }
 
@@ -198,6 +207,31 @@ export class GpuFieldSampler {
   /** Finds crossing and gradient on each listed sign-changing edge of `grid`. */
   sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
     return this.enqueue('edges', recipe, grid, edgeIds);
+  }
+
+  /**
+   * Grid pass, then the edge pass over the grid's sign-changing edges: everything the mesher
+   * needs, without the values visiting another thread in between.
+   */
+  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<ChunkSamples> {
+    const start = performance.now();
+    const gridJob = this.sampleGrid(recipe, grid);
+    let edgeJob: GpuJob<EdgeSamples> | null = null;
+    let cancelled = false;
+    const promise = gridJob.promise.then(async ({ values, points }) => {
+      if (cancelled) throw new GpuJobCancelledError();
+      edgeJob = this.sampleEdges(recipe, grid, signChangingEdges(values, points));
+      const hermite = await edgeJob.promise;
+      return { values, points, hermite, latencyMs: performance.now() - start };
+    });
+    return {
+      promise,
+      cancel: () => {
+        cancelled = true;
+        gridJob.cancel();
+        edgeJob?.cancel();
+      },
+    };
   }
 
   private enqueue<T>(kind: Job['kind'], recipe: FieldRecipe, grid: ChunkGrid, edgeIds?: Uint32Array): GpuJob<T> {

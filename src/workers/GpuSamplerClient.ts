@@ -5,7 +5,7 @@
  * a crashed worker rejects everything pending, and nothing waits forever.
  */
 import type { FieldRecipe } from '../field/recipe';
-import type { ChunkGrid, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
+import type { ChunkGrid, ChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuWorkerProbe, GpuWorkerRequest } from './gpuSampler.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
 
@@ -61,6 +61,11 @@ export class GpuSamplerClient {
 
   sampleGrid(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GridSamples> {
     return this.send<GridSamples>({ id: 0, kind: 'grid', params: { recipe, grid } });
+  }
+
+  /** Grid values and the hermite data of their sign-changing edges, in one round trip. */
+  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<ChunkSamples> {
+    return this.send<ChunkSamples>({ id: 0, kind: 'chunk', params: { recipe, grid } });
   }
 
   /** `edgeIds` is copied (not transferred) so the caller keeps its array. */

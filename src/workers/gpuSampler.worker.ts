@@ -19,6 +19,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'probe', { poison?: boolean }>
   | WorkerRequest<'grid', { recipe: FieldRecipe; grid: ChunkGrid }>
   | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
+  | WorkerRequest<'chunk', { recipe: FieldRecipe; grid: ChunkGrid }>
   | WorkerRequest<'cancel', { id: number }>;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -65,16 +66,21 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
       return;
     }
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
-    const job =
+    const job: GpuJob<unknown> =
       msg.kind === 'grid'
         ? sampler.sampleGrid(msg.params.recipe, msg.params.grid)
-        : sampler.sampleEdges(msg.params.recipe, msg.params.grid, msg.params.edgeIds);
+        : msg.kind === 'edges'
+          ? sampler.sampleEdges(msg.params.recipe, msg.params.grid, msg.params.edgeIds)
+          : sampler.sampleChunk(msg.params.recipe, msg.params.grid);
     jobs.set(msg.id, job);
     job.promise.then(
       (result) => {
         jobs.delete(msg.id);
-        const r = result as { values?: Float32Array; t?: Float32Array; normals?: Float32Array; edgeIds?: Uint32Array };
-        const transfer = [r.values, r.t, r.normals, r.edgeIds].filter((a) => a !== undefined).map((a) => a.buffer);
+        const r = result as { values?: Float32Array; t?: Float32Array; normals?: Float32Array; edgeIds?: Uint32Array; hermite?: { t: Float32Array; normals: Float32Array; edgeIds: Uint32Array } };
+        const h = r.hermite;
+        const transfer = [r.values, r.t, r.normals, r.edgeIds, h?.t, h?.normals, h?.edgeIds]
+          .filter((a) => a !== undefined)
+          .map((a) => a.buffer);
         reply({ id: msg.id, result }, transfer);
       },
       (error: unknown) => {

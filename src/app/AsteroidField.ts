@@ -1,0 +1,348 @@
+/**
+ * The explore scene's asteroid field: scene objects for every asteroid of the seed's
+ * AsteroidFieldSpec, per-frame mesh-resolution choice by screen size, body jobs on the
+ * workers, a budgeted apply step, and cross-fades between resolutions so no hole shows.
+ *
+ * Resolution levels: LEVEL_CELLS[l]³ cells over the asteroid's bounding box. Every asteroid
+ * first gets level 0 (cheap, so the whole field appears quickly), then the level its
+ * on-screen size asks for. A mesh stays drawn until its replacement is ready.
+ */
+import {
+  Color,
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  Mesh,
+  MeshStandardMaterial,
+  Sphere,
+  Vector3,
+  type Material,
+  type PerspectiveCamera,
+} from 'three';
+import { recipeBounds } from '../field/index';
+import { fitShadowCamera } from '../render/placeholderScene';
+import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
+import { asteroidFieldSpec, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
+import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
+import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
+import type { Progress, ProgressTask } from './progress';
+
+/** Cells per axis of each resolution level. */
+export const LEVEL_CELLS = [16, 32, 64] as const;
+/** Target on-screen size of one mesh cell, pixels: finer than this is wasted, coarser shows facets. */
+const TARGET_CELL_PX = 5;
+/** Go down a level only when the lower level would be this much finer than needed (hysteresis). */
+const DOWNGRADE_MARGIN = 0.7;
+/** QEF simplification threshold, squared cells. */
+const SIMPLIFY = 0.02;
+/** Cross-fade duration between two resolutions, seconds. */
+const FADE_S = 0.35;
+/** Main-thread time per frame for turning worker results into geometry, ms. */
+const APPLY_BUDGET_MS = 4;
+
+export interface AsteroidStatus {
+  index: number;
+  seed: number;
+  family: string;
+  /** Level drawn now (−1: nothing yet). */
+  level: number;
+  /** Level the screen size asks for. */
+  desired: number;
+  /** Level of the job in flight (−1: none). */
+  jobLevel: number;
+  /** Mesh hash of the drawn level (determinism checks). */
+  hash: string;
+  triangles: number;
+  failed: string | null;
+}
+
+interface MeshEntry {
+  level: number;
+  mesh: Mesh;
+  hash: string;
+  bytes: number;
+  /** 0 → 1 while fading in. */
+  fadeIn: number;
+}
+
+interface AsteroidState {
+  spec: AsteroidSpec;
+  /** Spinning group at the bounding-sphere centre. */
+  pivot: Group;
+  /** Body-local frame (offset so the recipe's origin is where it belongs). */
+  body: Group;
+  current: MeshEntry | null;
+  /** The previous mesh, fading out under `current`. */
+  leaving: MeshEntry | null;
+  desired: number;
+  job: { level: number; job: BodyJob } | null;
+  failed: string | null;
+  /** Projected radius, pixels (last frame). */
+  radiusPx: number;
+  grid: { originM: [number, number, number]; extentM: number };
+}
+
+export interface AsteroidFieldOptions {
+  seed: number;
+  progress: Progress;
+  /** Reports a failed job (shown to the user). */
+  onError: (message: string) => void;
+  count?: number;
+  /** Test hook: the asteroid whose first job is told to throw in its worker. */
+  debugFailIndex?: number;
+}
+
+const scratch = new Vector3();
+
+export class AsteroidField {
+  readonly root = new Group();
+  readonly sun: DirectionalLight;
+  readonly spec: AsteroidFieldSpec;
+  private readonly asteroids: AsteroidState[];
+  private readonly material: Material;
+  private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
+  private mesher: BodyMesher | null = null;
+  private task: ProgressTask | null = null;
+  private geometryBytes = 0;
+  private debugFailIndex: number;
+  /** Jobs dropped because the asteroid no longer wanted that level. */
+  staleCancelled = 0;
+  jobsDone = 0;
+
+  constructor(private readonly options: AsteroidFieldOptions) {
+    this.root.name = 'asteroid field';
+    this.spec = asteroidFieldSpec(options.seed, options.count);
+    this.debugFailIndex = options.debugFailIndex ?? -1;
+    this.material = new MeshStandardMaterial({ color: new Color(0.32, 0.29, 0.26), roughness: 0.95 });
+
+    const sunDir = new Vector3(...this.spec.sunDirection);
+    this.sun = new DirectionalLight(0xfff2e0, 3);
+    this.sun.name = 'sun';
+    this.sun.position.copy(sunDir).multiplyScalar(1e4);
+    this.sun.castShadow = true;
+    this.sun.shadow.mapSize.set(2048, 2048);
+    this.sun.shadow.radius = 3;
+    this.sun.shadow.bias = -0.0005;
+    this.sun.shadow.normalBias = 0.02;
+    this.root.add(this.sun, this.sun.target, new HemisphereLight(0x2a3040, 0x050403, 0.25));
+
+    this.asteroids = this.spec.asteroids.map((spec) => {
+      const pivot = new Group();
+      pivot.name = `asteroid ${spec.index} (seed ${spec.seed}, ${spec.family})`;
+      pivot.position.set(...spec.positionM);
+      pivot.rotateOnAxis(new Vector3(...spec.spinAxis), spec.phaseRad);
+      const body = new Group();
+      body.position.set(-spec.bodyCenterM[0], -spec.bodyCenterM[1], -spec.bodyCenterM[2]);
+      pivot.add(body);
+      this.root.add(pivot);
+      const b = recipeBounds(spec.recipe);
+      const extentM = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]) * 1.04;
+      const centre = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
+      const grid = {
+        originM: [centre[0] - extentM / 2, centre[1] - extentM / 2, centre[2] - extentM / 2] as [number, number, number],
+        extentM,
+      };
+      return { spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid };
+    });
+  }
+
+  /** Starts generating with the given mesher (once the sampling path is known). */
+  start(mesher: BodyMesher): void {
+    this.mesher = mesher;
+  }
+
+  /** Per frame: spin, choose levels, request jobs, apply finished meshes within budget, fade. */
+  update(camera: PerspectiveCamera, viewportHeightPx: number, dtS: number, timeS: number): void {
+    const pxPerRadian = viewportHeightPx / 2 / Math.tan((camera.fov * Math.PI) / 360);
+    for (const a of this.asteroids) {
+      a.pivot.quaternion.setFromAxisAngle(scratch.set(...a.spec.spinAxis), a.spec.phaseRad + a.spec.spinRadPerS * timeS);
+      const distance = Math.max(1e-3, camera.position.distanceTo(a.pivot.position) - a.spec.radiusM * 0.5);
+      a.radiusPx = (a.spec.radiusM / distance) * pxPerRadian;
+      a.desired = this.desiredLevel(a);
+    }
+    if (this.mesher) this.request();
+    this.applyResults();
+    this.fade(dtS);
+  }
+
+  private desiredLevel(a: AsteroidState): number {
+    const neededCells = (2 * a.radiusPx) / TARGET_CELL_PX;
+    let level = LEVEL_CELLS.findIndex((c) => c >= neededCells);
+    if (level < 0) level = LEVEL_CELLS.length - 1;
+    const current = a.current?.level ?? -1;
+    // Hysteresis: keep a finer level until the coarser one is clearly enough.
+    if (current > level && neededCells > LEVEL_CELLS[level] * DOWNGRADE_MARGIN) level = current;
+    return level;
+  }
+
+  private request(): void {
+    const mesher = this.mesher!;
+    for (const a of this.asteroids) {
+      // Everything gets level 0 first, so the whole field shows quickly.
+      const want = a.current ? a.desired : 0;
+      if (a.job && a.job.level !== want) {
+        // Stale: the camera moved on. Level-0 jobs are always wanted.
+        if (a.job.level !== 0) {
+          a.job.job.cancel();
+          this.staleCancelled++;
+          this.task?.advance();
+          a.job = null;
+        }
+      }
+      if (a.job || a.failed !== null || a.current?.level === want) continue;
+      const level = want;
+      const cells = LEVEL_CELLS[level];
+      const params: BodyMeshParams = {
+        recipe: a.spec.recipe,
+        cells,
+        originM: a.grid.originM,
+        stepM: a.grid.extentM / cells,
+        simplify: SIMPLIFY,
+        debugThrow: a.spec.index === this.debugFailIndex,
+      };
+      if (a.spec.index === this.debugFailIndex) this.debugFailIndex = -1;
+      // Coverage first (level 0), then what is biggest on screen.
+      const priority = (level === 0 ? 1e6 : 0) + a.radiusPx;
+      const job = mesher.mesh(params, priority);
+      a.job = { level, job };
+      if (!this.task) this.task = this.options.progress.begin('generating asteroids', 0);
+      this.task.addTotal(1);
+      job.promise.then(
+        (result) => {
+          if (a.job?.job !== job) return;
+          a.job = null;
+          this.jobsDone++;
+          this.results.push({ state: a, level, result });
+        },
+        (error: unknown) => {
+          if (a.job?.job !== job) return; // cancelled as stale: already counted
+          a.job = null;
+          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          a.failed = message;
+          this.task?.advance();
+          this.options.onError(`Asteroid ${a.spec.index} (seed ${a.spec.seed}) failed to generate: ${message}`);
+        },
+      );
+    }
+  }
+
+  private applyResults(): void {
+    const t0 = performance.now();
+    while (this.results.length > 0 && performance.now() - t0 < APPLY_BUDGET_MS) {
+      const { state: a, level, result } = this.results.shift()!;
+      this.task?.advance();
+      if (result.indices.length === 0) {
+        // An empty mesh at this level (a sliver smaller than a cell): record it as done.
+        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1 });
+        continue;
+      }
+      const geometry = createBodyGeometry(result);
+      const mesh = new Mesh(geometry, this.material);
+      mesh.position.set(...result.originM);
+      mesh.castShadow = mesh.receiveShadow = true;
+      mesh.name = `level ${level}`;
+      const bytes = bodyGeometryBytes(result);
+      this.geometryBytes += bytes;
+      this.swap(a, { level, mesh, hash: result.hash, bytes, fadeIn: a.current ? 0 : 1 });
+    }
+    if (this.task && this.results.length === 0 && this.pending() === 0) {
+      this.task.finish();
+      this.task = null;
+    }
+  }
+
+  private swap(a: AsteroidState, entry: MeshEntry): void {
+    if (a.leaving) this.disposeEntry(a.leaving);
+    a.leaving = a.current;
+    a.current = entry;
+    a.body.add(entry.mesh);
+    if (entry.fadeIn >= 1 && a.leaving) {
+      this.disposeEntry(a.leaving);
+      a.leaving = null;
+    }
+  }
+
+  private fade(dtS: number): void {
+    for (const a of this.asteroids) {
+      const c = a.current;
+      if (!c || c.fadeIn >= 1) continue;
+      c.fadeIn = Math.min(1, c.fadeIn + dtS / FADE_S);
+      if (c.fadeIn >= 1 && a.leaving) {
+        this.disposeEntry(a.leaving);
+        a.leaving = null;
+      }
+    }
+  }
+
+  /** The one place meshes leave the scene and free their GPU memory. */
+  private disposeEntry(entry: MeshEntry): void {
+    entry.mesh.removeFromParent();
+    entry.mesh.geometry.dispose();
+    this.geometryBytes -= entry.bytes;
+  }
+
+  /** Jobs submitted and not finished, plus results waiting to be applied. */
+  pending(): number {
+    return this.asteroids.filter((a) => a.job !== null).length + this.results.length;
+  }
+
+  /** Every asteroid has the level its screen size asks for (or failed), and nothing is in flight. */
+  allGenerated(): boolean {
+    return this.pending() === 0 && this.asteroids.every((a) => a.failed !== null || a.current?.level === a.desired);
+  }
+
+  status(): AsteroidStatus[] {
+    return this.asteroids.map((a) => ({
+      index: a.spec.index,
+      seed: a.spec.seed,
+      family: a.spec.family,
+      level: a.current?.level ?? -1,
+      desired: a.desired,
+      jobLevel: a.job?.level ?? -1,
+      hash: a.current?.hash ?? '',
+      triangles: a.current ? (a.current.mesh.geometry.index?.count ?? 0) / 3 : 0,
+      failed: a.failed,
+    }));
+  }
+
+  /** One line for the stats overlay. */
+  statsLine(): string {
+    const ready = this.asteroids.filter((a) => a.current !== null).length;
+    const pool = this.mesher?.pool;
+    return (
+      `asteroids ${ready}/${this.asteroids.length} · jobs queued ${pool?.queued ?? 0} busy ${pool?.busy ?? 0}/${pool?.size ?? 0}` +
+      ` · done ${this.jobsDone} · stale ${this.staleCancelled} · geometry ${(this.geometryBytes / 2 ** 20).toFixed(1)} MiB`
+    );
+  }
+
+  /** Fits the sun's shadow camera around the asteroids near `focus` (world metres). */
+  fitShadows(focus: Vector3, radiusM: number): void {
+    fitShadowCamera(this.sun, new Sphere(focus.clone(), radiusM));
+  }
+
+  /** The asteroid nearest to `point`, with its surface distance estimate. */
+  nearest(point: Vector3): { spec: AsteroidSpec; centre: Vector3; distanceM: number } {
+    let best = this.asteroids[0];
+    let bestD = Infinity;
+    for (const a of this.asteroids) {
+      const d = point.distanceTo(a.pivot.position) - a.spec.radiusM;
+      if (d < bestD) {
+        bestD = d;
+        best = a;
+      }
+    }
+    return { spec: best.spec, centre: best.pivot.position.clone(), distanceM: bestD };
+  }
+
+  dispose(): void {
+    for (const a of this.asteroids) {
+      a.job?.job.cancel();
+      if (a.current) this.disposeEntry(a.current);
+      if (a.leaving) this.disposeEntry(a.leaving);
+    }
+    this.task?.finish();
+    this.material.dispose();
+    this.sun.shadow.map?.dispose();
+    this.root.removeFromParent();
+  }
+}

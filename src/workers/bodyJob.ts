@@ -1,0 +1,127 @@
+/**
+ * The body job: (recipe, grid, resolution) → grid values → hermite data → Dual Contouring
+ * with simplification → indexed mesh + a three-mesh-bvh BVH, all off the main thread. A pure
+ * function of its params (runs in workers and in Node tests); `body.worker.ts` adapts it.
+ *
+ * Grid values and hermite data come from the GPU path when the caller supplies them
+ * (`values`, `hermite`), otherwise from the JS back end here.
+ */
+import { BufferAttribute, BufferGeometry } from 'three';
+import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
+import { compileToJs, type FieldFn, type FieldRecipe } from '../field/index';
+import { cartesianMapping, meshChunk, type ChunkStats, type HermiteEdges } from '../mesher/index';
+
+export interface BodyMeshParams {
+  recipe: FieldRecipe;
+  /** N: N³ cells over the grid. */
+  cells: number;
+  /** Body-local position of grid point (0, 0, 0), metres. */
+  originM: [number, number, number];
+  /** Cell size, metres. */
+  stepM: number;
+  /** QEF error threshold for octree simplification, squared cells (0: off). */
+  simplify: number;
+  /** (N+1)³ grid values from the GPU grid pass (transferred). */
+  values?: Float32Array;
+  /** Hermite data from the GPU edge pass (transferred). */
+  hermite?: HermiteEdges;
+  /** Build a BVH for raycasts (default true). */
+  bvh?: boolean;
+  /** Test hook: throw inside the job, as a real failure would. */
+  debugThrow?: boolean;
+}
+
+export interface BodyMeshResult {
+  /** Vertex positions relative to `originM` of the mesh (float32 xyz). */
+  positions: Float32Array;
+  normals: Float32Array;
+  /** Triangle indices, in the BVH's order when a BVH was built. */
+  indices: Uint32Array;
+  /** Body-local position the positions are relative to, metres (float64). */
+  originM: [number, number, number];
+  /** Serialised BVH (roots; its index buffer is `indices`), or null. */
+  bvhRoots: ArrayBuffer[] | null;
+  /** FNV-1a over the mesher's positions and indices (before BVH reordering): determinism checks. */
+  hash: string;
+  stats: ChunkStats;
+  /** Where the grid values came from. */
+  sampledBy: 'gpu' | 'js';
+}
+
+/** Compiled fields by recipe JSON: a worker meshes the same body at several resolutions. */
+const fieldCache = new Map<string, FieldFn>();
+const FIELD_CACHE_MAX = 64;
+
+function fieldFor(recipe: FieldRecipe): FieldFn {
+  const key = JSON.stringify(recipe);
+  let f = fieldCache.get(key);
+  if (!f) {
+    f = compileToJs(recipe);
+    if (fieldCache.size >= FIELD_CACHE_MAX) fieldCache.delete(fieldCache.keys().next().value!);
+    fieldCache.set(key, f);
+  }
+  return f;
+}
+
+export function meshBody(params: BodyMeshParams): BodyMeshResult {
+  if (params.debugThrow) throw new Error('debugThrow: this body job was asked to fail');
+  const field = fieldFor(params.recipe);
+  const result = meshChunk({
+    originGrid: [0, 0, 0],
+    level: 0,
+    cells: params.cells,
+    values: params.values ?? sampleGrid(field, params),
+    mapping: cartesianMapping(params.stepM, params.originM),
+    field,
+    hermite: params.hermite,
+    simplify: params.simplify,
+  });
+  const { mesh } = result;
+  const hash = fnv1a([mesh.positions, mesh.indices]);
+  let indices = mesh.indices;
+  let bvhRoots: ArrayBuffer[] | null = null;
+  if ((params.bvh ?? true) && indices.length > 0) {
+    const geometry = new BufferGeometry();
+    geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
+    geometry.setIndex(new BufferAttribute(indices, 1));
+    const serialized: SerializedBVH = MeshBVH.serialize(new MeshBVH(geometry), { cloneBuffers: false });
+    indices = serialized.index as Uint32Array;
+    bvhRoots = serialized.roots as ArrayBuffer[];
+  }
+  return {
+    positions: mesh.positions,
+    normals: mesh.normals,
+    indices,
+    originM: mesh.originWorld,
+    bvhRoots,
+    hash,
+    stats: result.stats,
+    sampledBy: params.values ? 'gpu' : 'js',
+  };
+}
+
+function sampleGrid(field: FieldFn, p: BodyMeshParams): Float32Array {
+  const n = p.cells + 1;
+  const out = new Float32Array(n * n * n);
+  const [ox, oy, oz] = p.originM;
+  let i = 0;
+  for (let z = 0; z < n; z++)
+    for (let y = 0; y < n; y++)
+      for (let x = 0; x < n; x++) out[i++] = field(ox + p.stepM * x, oy + p.stepM * y, oz + p.stepM * z);
+  return out;
+}
+
+/** Buffers of a result, for transferring it out of the worker. */
+export function bodyResultTransfer(r: BodyMeshResult): Transferable[] {
+  return [r.positions.buffer, r.normals.buffer, r.indices.buffer, ...(r.bvhRoots ?? [])] as Transferable[];
+}
+
+/** FNV-1a (32-bit) over the bytes of typed arrays, as 8 hex digits. */
+export function fnv1a(arrays: readonly ArrayBufferView[]): string {
+  let h = 0x811c9dc5;
+  for (const a of arrays) {
+    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,109 @@
+/**
+ * The explore scene end to end (production build): seed → asteroid field generated in
+ * workers → rendered; failures, stale-job cancellation and determinism.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type PageLog, type Served } from './harness';
+
+let browser: Browser;
+let server: Served;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startPreviewServer()]);
+});
+afterEach(closePages);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const VIEW = { width: 640, height: 480 };
+
+async function openExplore(search: string, init?: () => void): Promise<{ page: Page; log: PageLog }> {
+  const opened = await newPage(browser, VIEW);
+  if (init) await opened.page.addInitScript(init);
+  await opened.page.goto(`${server.url}/${search}`);
+  return opened;
+}
+
+async function waitGenerated(page: Page): Promise<number> {
+  const t0 = Date.now();
+  await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 150_000, polling: 250 });
+  return Date.now() - t0;
+}
+
+describe('explore: the seed’s asteroid field', () => {
+  it.each([1, 2, 3])('seed %i generates every asteroid and renders a non-blank frame', async (seed) => {
+    const { page, log } = await openExplore(`?seed=${seed}`);
+    const ms = await waitGenerated(page);
+    const asteroids = await page.evaluate(() => window.__sr!.asteroids());
+    const jobs = await page.evaluate(() => window.__sr!.jobs());
+    const tris = asteroids.reduce((s, a) => s + a.triangles, 0);
+    console.log(
+      `seed ${seed}: ${asteroids.length} asteroids in ${ms} ms, ${jobs.done} jobs, levels ${JSON.stringify(
+        asteroids.map((a) => a.level),
+      )}, ${tris} triangles drawn in total`,
+    );
+    expect(asteroids.length).toBeGreaterThanOrEqual(24);
+    for (const a of asteroids) {
+      expect(a.failed).toBeNull();
+      expect(a.level).toBe(a.desired);
+      expect(a.hash).toMatch(/^[0-9a-f]{8}$/);
+    }
+    // The hero asteroid fills the view, so it asks for more than the coarsest level.
+    expect(asteroids[0].level).toBeGreaterThan(0);
+    const frame = await page.evaluate(() => window.__sr!.measure());
+    expect(frame!.lumaStdDev).toBeGreaterThan(0.03);
+    expect(frame!.litFraction).toBeGreaterThan(0.05);
+    await page.screenshot({ path: resultPath(`explore-seed-${seed}.png`) });
+    expect(log.errors).toEqual([]);
+  });
+
+  it('the same seed gives the same meshes (hash per asteroid), run after run', async () => {
+    const hashes: string[][] = [];
+    for (let run = 0; run < 2; run++) {
+      const { page } = await openExplore('?seed=5&cam=300,200,5000,0,0,0');
+      await waitGenerated(page);
+      hashes.push((await page.evaluate(() => window.__sr!.asteroids())).map((a) => `${a.level}:${a.hash}`));
+      await closePages();
+    }
+    expect(hashes[1]).toEqual(hashes[0]);
+  });
+
+  it('a job that throws in its worker is reported and does not stop the others', async () => {
+    const { page, log } = await openExplore('?seed=1', () => {
+      (window as unknown as { __srDebug: unknown }).__srDebug = { failAsteroid: 3 };
+    });
+    await waitGenerated(page);
+    const asteroids = await page.evaluate(() => window.__sr!.asteroids());
+    expect(asteroids[3].failed).toMatch(/debugThrow/);
+    expect(asteroids.filter((a) => a.failed === null && a.level >= 0)).toHaveLength(asteroids.length - 1);
+    const notice = await page.locator('.sr-notice-error').innerText();
+    expect(notice).toMatch(/Asteroid 3 \(seed \d+\) failed to generate: Error: debugThrow/);
+    // The error reached the user on the page, not as an uncaught exception.
+    expect(log.errors.filter((e) => e.includes('pageerror'))).toEqual([]);
+  });
+
+  it('flying away cancels the stale fine-level jobs', async () => {
+    const { page, log } = await openExplore('?seed=2');
+    // Wait until a fine level is in flight for some asteroid…
+    await page.waitForFunction(() => window.__sr?.asteroids().some((a) => a.jobLevel > 0) === true, null, {
+      timeout: 120_000,
+      polling: 50,
+    });
+    // …then jump far away: nothing needs more than the coarsest level any more.
+    await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      app.camera.position.set(0, 4e5, 0);
+      app.controls.target.set(0, 0, 0);
+    });
+    await waitGenerated(page);
+    const jobs = await page.evaluate(() => window.__sr!.jobs());
+    const asteroids = await page.evaluate(() => window.__sr!.asteroids());
+    console.log(`after flying away: ${JSON.stringify(jobs)}`);
+    expect(jobs.stale).toBeGreaterThan(0);
+    expect(asteroids.every((a) => a.desired === 0)).toBe(true);
+    expect(log.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The worker pool with real module workers in Chromium: errors keep their names, dead
+ * workers are replaced and their jobs retried (bounded), priorities, cancellation and
+ * back-pressure hold.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { closePages, launchChromium, openBlankPage, startDevServer, type Served } from './harness';
+
+let browser: Browser;
+let server: Served;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
+});
+afterEach(closePages);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PAGE = '/test/browser/pages/workerPool.ts';
+
+describe('WorkerPool', () => {
+  it('a throwing job rejects with its error, a dying worker is replaced, the rest complete', async () => {
+    const { page } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).failures(), PAGE);
+    console.log(JSON.stringify(r));
+    expect(r.outcomes[0]).toMatch(/^ok:/);
+    expect(r.outcomes[1]).toBe('Error:debugThrow: this body job was asked to fail');
+    // debugCrash kills the worker each time: tried 1 + maxRetries (1) times, then given up.
+    expect(r.outcomes[2]).toMatch(/^WorkerCrashedError:test pool: worker crashed: .*failed after 2 attempts/);
+    expect(r.outcomes[3]).toMatch(/^ok:/);
+    expect(r.outcomes[4]).toMatch(/^ok:/);
+    expect(r.crashes).toBe(2);
+    expect(r.afterwards).toMatch(/^ok:/);
+  });
+
+  it('runs higher priorities first, drops cancelled jobs, refuses work when full', async () => {
+    const { page } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).scheduling(), PAGE);
+    expect(r.order).toEqual([0, 2, 1]);
+    expect(r.cancelled).toBe('JobCancelledError:job cancelled');
+    expect(r.refused).toBe(true);
+  });
+});
+
+describe('BodyMesher', () => {
+  it('the GPU path (sampling worker → body worker) meshes like the JS path', async () => {
+    const { page, log } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).gpuVersusJs(3, 24), PAGE);
+    console.log(JSON.stringify(r));
+    expect(r.gpu.sampledBy).toBe('gpu');
+    expect(r.js.sampledBy).toBe('js');
+    for (const s of [r.gpu, r.js]) {
+      expect(s.boundaryEdges).toBe(0);
+      expect(s.nonManifoldEdges).toBe(0);
+    }
+    // Same surface, float32 vs float64 samples: the meshes differ only in rare near-zero corners.
+    expect(Math.abs(r.gpu.triangles - r.js.triangles) / r.js.triangles).toBeLessThan(0.02);
+    expect(log.errors).toEqual([]);
+  });
+});
