@@ -205,6 +205,68 @@ function accumulateQefs(
   return count;
 }
 
+/**
+ * Contour (see meshChunk): one polygon per fine sign-changing edge inside the chunk whose four
+ * cells map to >= 3 distinct leaves, wound counter-clockwise seen from outside, quads split along
+ * the shorter diagonal. Writes 3 leaf ids per triangle to the 'triLeaves' scratch array and
+ * returns the triangle count.
+ */
+function contourTriangles(
+  N: number, signs: Uint8Array, edgeCount: number, edgeP: Int32Array, edgeC: Int32Array,
+  cellToActive: Int32Array, activeLeaf: Int32Array, activeMask: Uint8Array, leafVert: Float64Array,
+): number {
+  const NN = N * N;
+  let tris = scratchI32('triLeaves', Math.max(64, 2 * edgeCount * 3));
+  let n3 = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    const code = edgeP[e];
+    const axis = code % 3;
+    const pc0 = edgeC[3 * e], pc1 = edgeC[3 * e + 1], pc2 = edgeC[3 * e + 2];
+    const cu0 = axis === 0 ? pc1 : axis === 1 ? pc2 : pc0, cv0 = axis === 0 ? pc2 : axis === 1 ? pc0 : pc1;
+    if (cu0 < 1 || cv0 < 1 || cu0 >= N || cv0 >= N) continue; // boundary edge: a seam's
+    const su = axis === 0 ? N : axis === 1 ? NN : 1, sv = axis === 0 ? NN : axis === 1 ? 1 : N;
+    const base = pc0 + N * (pc1 + N * pc2);
+    const qe = axis * 4;
+    // Quadrants (du, dv) = (-1,-1), (0,-1), (0,0), (-1,0), counter-clockwise seen from +axis.
+    let f = cellToActive[base - su - sv];
+    const l0 = activeLeaf[f + EDGE_COMPONENT[activeMask[f] * 12 + QUAD_EDGE[qe]]];
+    f = cellToActive[base - sv];
+    const l1 = activeLeaf[f + EDGE_COMPONENT[activeMask[f] * 12 + QUAD_EDGE[qe + 1]]];
+    f = cellToActive[base];
+    const l2 = activeLeaf[f + EDGE_COMPONENT[activeMask[f] * 12 + QUAD_EDGE[qe + 2]]];
+    f = cellToActive[base - su];
+    const l3 = activeLeaf[f + EDGE_COMPONENT[activeMask[f] * 12 + QUAD_EDGE[qe + 3]]];
+    // Drop consecutive duplicates (cyclically), as the leaves of collapsed nodes repeat.
+    let q0 = l0, q1 = -1, q2 = -1, q3 = -1, n = 1;
+    if (l1 !== q0) { q1 = l1; n = 2; }
+    const last1 = n === 2 ? q1 : q0;
+    if (l2 !== last1) { if (n === 2) q2 = l2; else q1 = l2; n++; }
+    const last2 = n === 3 ? q2 : n === 2 ? q1 : q0;
+    if (l3 !== last2) { if (n === 3) q3 = l3; else if (n === 2) q2 = l3; else q1 = l3; n++; }
+    const lastN = n === 4 ? q3 : n === 3 ? q2 : n === 2 ? q1 : q0;
+    if (n > 1 && lastN === q0) n--;
+    if (n < 3) continue;
+    if (!signs[code / 3 | 0]) {
+      // Outside at the lower end: the surface faces -axis, reverse the winding.
+      if (n === 4) { const t = q1; q1 = q3; q3 = t; } else { const t = q1; q1 = q2; q2 = t; }
+    }
+    if (n3 + 6 > tris.length) tris = scratchI32('triLeaves', 2 * tris.length, true);
+    if (n === 3) {
+      tris[n3++] = q0; tris[n3++] = q1; tris[n3++] = q2;
+      continue;
+    }
+    // Split along the shorter diagonal.
+    const dx02 = leafVert[3 * q0] - leafVert[3 * q2], dy02 = leafVert[3 * q0 + 1] - leafVert[3 * q2 + 1], dz02 = leafVert[3 * q0 + 2] - leafVert[3 * q2 + 2];
+    const dx13 = leafVert[3 * q1] - leafVert[3 * q3], dy13 = leafVert[3 * q1 + 1] - leafVert[3 * q3 + 1], dz13 = leafVert[3 * q1 + 2] - leafVert[3 * q3 + 2];
+    if (dx02 * dx02 + dy02 * dy02 + dz02 * dz02 <= dx13 * dx13 + dy13 * dy13 + dz13 * dz13) {
+      tris[n3++] = q0; tris[n3++] = q1; tris[n3++] = q2; tris[n3++] = q0; tris[n3++] = q2; tris[n3++] = q3;
+    } else {
+      tris[n3++] = q0; tris[n3++] = q1; tris[n3++] = q3; tris[n3++] = q1; tris[n3++] = q2; tris[n3++] = q3;
+    }
+  }
+  return n3 / 3;
+}
+
 /** Samples a world-space field at the chunk's (N+1)^3 corners (x fastest). */
 export function sampleChunk(
   spec: { originGrid: readonly [number, number, number]; level: number; cells: number },
@@ -530,7 +592,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     }
     return -1;
   }
-  const activeLeaf = new Int32Array(activeCount);
+  const activeLeaf = scratchI32('activeLeaf', activeCount);
   for (let a = 0; a < activeCount; a++) {
     const c = levels > 1 ? collapsedLeafOf(cellCoords[3 * a], cellCoords[3 * a + 1], cellCoords[3 * a + 2]) : -1;
     activeLeaf[a] = c >= 0 ? c : a;
@@ -550,37 +612,39 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   // exactly; fewer than 3 distinct leaves means the edge lies inside a leaf or on a face between two.
   mapping.toWorld(ox, oy, oz, scratchW);
   const originWorld: [number, number, number] = [scratchW[0], scratchW[1], scratchW[2]];
-  const leafVertex = new Int32Array(totalNodes).fill(-1);
-  let vCount = 0;
-  let positions = new Float32Array(Math.max(64, activeCount * 3));
-  let normals = new Float32Array(positions.length);
-  let vertexCells = new Int32Array(Math.max(64, activeCount * 4));
-  let iCount = 0;
-  let indices = new Uint32Array(Math.max(64, activeCount * 6));
-  const quad = new Int32Array(4);
-
-  function leafInfo(id: number, out: Float64Array): number {
-    // out: vertex (local cells) in 0..2; returns level.
-    const l = nodeLevel(id);
-    const idx = id - levelBase[l];
-    const vert = levelVert[l];
-    out[0] = vert[3 * idx]; out[1] = vert[3 * idx + 1]; out[2] = vert[3 * idx + 2];
-    return l;
+  // Vertex positions of every node id (level-0 entries first, then each level), local cells.
+  let leafVert: Float64Array;
+  if (levels === 1) {
+    leafVert = cellVert;
+  } else {
+    leafVert = new Float64Array(totalNodes * 3);
+    for (let l = 0; l < levels; l++) leafVert.set(levelVert[l].subarray(0, levelCount[l] * 3), levelBase[l] * 3);
   }
-  const lv = new Float64Array(3);
-  function vertexOf(id: number): number {
+  // Triangles as leaf ids, then vertices in order of first use (as a streaming emitter would).
+  const triCount = contourTriangles(N, signs, edgeCount, edgePoint, edgeC, cellToActive, activeLeaf, activeMask, leafVert);
+  const triLeaves = scratchI32('triLeaves', 3 * triCount);
+  const iCount = 3 * triCount;
+  const indices = new Uint32Array(iCount);
+  const leafVertex = scratchI32('leafVertex', totalNodes);
+  leafVertex.fill(-1, 0, totalNodes);
+  let vCount = 0;
+  for (let t = 0; t < iCount; t++) {
+    const id = triLeaves[t];
     let vi = leafVertex[id];
-    if (vi >= 0) return vi;
-    vi = vCount++;
-    leafVertex[id] = vi;
-    if (vCount * 3 > positions.length) {
-      positions = growF32(positions, vCount * 3);
-      normals = growF32(normals, vCount * 3);
-      vertexCells = growI32(vertexCells, vCount * 4);
-    }
-    const l = leafInfo(id, lv);
+    if (vi < 0) { vi = vCount++; leafVertex[id] = vi; triLeaves[t] = -1 - id; } // mark first use
+    indices[t] = vi;
+  }
+  const positions = new Float32Array(vCount * 3);
+  const normals = new Float32Array(vCount * 3);
+  const vertexCells = new Int32Array(vCount * 4);
+  for (let t = 0; t < iCount; t++) {
+    if (triLeaves[t] >= 0) continue;
+    const id = -1 - triLeaves[t];
+    const vi = indices[t];
+    let l = 0;
+    while (id >= levelBase[l + 1]) l++;
     const idx = id - levelBase[l];
-    const gx = ox + lv[0] * cs, gy = oy + lv[1] * cs, gz = oz + lv[2] * cs;
+    const gx = ox + leafVert[3 * id] * cs, gy = oy + leafVert[3 * id + 1] * cs, gz = oz + leafVert[3 * id + 2] * cs;
     mapping.toWorld(gx, gy, gz, scratchW);
     positions[3 * vi] = scratchW[0] - originWorld[0];
     positions[3 * vi + 1] = scratchW[1] - originWorld[1];
@@ -594,73 +658,28 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     vertexCells[4 * vi + 1] = oy + c[3 * idx + 1] * (cs << l);
     vertexCells[4 * vi + 2] = oz + c[3 * idx + 2] * (cs << l);
     vertexCells[4 * vi + 3] = (cs << l) | (l === 0 ? activeComp[idx] << VERTEX_COMPONENT_SHIFT : 0);
-    return vi;
   }
-  const va = new Float64Array(3), vb = new Float64Array(3), vc = new Float64Array(3), vd = new Float64Array(3);
-  function pushTri(a: number, b: number, c: number): void {
-    if (iCount + 3 > indices.length) {
-      const g = new Uint32Array(indices.length * 2);
-      g.set(indices);
-      indices = g;
-    }
-    indices[iCount++] = vertexOf(a); indices[iCount++] = vertexOf(b); indices[iCount++] = vertexOf(c);
+  function leafInfo(id: number, out: Float64Array): number {
+    // out: vertex (local cells) in 0..2; returns level.
+    const l = nodeLevel(id);
+    out[0] = leafVert[3 * id]; out[1] = leafVert[3 * id + 1]; out[2] = leafVert[3 * id + 2];
+    return l;
   }
-  function emitPolygon(n: number): void {
-    if (n === 3) { pushTri(quad[0], quad[1], quad[2]); return; }
-    // Split along the shorter diagonal.
-    leafInfo(quad[0], va); leafInfo(quad[1], vb); leafInfo(quad[2], vc); leafInfo(quad[3], vd);
-    const d02 = (va[0] - vc[0]) ** 2 + (va[1] - vc[1]) ** 2 + (va[2] - vc[2]) ** 2;
-    const d13 = (vb[0] - vd[0]) ** 2 + (vb[1] - vd[1]) ** 2 + (vb[2] - vd[2]) ** 2;
-    if (d02 <= d13) { pushTri(quad[0], quad[1], quad[2]); pushTri(quad[0], quad[2], quad[3]); }
-    else { pushTri(quad[0], quad[1], quad[3]); pushTri(quad[1], quad[2], quad[3]); }
-  }
-  for (let e = 0; e < edgeCount; e++) {
-    const code = edgePoint[e];
-    const axis = code % 3;
-    const p = (code - axis) / 3;
-    const pc0 = p % P, pc1 = Math.floor(p / P) % P, pc2 = Math.floor(p / PP);
-    const u = axis === 2 ? 0 : axis + 1;
-    const v = axis === 0 ? 2 : axis - 1;
-    const cu = u === 0 ? pc0 : u === 1 ? pc1 : pc2;
-    const cv = v === 0 ? pc0 : v === 1 ? pc1 : pc2;
-    if (cu < 1 || cv < 1 || cu >= N || cv >= N) continue; // boundary edge: a seam's
-    let n = 0;
-    for (let qd = 0; qd < 4; qd++) {
-      let c0 = pc0, c1 = pc1, c2 = pc2;
-      const du = QUAD_DU[qd], dv = QUAD_DV[qd];
-      if (u === 0) c0 += du; else if (u === 1) c1 += du; else c2 += du;
-      if (v === 0) c0 += dv; else if (v === 1) c1 += dv; else c2 += dv;
-      const first = cellToActive[c0 + N * (c1 + N * c2)];
-      const leaf = activeLeaf[first + EDGE_COMPONENT[activeMask[first] * 12 + QUAD_EDGE[axis * 4 + qd]]];
-      if (n > 0 && quad[n - 1] === leaf) continue;
-      quad[n++] = leaf;
-    }
-    if (n > 1 && quad[n - 1] === quad[0]) n--;
-    if (n < 3) continue;
-    if (!signs[p]) {
-      // Outside at the lower end: the surface faces -axis, reverse the winding.
-      const t = quad[1]; quad[1] = quad[n - 1]; quad[n - 1] = t;
-    }
-    emitPolygon(n);
-  }
-  const mesh: ChunkMesh = {
-    positions: positions.slice(0, vCount * 3),
-    normals: normals.slice(0, vCount * 3),
-    indices: indices.slice(0, iCount),
-    originWorld,
-    vertexCells: vertexCells.slice(0, vCount * 4),
-  };
+  const lv = new Float64Array(3);
+  const mesh: ChunkMesh = { positions, normals, indices, originWorld, vertexCells };
   const t4 = now();
 
   // ---- boundary leaves ---------------------------------------------------------------------
-  const exported = new Uint8Array(totalNodes);
+  const exported = scratchU8('exported', totalNodes);
+  exported.fill(0, 0, totalNodes);
   let bCount = 0;
+  // Module scratch (every field of a record is written); the result holds exact-size copies.
   const bCap = Math.max(8, 6 * NN);
-  let bCells = new Int32Array(bCap * 4);
-  let bCorners = new Uint8Array(bCap);
-  let bComponent = new Uint8Array(bCap);
-  let bVert = new Float64Array(bCap * 3);
-  let bNormals = new Float32Array(bCap * 3);
+  let bCells = scratchI32('bCells', bCap * 4) as Int32Array<ArrayBuffer>;
+  let bCorners = scratchU8('bCorners', bCap) as Uint8Array<ArrayBuffer>;
+  let bComponent = scratchU8('bComponent', bCap) as Uint8Array<ArrayBuffer>;
+  let bVert = scratchF64('bVert', bCap * 3) as Float64Array<ArrayBuffer>;
+  let bNormals = scratchF32('bNormals', bCap * 3) as Float32Array<ArrayBuffer>;
   const exportCell = (i: number, j: number, k: number): void => {
     const cell = i + N * (j + N * k);
     const a = cellToActive[cell];
@@ -684,7 +703,9 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       bCells[4 * b] = ox + i * cs; bCells[4 * b + 1] = oy + j * cs; bCells[4 * b + 2] = oz + k * cs;
       bCells[4 * b + 3] = cs;
       bCorners[b] = cornerMask(i, j, k, 1);
+      bComponent[b] = 0;
       bVert[3 * b] = NaN; bVert[3 * b + 1] = NaN; bVert[3 * b + 2] = NaN;
+      bNormals[3 * b] = 0; bNormals[3 * b + 1] = 0; bNormals[3 * b + 2] = 0;
       return;
     }
     if (exported[id]) { bCount--; return; }
@@ -728,7 +749,8 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     normals: bNormals.slice(0, bCount * 3),
   };
   const t5 = now();
-  const seenLeaf = new Uint8Array(totalNodes);
+  const seenLeaf = scratchU8('seenLeaf', totalNodes);
+  seenLeaf.fill(0, 0, totalNodes);
   let leaves = 0;
   for (let a = 0; a < activeCount; a++) {
     if (!seenLeaf[activeLeaf[a]]) { seenLeaf[activeLeaf[a]] = 1; leaves++; }
@@ -827,7 +849,7 @@ function restrictToCoarser(
 
 /** Normalises a grid-space normal and maps it to world space into scratchN. */
 function writeNormal(mapping: GridMapping, gx: number, gy: number, gz: number, nx: number, ny: number, nz: number): void {
-  const len = Math.hypot(nx, ny, nz) || 1;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
   scratchN[0] = nx / len; scratchN[1] = ny / len; scratchN[2] = nz / len;
   if (mapping.normalToWorld) mapping.normalToWorld(gx, gy, gz, scratchN);
 }
