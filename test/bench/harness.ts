@@ -37,6 +37,16 @@ export interface Benchmark {
   toValue?: (ms: number) => number;
   /** Free-form context: sizes, the peer compared against, ratios. Called after the runs. */
   notes?: string | (() => string);
+  /**
+   * More rows measured by the same runs (e.g. long tasks and frame gaps of a generation
+   * run), built after the runs with {@link rowFrom}.
+   */
+  extraRows?: () => BenchRow[];
+}
+
+/** A row from per-run samples (median/min/max over them). */
+export function rowFrom(name: string, unit: string, samples: readonly number[], notes = ''): BenchRow {
+  return { name, unit, median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length, notes };
 }
 
 export function median(values: readonly number[]): number {
@@ -48,8 +58,8 @@ export function median(values: readonly number[]): number {
 const now: () => number =
   typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
-/** Runs one benchmark and returns its row. */
-export async function runBenchmark(bench: Benchmark): Promise<BenchRow> {
+/** Runs one benchmark and returns its rows (its own, then any extra rows). */
+export async function runBenchmark(bench: Benchmark): Promise<BenchRow[]> {
   const runs = bench.runs ?? 7;
   const warmup = bench.warmup ?? 2;
   if (bench.setup) await bench.setup();
@@ -62,15 +72,7 @@ export async function runBenchmark(bench: Benchmark): Promise<BenchRow> {
     values.push(bench.toValue ? bench.toValue(ms) : ms);
   }
   const notes = typeof bench.notes === 'function' ? bench.notes() : (bench.notes ?? '');
-  return {
-    name: bench.name,
-    unit: bench.unit,
-    median: median(values),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    runs,
-    notes,
-  };
+  return [rowFrom(bench.name, bench.unit, values, notes), ...(bench.extraRows?.() ?? [])];
 }
 
 /** Runs every benchmark whose name contains `filter` (all when empty), in order. */
@@ -82,9 +84,10 @@ export async function runBenchmarks(
   const rows: BenchRow[] = [];
   for (const bench of benches) {
     if (filter && !bench.name.includes(filter)) continue;
-    const row = await runBenchmark(bench);
-    rows.push(row);
-    onRow?.(row);
+    for (const row of await runBenchmark(bench)) {
+      rows.push(row);
+      onRow?.(row);
+    }
   }
   return rows;
 }

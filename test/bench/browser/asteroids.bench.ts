@@ -1,0 +1,94 @@
+/**
+ * The asteroid pipeline under load, in this browser: 50 asteroids generated (seed → field
+ * → body jobs in workers → geometry) while a 512×384 view keeps rendering. Reports total
+ * time, jobs/s, main-thread long tasks (> 50 ms, PerformanceObserver 'longtask': the page
+ * runs only our code) and the longest gap between frames.
+ */
+import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { rowFrom, type Benchmark, type BenchRow } from '../harness';
+import { AsteroidField } from '../../../src/app/AsteroidField';
+import { Progress } from '../../../src/app/progress';
+import { probeGpu } from '../../../src/app/capabilities';
+import { BodyMesher } from '../../../src/workers/BodyMesher';
+import { chooseSamplingPath, type SamplingPath } from '../../../src/workers/samplingPath';
+
+const COUNT = 50;
+const W = 512;
+const H = 384;
+
+let renderer: WebGLRenderer | null = null;
+let mesher: BodyMesher | null = null;
+let path: SamplingPath = 'js-worker';
+let seed = 100;
+const samples = { jobsPerS: [] as number[], longTasks: [] as number[], longestGapMs: [] as number[], jobs: [] as number[] };
+
+async function setup(): Promise<void> {
+  if (renderer) return;
+  renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
+  renderer.setSize(W, H, false);
+  renderer.shadowMap.enabled = true;
+  document.body.appendChild(renderer.domElement);
+  const choice = await chooseSamplingPath(probeGpu());
+  path = choice.path;
+  mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
+}
+
+async function generate(): Promise<void> {
+  const scene = new Scene();
+  const camera = new PerspectiveCamera(45, W / H, 0.5, 2e6);
+  const field = new AsteroidField({ seed: seed++, count: COUNT, progress: new Progress(), onError: (m) => console.error(m) });
+  scene.add(field.root);
+  const hero = field.spec.asteroids[0];
+  camera.position.set(...hero.positionM).add(new Vector3(0.6, 0.4, 1).normalize().multiplyScalar(hero.radiusM * 3.2));
+  camera.lookAt(...hero.positionM);
+  field.start(mesher!);
+
+  let longTasks = 0;
+  const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+  try {
+    observer.observe({ type: 'longtask', buffered: false });
+  } catch {
+    // No Long Tasks API in this browser: reported as 0 with a note.
+  }
+  const t0 = performance.now();
+  let last = t0;
+  let longestGap = 0;
+  await new Promise<void>((done) => {
+    const frame = (now: number): void => {
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      field.update(camera, H, 1 / 60, (now - t0) / 1000);
+      renderer!.render(scene, camera);
+      if (field.allGenerated()) done();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  observer.disconnect();
+  samples.jobs.push(field.jobsDone);
+  samples.jobsPerS.push(field.jobsDone / seconds);
+  samples.longTasks.push(longTasks);
+  samples.longestGapMs.push(longestGap);
+  field.dispose();
+}
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: 'asteroids/50/generate-while-rendering',
+    unit: 'ms',
+    runs: 3,
+    warmup: 1,
+    setup,
+    run: generate,
+    notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}, ${mesher?.pool.size} body worker(s)`,
+    extraRows: (): BenchRow[] => {
+      const keep = (a: number[]) => a.slice(-3); // the timed runs, not the warm-up
+      return [
+        rowFrom('asteroids/50/jobs-per-s', 'jobs/s', keep(samples.jobsPerS), `${keep(samples.jobs).join('/')} jobs per run`),
+        rowFrom('asteroids/50/long-tasks', 'count', keep(samples.longTasks), 'main-thread tasks > 50 ms during generation (target 0)'),
+        rowFrom('asteroids/50/longest-frame-gap', 'ms', keep(samples.longestGapMs), 'longest rAF interval during generation'),
+      ];
+    },
+  },
+];
