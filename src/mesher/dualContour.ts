@@ -317,18 +317,23 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   const signs = scratchU8('signs', P3);
   const rowState = scratchU8('rows', PP);
   for (let r = 0, p = 0; r < PP; r++) {
-    let any = 0, all = 1;
+    let any = 0, all = 1, sum = 0;
     for (let i = 0; i < P; i++, p++) {
       const v = values[p];
-      if (!Number.isFinite(v)) {
+      sum += v; // NaN and infinities survive the sum: one finiteness test per row
+      const sg = v < 0 ? 1 : 0;
+      signs[p] = sg;
+      any |= sg; all &= sg;
+    }
+    if (!Number.isFinite(sum)) {
+      for (let i = 0, q = r * P; i < P; i++, q++) {
+        const v = values[q];
+        if (Number.isFinite(v)) continue;
         const j = r % P, k = Math.floor(r / P);
         throw new MesherInputError(
           `mesher: field value ${v} at chunk corner (${i},${j},${k}), global grid (${ox + i * cs},${oy + j * cs},${oz + k * cs}); the field must be finite`,
         );
       }
-      const sg = v < 0 ? 1 : 0;
-      signs[p] = sg;
-      any |= sg; all &= sg;
     }
     rowState[r] = any === all ? all : 2;
   }
