@@ -99,6 +99,28 @@ describe('face mapping', () => {
     expect(maxLen / small.heightUnitM).toBeLessThan(1.42);
   });
 
+  it('normalToWorld recovers the world gradient of random linear fields from grid gradients (seed 6)', () => {
+    const r = new Prng(6);
+    const q = new Float64Array(3), n = new Float64Array(3);
+    let worst = 0;
+    for (let c = 0; c < 600; c++) {
+      const face = c % 6;
+      const a = randomDirection(r);
+      const gi = r.next() * space.faceUnits, gj = r.next() * space.faceUnits, gk = space.faceUnits * (0.2 + 0.6 * r.next());
+      const f = (i: number, j: number, k: number) => {
+        space.toWorld(face, i, j, k, q);
+        return a[0] * q[0] + a[1] * q[1] + a[2] * q[2];
+      };
+      const h = 1e-2;
+      n[0] = f(gi + h, gj, gk) - f(gi - h, gj, gk);
+      n[1] = f(gi, gj + h, gk) - f(gi, gj - h, gk);
+      n[2] = f(gi, gj, gk + h) - f(gi, gj, gk - h);
+      space.normalToWorld(face, gi, gj, gk, n);
+      worst = Math.max(worst, 1 - (n[0] * a[0] + n[1] * a[1] + n[2] * a[2]));
+    }
+    expect(worst).toBeLessThan(1e-6);
+  });
+
   it('normalToWorld turns the grid gradient of |p| − R into the radial direction', () => {
     const r = new Prng(4);
     const p = new Float64Array(3), n = new Float64Array(3), q = new Float64Array(3);
