@@ -3,6 +3,7 @@ import {
   ACESFilmicToneMapping,
   Mesh,
   PCFShadowMap,
+  Raycaster,
   PerspectiveCamera,
   Scene,
   SRGBColorSpace,
@@ -12,6 +13,7 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
+import { FlyControls } from '../interact/FlyControls';
 import { Backdrop } from '../render/Backdrop';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, type SamplingChoice } from '../workers/samplingPath';
@@ -50,6 +52,7 @@ export class App {
   readonly scene = new Scene();
   readonly camera: PerspectiveCamera;
   readonly controls: OrbitControls;
+  readonly fly: FlyControls;
   readonly progress = new Progress();
   readonly notices: Notices;
   readonly stats: StatsOverlay;
@@ -78,6 +81,7 @@ export class App {
     shadowRadius: 3,
     shadowMapSize: 2048,
     seed: '',
+    camera: 'orbit' as 'orbit' | 'fly',
   };
 
   constructor(options: AppOptions) {
@@ -114,6 +118,12 @@ export class App {
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = true;
     this.controls.addEventListener('end', () => this.scheduleUrlWrite());
+    this.fly = new FlyControls(this.camera, this.renderer.domElement, {
+      altitude: () => (this.field ? Math.max(0, this.field.fieldAt(this.camera.position)) : 100),
+      collide: (from, to) => this.collide(from, to),
+    });
+    window.addEventListener('keydown', this.onKeyDown);
+    window.addEventListener('keyup', this.onKeyUp);
 
     this.backdrop = new Backdrop(this.state.seed);
     this.scene.add(this.backdrop);
@@ -157,7 +167,8 @@ export class App {
     if (this.contextLost) return;
     const dtS = this.lastFrameMs < 0 ? 0 : Math.min(0.25, (timeMs - this.lastFrameMs) / 1000);
     this.lastFrameMs = timeMs;
-    this.controls.update();
+    if (this.fly.enabled) this.fly.update(dtS);
+    else this.controls.update();
     if (this.field) {
       const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
       this.field.update(this.camera, heightPx, dtS, (performance.now() - this.startMs) / 1000);
@@ -168,6 +179,50 @@ export class App {
     this.renderer.render(this.scene, this.camera);
     this.stats.frame(timeMs);
   }
+
+  /** Orbit around a body, or free flight (key F toggles). */
+  setCameraMode(mode: 'orbit' | 'fly'): void {
+    this.guiParams.camera = mode;
+    this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+    const flying = mode === 'fly';
+    if (flying === this.fly.enabled) return;
+    this.fly.enabled = flying;
+    this.controls.enabled = !flying;
+    if (!flying) {
+      // Orbit around what is ahead: the nearest body's centre if it is in front, else 10 m out.
+      const ahead = new Vector3(0, 0, -1).applyQuaternion(this.camera.quaternion);
+      const near = this.field?.nearest(this.camera.position);
+      const toBody = near ? near.centre.clone().sub(this.camera.position) : null;
+      this.controls.target.copy(
+        toBody && toBody.dot(ahead) > 0 ? near!.centre : this.camera.position.clone().addScaledVector(ahead, 10),
+      );
+    }
+    this.scheduleUrlWrite();
+  }
+
+  /** Stops a move 1 m short of the first surface along it (BVH raycast). */
+  private collide(from: Vector3, to: Vector3): Vector3 {
+    if (!this.field) return to;
+    const dir = to.clone().sub(from);
+    const length = dir.length();
+    if (length === 0) return to;
+    const margin = 1;
+    raycaster.set(from, dir.divideScalar(length));
+    raycaster.far = length + margin;
+    raycaster.firstHitOnly = true;
+    const hit = raycaster.intersectObject(this.field.root, true)[0];
+    if (!hit) return to;
+    return from.clone().addScaledVector(dir, Math.max(0, hit.distance - margin));
+  }
+
+  private readonly onKeyDown = (e: KeyboardEvent): void => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.code === 'KeyF') this.setCameraMode(this.fly.enabled ? 'orbit' : 'fly');
+  };
+
+  private readonly onKeyUp = (): void => {
+    if (this.fly.enabled) this.scheduleUrlWrite();
+  };
 
   /** Workers the body pool replaced after they died. */
   mesherCrashes(): number {
@@ -231,9 +286,13 @@ export class App {
   }
 
   private currentCamera(): CameraState {
+    // In flight the "target" is a point straight ahead, so the URL still holds the view.
+    const target = this.fly.enabled
+      ? this.camera.position.clone().add(new Vector3(0, 0, -10).applyQuaternion(this.camera.quaternion))
+      : this.controls.target;
     return {
       position: this.camera.position.toArray() as [number, number, number],
-      target: this.controls.target.toArray() as [number, number, number],
+      target: target.toArray() as [number, number, number],
     };
   }
 
@@ -289,6 +348,10 @@ export class App {
         this.notices.dismiss('gui-seed');
         this.setSeed(seed);
       });
+    this.gui
+      .add(p, 'camera', ['orbit', 'fly'])
+      .name('camera (F)')
+      .onChange((mode: 'orbit' | 'fly') => this.setCameraMode(mode));
     const look = this.gui.addFolder('Look');
     look.add(p, 'exposure', 0.1, 4, 0.01).onChange((v: number) => (this.renderer.toneMappingExposure = v));
     const shadows = this.gui.addFolder('Shadows');
@@ -322,7 +385,10 @@ export class App {
     clearTimeout(this.urlTimer);
     this.resizeObserver.disconnect();
     window.removeEventListener('popstate', this.onPopState);
+    window.removeEventListener('keydown', this.onKeyDown);
+    window.removeEventListener('keyup', this.onKeyUp);
     this.controls.dispose();
+    this.fly.dispose();
     this.gui.destroy();
     this.progressBar.dispose();
     this.field?.dispose();
@@ -336,6 +402,7 @@ export class App {
 }
 
 const scratchSize = new Vector2();
+const raycaster = new Raycaster();
 
 /** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */
 function shortRenderer(renderer: string): string {

@@ -19,7 +19,7 @@ import {
   type Material,
   type PerspectiveCamera,
 } from 'three';
-import { recipeBounds } from '../field/index';
+import { compileToJs, recipeBounds, type FieldFn } from '../field/index';
 import { fitShadowCamera } from '../render/placeholderScene';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { asteroidFieldSpec, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
@@ -102,6 +102,8 @@ export class AsteroidField {
   private readonly material: Material;
   private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
   private mesher: BodyMesher | null = null;
+  /** JS fields compiled on demand (altitude queries). */
+  private readonly fields = new Map<AsteroidState, FieldFn>();
   private task: ProgressTask | null = null;
   private geometryBytes = 0;
   private debugFailIndex: number;
@@ -320,8 +322,23 @@ export class AsteroidField {
     fitShadowCamera(this.sun, new Sphere(focus.clone(), radiusM));
   }
 
-  /** The asteroid nearest to `point`, with its surface distance estimate. */
-  nearest(point: Vector3): { spec: AsteroidSpec; centre: Vector3; distanceM: number } {
+  /**
+   * The field of the nearest asteroid at a world point: roughly the distance to its surface
+   * (negative inside), metres. Drives fly speed and keeps tests honest about "outside".
+   */
+  fieldAt(pointWorld: Vector3): number {
+    const near = this.nearestState(pointWorld);
+    let f = this.fields.get(near);
+    if (!f) {
+      f = compileToJs(near.spec.recipe);
+      this.fields.set(near, f);
+    }
+    near.body.updateWorldMatrix(true, false);
+    const p = near.body.worldToLocal(scratch.copy(pointWorld));
+    return f(p.x, p.y, p.z);
+  }
+
+  private nearestState(point: Vector3): AsteroidState {
     let best = this.asteroids[0];
     let bestD = Infinity;
     for (const a of this.asteroids) {
@@ -331,7 +348,13 @@ export class AsteroidField {
         best = a;
       }
     }
-    return { spec: best.spec, centre: best.pivot.position.clone(), distanceM: bestD };
+    return best;
+  }
+
+  /** The asteroid nearest to `point`, with its surface distance estimate. */
+  nearest(point: Vector3): { spec: AsteroidSpec; centre: Vector3; distanceM: number } {
+    const best = this.nearestState(point);
+    return { spec: best.spec, centre: best.pivot.position.clone(), distanceM: point.distanceTo(best.pivot.position) - best.spec.radiusM };
   }
 
   dispose(): void {

@@ -85,6 +85,30 @@ describe('explore: the seed’s asteroid field', () => {
     expect(log.errors.filter((e) => e.includes('pageerror'))).toEqual([]);
   });
 
+  it('free flight (F, then W) slows near the surface and never passes through it', async () => {
+    const { page, log } = await openExplore('?seed=3');
+    await waitGenerated(page);
+    const before = await page.evaluate(() => window.__sr!.app!.field!.fieldAt(window.__sr!.app!.camera.position));
+    await page.locator('canvas').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('KeyF');
+    expect(await page.evaluate(() => window.__sr!.app!.fly.enabled)).toBe(true);
+    const speedBefore = await page.evaluate(() => window.__sr!.app!.fly.speed());
+    await page.keyboard.down('KeyW');
+    await page.waitForTimeout(8000);
+    await page.keyboard.up('KeyW');
+    const after = await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      return { field: app.field!.fieldAt(app.camera.position), speed: app.fly.speed() };
+    });
+    console.log(`fly: field at camera ${before.toFixed(1)} m → ${after.field.toFixed(2)} m, speed now ${after.speed.toFixed(2)} m/s`);
+    expect(after.field).toBeLessThan(before * 0.5); // it flew towards the asteroid…
+    expect(after.field).toBeGreaterThan(0); // …and is still outside it
+    expect(after.speed).toBeLessThan(0.5 * speedBefore); // slower near the surface
+    // The URL now holds the flight view.
+    await expect.poll(() => new URL(page.url()).searchParams.get('cam')).not.toBeNull();
+    expect(log.errors).toEqual([]);
+  });
+
   it('flying away cancels the stale fine-level jobs', async () => {
     const { page, log } = await openExplore('?seed=2');
     // Wait until a fine level is in flight for some asteroid…
