@@ -6,10 +6,19 @@
 import { resolveIncludes } from './glslInclude';
 import srCommon from '../../glsl/sr_common.glsl?raw';
 import srNoise from '../../glsl/sr_noise.glsl?raw';
+import srProcnoise from '../../glsl/sr_procnoise.glsl?raw';
+import srDither from '../../glsl/sr_dither.glsl?raw';
+import srRock from '../../glsl/sr_rock.glsl?raw';
 
 export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   sr_common: srCommon,
   sr_noise: srNoise,
+  /** Shading noise: hash value noise, footprint-filtered fbm, Voronoi (rock, sky). */
+  sr_procnoise: srProcnoise,
+  /** Ordered-dither thresholds and the LOD screen-door fade. */
+  sr_dither: srDither,
+  /** Procedural rock colouring and polar ice (body material). */
+  sr_rock: srRock,
 };
 
 export interface GlslWithIncludesOptions {

@@ -1,0 +1,187 @@
+// Body material, fragment stage: three.js's meshphysical fragment shader cut down to lights,
+// shadows, log depth, tone mapping and colour space, with
+// - the normal taken per pixel from the gradient of the body's field (the same sr_field the
+//   GPU sampler evaluates), blended with the mesh normal by how many pixels a mesh cell covers;
+// - procedural rock colouring (sr_rock), darker concavities from a field occlusion term,
+//   optional crater shading (curvature) and polar ice;
+// - a screen-door fade for LOD cross-fades (sr_dither).
+// Defines (set by src/render/BodyMaterial.ts): SR_FIELD_NORMALS, SR_FIELD_OCCLUSION,
+// SR_CRATER_SHADING, SR_POLAR_ICE.
+#define STANDARD
+
+varying vec3 vViewPosition;
+varying vec3 vBodyPositionM;
+varying float vFootprintM;
+
+// The vertex stage's normal matrix (body → view for normals). Declared here too: a uniform
+// may be shared by both stages, and three.js sets it by name for every draw.
+uniform mat3 normalMatrix;
+
+uniform float uFade;
+uniform bool uFadeComplement;
+uniform float uCellSizeM;
+uniform vec2 uNormalBlendPx;
+uniform float uMinGradientStepM;
+uniform float uOcclusionDistanceM;
+uniform float uOcclusionStrength;
+uniform float uCraterScaleM;
+uniform float uCraterStrength;
+uniform vec3 uBodyCentreM;
+uniform vec3 uRockBase;
+uniform vec3 uRockAlt;
+uniform vec3 uRockDark;
+uniform vec3 uRegolith;
+uniform vec3 uStrataAxis;
+uniform float uStrataSpacingM;
+uniform float uNoiseScaleM;
+uniform float uRegolithAmount;
+uniform float uRoughness;
+uniform float uMetalness;
+uniform uint uSalt;
+uniform vec3 uIceAxis;
+uniform float uIceLatitudeSin;
+uniform vec3 uIceColor;
+
+#include <common>
+#include <sr_common>
+#include <sr_field>
+#include <sr_dither>
+#include <sr_rock>
+#include <lights_pars_begin>
+#include <normal_pars_fragment>
+#include <lights_physical_pars_fragment>
+#include <shadowmap_pars_fragment>
+#include <logdepthbuf_pars_fragment>
+#include <clipping_planes_pars_fragment>
+
+void main() {
+  if (sr_fadeDiscard(gl_FragCoord.xy, uFade, uFadeComplement)) discard;
+
+  #include <clipping_planes_fragment>
+  #include <logdepthbuf_fragment>
+  #include <normal_fragment_begin>
+
+  vec3 p = vBodyPositionM;
+  float footprintM = max(vFootprintM, 1e-6);
+  // View → body for directions: the normal matrix is (s·R)^-T = R / s, so its transpose,
+  // normalised, undoes it for rotations with uniform scale.
+  vec3 meshNormalBody = normalize(transpose(normalMatrix) * normal);
+  vec3 nBody = meshNormalBody;
+  // |∇f| near p: 1 for a distance field; measured below when the gradient is taken.
+  float gradLen = 1.0;
+  float fieldAtP = 0.0;
+
+  #ifdef SR_FIELD_NORMALS
+    // How many pixels one mesh cell covers: below uNormalBlendPx.x the mesh already resolves
+    // everything a pixel can show (use its normal), above uNormalBlendPx.y the field adds
+    // detail finer than the mesh (use the field's).
+    float cellPx = uCellSizeM / footprintM;
+    float wField = smoothstep(uNormalBlendPx.x, uNormalBlendPx.y, cellPx);
+    if (wField > 0.0) {
+      // Tetrahedral 4-tap gradient; a step no smaller than the pixel footprint is the
+      // box-filtered gradient over the pixel, so normal detail below a pixel cannot alias.
+      float h = max(footprintM, uMinGradientStepM);
+      const vec2 k = vec2(1.0, -1.0);
+      float f0 = sr_field(p + k.xyy * h);
+      float f1 = sr_field(p + k.yyx * h);
+      float f2 = sr_field(p + k.yxy * h);
+      float f3 = sr_field(p + k.xxx * h);
+      vec3 g = k.xyy * f0 + k.yyx * f1 + k.yxy * f2 + k.xxx * f3;
+      float gLen = length(g);
+      if (gLen > 0.0) {
+        // Σ k_i (k_i · ∇f) h = 4 h ∇f.
+        gradLen = gLen / (4.0 * h);
+        fieldAtP = 0.25 * (f0 + f1 + f2 + f3);
+        nBody = normalize(mix(meshNormalBody, g / gLen, wField));
+        normal = normalize(normalMatrix * nBody);
+      }
+    }
+  #endif
+
+  vec3 up = normalize(p - uBodyCentreM);
+
+  float occlusion = 1.0;
+  #ifdef SR_FIELD_OCCLUSION
+    // Cheap field occlusion: how far the surface is from two points out along the normal,
+    // relative to how far they are from p. 1 on open ground, smaller in concavities.
+    {
+      float d = max(uOcclusionDistanceM, 2.0 * footprintM);
+      float o1 = (sr_field(p + nBody * d) - fieldAtP) / (d * gradLen);
+      float o2 = (sr_field(p + nBody * (3.0 * d)) - fieldAtP) / (3.0 * d * gradLen);
+      float open_ = sr_saturate(0.4 * o1 + 0.6 * o2);
+      occlusion = mix(1.0, open_, uOcclusionStrength);
+    }
+  #endif
+
+  float curvature = 0.0;
+  #ifdef SR_CRATER_SHADING
+    // Mean curvature at crater scale from three taps in the tangent plane:
+    // mean f(p + D t_j) − f(p) ≈ D²/4 (κ1 + κ2). Bowls (crater floors) come out negative,
+    // rims and ridges positive.
+    {
+      float D = max(uCraterScaleM, 4.0 * footprintM);
+      vec3 t1 = normalize(cross(nBody, abs(nBody.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0)));
+      vec3 t2 = cross(nBody, t1);
+      float c = sr_field(p + D * t1)
+        + sr_field(p + D * (-0.5 * t1 + 0.8660254 * t2))
+        + sr_field(p + D * (-0.5 * t1 - 0.8660254 * t2));
+      float kappaD = 4.0 * (c / 3.0 - fieldAtP) / (D * gradLen);
+      curvature = clamp(kappaD, -1.0, 1.0);
+    }
+  #endif
+
+  SrRockParams rp;
+  rp.base = uRockBase;
+  rp.alt = uRockAlt;
+  rp.dark = uRockDark;
+  rp.regolith = uRegolith;
+  rp.strataAxis = uStrataAxis;
+  rp.strataSpacingM = uStrataSpacingM;
+  rp.noiseScaleM = uNoiseScaleM;
+  rp.regolith_amount = uRegolithAmount;
+  rp.roughness = uRoughness;
+  rp.metalness = uMetalness;
+  rp.salt = uSalt;
+  SrRockSurface surface = sr_rockSurface(p, nBody, up, footprintM, rp);
+
+  vec3 albedo = surface.albedo;
+  float roughnessFactor = surface.roughness;
+  float metalnessFactor = surface.metalness;
+
+  #ifdef SR_CRATER_SHADING
+    // Darker floors, brighter rims and ejecta.
+    albedo *= 1.0 + uCraterStrength * (curvature > 0.0 ? 0.6 * curvature : 0.8 * curvature);
+  #endif
+
+  #ifdef SR_POLAR_ICE
+    float ice = sr_polarIce(p, nBody, up, uIceAxis, uIceLatitudeSin, footprintM, uNoiseScaleM, uSalt);
+    albedo = mix(albedo, uIceColor, ice);
+    roughnessFactor = mix(roughnessFactor, 0.45, ice);
+    metalnessFactor *= 1.0 - ice;
+  #endif
+
+  // Concavities are darker: less dust-free exposure and less light reaching in.
+  albedo *= mix(0.6, 1.0, occlusion);
+
+  vec4 diffuseColor = vec4(albedo, 1.0);
+  ReflectedLight reflectedLight = ReflectedLight(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0));
+  vec3 totalEmissiveRadiance = vec3(0.0);
+
+  // accumulation
+  #include <lights_physical_fragment>
+  #include <lights_fragment_begin>
+  #include <lights_fragment_maps>
+  #include <lights_fragment_end>
+
+  // The sky light reaches into concavities less.
+  reflectedLight.indirectDiffuse *= occlusion;
+  reflectedLight.indirectSpecular *= occlusion;
+
+  vec3 totalDiffuse = reflectedLight.directDiffuse + reflectedLight.indirectDiffuse;
+  vec3 totalSpecular = reflectedLight.directSpecular + reflectedLight.indirectSpecular;
+  vec3 outgoingLight = totalDiffuse + totalSpecular + totalEmissiveRadiance;
+
+  #include <opaque_fragment>
+  #include <tonemapping_fragment>
+  #include <colorspace_fragment>
+}
