@@ -1,0 +1,315 @@
+/**
+ * Page-side helpers for test/browser/render.test.ts, loaded with srImport() on the dev server.
+ * Builds asteroid meshes in the page (JS field sampling + Dual Contouring over one 32³ chunk),
+ * draws them with BodyMaterial, Sun and SkyCubemap at a small size (SwiftShader is slow), and
+ * returns PNGs (data URLs) and pixel statistics for the Node side to save and assert on.
+ */
+import {
+  ACESFilmicToneMapping,
+  BufferAttribute,
+  BufferGeometry,
+  Group,
+  HemisphereLight,
+  Mesh,
+  PCFShadowMap,
+  PerspectiveCamera,
+  Scene,
+  Sphere,
+  SRGBColorSpace,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { compileToJs, recipeBounds } from '../../../src/field/index';
+import { compileToGlsl } from '../../../src/field/glsl';
+import { cartesianMapping, meshChunk, sampleChunk } from '../../../src/mesher/index';
+import { asteroidFamily, asteroidRecipe } from '../../../src/scene/index';
+import { BodyMaterial, type BodyMaterialOptions } from '../../../src/render/BodyMaterial';
+import { Sun } from '../../../src/render/Sun';
+
+export const WIDTH = 480;
+export const HEIGHT = 360;
+
+let renderer: WebGLRenderer | null = null;
+
+function getRenderer(logDepth: boolean): WebGLRenderer {
+  if (renderer && renderer.capabilities.logarithmicDepthBuffer === logDepth) return renderer;
+  renderer?.dispose();
+  const canvas = document.createElement('canvas');
+  canvas.width = WIDTH;
+  canvas.height = HEIGHT;
+  document.body.appendChild(canvas);
+  renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true, logarithmicDepthBuffer: logDepth });
+  renderer.setPixelRatio(1);
+  renderer.setSize(WIDTH, HEIGHT, false);
+  renderer.toneMapping = ACESFilmicToneMapping;
+  renderer.toneMappingExposure = 1;
+  renderer.outputColorSpace = SRGBColorSpace;
+  renderer.shadowMap.enabled = true;
+  renderer.shadowMap.type = PCFShadowMap;
+  return renderer;
+}
+
+/** One asteroid: a single 32³ chunk meshed in the page, drawn with a BodyMaterial. */
+interface Body {
+  group: Group;
+  mesh: Mesh<BufferGeometry, BodyMaterial>;
+  material: BodyMaterial;
+  radiusM: number;
+  centreM: Vector3;
+  dispose(): void;
+}
+
+function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {}): Body {
+  const recipe = asteroidRecipe(seed);
+  const bounds = recipeBounds(recipe);
+  const field = compileToJs(recipe);
+  const extent = Math.max(...[0, 1, 2].map((a) => bounds.boxMax[a] - bounds.boxMin[a])) * 1.08;
+  const stepM = extent / cells;
+  const originM: [number, number, number] = [0, 1, 2].map(
+    (a) => 0.5 * (bounds.boxMin[a] + bounds.boxMax[a]) - extent / 2,
+  ) as [number, number, number];
+  const mapping = cartesianMapping(stepM, originM);
+  const spec = { originGrid: [0, 0, 0] as const, level: 0, cells };
+  const values = sampleChunk(spec, field, mapping);
+  const { mesh: chunk } = meshChunk({ ...spec, values, mapping, field });
+
+  const geometry = new BufferGeometry();
+  geometry.setAttribute('position', new BufferAttribute(chunk.positions, 3));
+  geometry.setAttribute('normal', new BufferAttribute(chunk.normals, 3));
+  geometry.setIndex(new BufferAttribute(chunk.indices, 1));
+  geometry.computeBoundingSphere();
+
+  const compiled = compileToGlsl(recipe);
+  const material = new BodyMaterial(compiled, { family: asteroidFamily(seed), seed, ...options });
+  const mesh = new Mesh(geometry, material);
+  mesh.castShadow = mesh.receiveShadow = true;
+  // Positions are relative to the chunk origin: the mesh sits there in the body's frame.
+  mesh.position.fromArray(chunk.originWorld);
+  material.bindChunk(mesh, { chunkOriginM: chunk.originWorld, cellSizeM: stepM });
+  const group = new Group();
+  group.add(mesh);
+  return {
+    group,
+    mesh,
+    material,
+    radiusM: bounds.sphereRadiusM,
+    centreM: new Vector3(...bounds.sphereCenter),
+    dispose() {
+      geometry.dispose();
+      material.dispose();
+    },
+  };
+}
+
+interface PixelStats {
+  /** Fraction of pixels brighter than the background threshold. */
+  litFraction: number;
+  /** Standard deviation of luma (0..255) over the frame. */
+  lumaStd: number;
+  /** Distinct colours (quantised to 5 bits per channel). */
+  distinctColours: number;
+}
+
+function readPixels(r: WebGLRenderer): Uint8Array {
+  const gl = r.getContext();
+  const out = new Uint8Array(WIDTH * HEIGHT * 4);
+  gl.readPixels(0, 0, WIDTH, HEIGHT, gl.RGBA, gl.UNSIGNED_BYTE, out);
+  return out;
+}
+
+function luma(px: Uint8Array, i: number): number {
+  return 0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2];
+}
+
+function stats(px: Uint8Array): PixelStats {
+  let lit = 0;
+  let sum = 0;
+  let sum2 = 0;
+  const colours = new Set<number>();
+  for (let i = 0; i < px.length; i += 4) {
+    const y = luma(px, i);
+    if (y > 12) lit++;
+    sum += y;
+    sum2 += y * y;
+    colours.add(((px[i] >> 3) << 10) | ((px[i + 1] >> 3) << 5) | (px[i + 2] >> 3));
+  }
+  const n = px.length / 4;
+  const mean = sum / n;
+  return { litFraction: lit / n, lumaStd: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColours: colours.size };
+}
+
+/** Fraction of pixels whose luma differs by more than `threshold` (0..255). */
+function diffFraction(a: Uint8Array, b: Uint8Array, threshold: number): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i += 4) if (Math.abs(luma(a, i) - luma(b, i)) > threshold) n++;
+  return n / (a.length / 4);
+}
+
+/** Fraction of pixels that `shadowed` makes darker than `lit` by more than `threshold`. */
+function darkenedFraction(shadowed: Uint8Array, lit: Uint8Array, threshold: number): number {
+  let n = 0;
+  for (let i = 0; i < lit.length; i += 4) if (luma(lit, i) - luma(shadowed, i) > threshold) n++;
+  return n / (lit.length / 4);
+}
+
+function png(r: WebGLRenderer): string {
+  return r.domElement.toDataURL('image/png');
+}
+
+interface Stage {
+  scene: Scene;
+  camera: PerspectiveCamera;
+  sun: Sun;
+  bodies: Body[];
+  dispose(): void;
+}
+
+function stage(bodies: Body[], sunDirection: Vector3): Stage {
+  const scene = new Scene();
+  for (const b of bodies) scene.add(b.group);
+  const sun = new Sun({ direction: [sunDirection.x, sunDirection.y, sunDirection.z] });
+  scene.add(sun);
+  scene.add(new HemisphereLight(0x4a5670, 0x120e0c, 0.25));
+  // Shadow bounds: every body's bounding sphere, in world space.
+  const all = new Sphere();
+  bodies.forEach((b, i) => {
+    b.group.updateMatrixWorld(true);
+    const s = new Sphere(b.centreM.clone().applyMatrix4(b.group.matrixWorld), b.radiusM * 1.1);
+    if (i === 0) all.copy(s);
+    else all.union(s);
+  });
+  sun.fitShadow(all);
+  const camera = new PerspectiveCamera(40, WIDTH / HEIGHT, 1, 1e6);
+  return {
+    scene,
+    camera,
+    sun,
+    bodies,
+    dispose() {
+      sun.dispose();
+      for (const b of bodies) b.dispose();
+    },
+  };
+}
+
+function lookFrom(camera: PerspectiveCamera, target: Vector3, dir: Vector3, distance: number): void {
+  camera.position.copy(target).addScaledVector(dir.clone().normalize(), distance);
+  camera.near = distance * 0.02;
+  camera.far = distance * 50;
+  camera.lookAt(target);
+  camera.updateProjectionMatrix();
+  camera.updateMatrixWorld();
+}
+
+function timed(r: WebGLRenderer, scene: Scene, camera: PerspectiveCamera): number {
+  const t0 = performance.now();
+  r.render(scene, camera);
+  readPixels(r); // forces the frame to finish so the time is real
+  return performance.now() - t0;
+}
+
+export interface CloseUpResult {
+  png: string;
+  meshNormalsPng: string;
+  noShadowPng: string;
+  stats: PixelStats;
+  normalsDiffFraction: number;
+  shadowDarkenedFraction: number;
+  frameMs: number;
+  triangles: number;
+}
+
+/**
+ * An asteroid close-up with the sun from the side: rendered with per-pixel field normals,
+ * with mesh normals only, and without shadows.
+ */
+export function closeUp(
+  seed: number,
+  view: 'closeUp' | 'selfShadow' = 'closeUp',
+  logDepth = false,
+  options: BodyMaterialOptions = {},
+  /** Debug: magnify a sub-rectangle [x, y, w, h] of the frame; other sun/view directions. */
+  debug: { crop?: [number, number, number, number]; sunDir?: [number, number, number]; viewDir?: [number, number, number] } = {},
+): CloseUpResult {
+  const r = getRenderer(logDepth);
+  const body = buildBody(seed, 32, { ...(view === 'selfShadow' ? { craterShading: true } : {}), ...options });
+  // Close-up: sun from the upper left, a terminator across the body. Self-shadow: a low,
+  // grazing sun so ridges and lobes throw long shadows across the surface.
+  const sunDir = (view === 'closeUp' ? new Vector3(-0.8, 0.45, 0.35) : new Vector3(-1, 0.15, 0.1)).normalize();
+  if (debug.sunDir) sunDir.fromArray(debug.sunDir).normalize();
+  const st = stage([body], sunDir);
+  const viewDir = view === 'closeUp' ? new Vector3(0.25, 0.2, 1) : new Vector3(0.2, 0.2, 1);
+  if (debug.viewDir) viewDir.fromArray(debug.viewDir);
+  lookFrom(st.camera, body.centreM, viewDir, body.radiusM * (view === 'closeUp' ? 2.2 : 2.6));
+  const crop = debug.crop;
+  if (crop) st.camera.setViewOffset(WIDTH, HEIGHT, crop[0], crop[1], crop[2], crop[3]);
+  timed(r, st.scene, st.camera); // compile
+  const frameMs = timed(r, st.scene, st.camera);
+  const withField = readPixels(r);
+  const out1 = png(r);
+  body.material.perPixelNormals = false;
+  r.render(st.scene, st.camera);
+  const withMesh = readPixels(r);
+  const out2 = png(r);
+  body.material.perPixelNormals = true;
+  st.sun.light.castShadow = false;
+  r.render(st.scene, st.camera);
+  const noShadow = readPixels(r);
+  const out3 = png(r);
+  const result: CloseUpResult = {
+    png: out1,
+    meshNormalsPng: out2,
+    noShadowPng: out3,
+    stats: stats(withField),
+    normalsDiffFraction: diffFraction(withField, withMesh, 6),
+    shadowDarkenedFraction: darkenedFraction(withField, noShadow, 10),
+    frameMs,
+    triangles: body.mesh.geometry.index!.count / 3,
+  };
+  st.dispose();
+  return result;
+}
+
+export interface FieldResult {
+  png: string;
+  stats: PixelStats;
+  frameMs: number;
+  bodies: number;
+}
+
+/**
+ * A small asteroid field seen towards the sun: bodies of several families and sizes backlit,
+ * the sun disc and its glow behind them.
+ */
+export function field(seeds: number[], logDepth = true): FieldResult {
+  const r = getRenderer(logDepth);
+  const bodies = seeds.map((seed) => buildBody(seed, 24));
+  // Lay the bodies out on a rough ring around the origin, scaled so the largest is ~300 m
+  // (a field: sizes relative to each other are kept).
+  const scaleTo = 300 / Math.max(...bodies.map((b) => b.radiusM));
+  const placements = [
+    [0, 0, 0], [-900, 250, -700], [850, -200, -500], [-400, -350, 600], [500, 380, 350], [150, 100, -1500], [-1300, -100, -1200],
+  ];
+  bodies.forEach((b, i) => {
+    const s = scaleTo * (0.5 + 0.5 * ((i * 0.618) % 1));
+    b.group.scale.setScalar(s);
+    const p = placements[i % placements.length];
+    b.group.position.set(p[0], p[1], p[2]).addScaledVector(b.centreM, -s);
+    b.group.rotation.set(i * 1.3, i * 0.7, i * 2.1);
+  });
+  const sunDir = new Vector3(0.15, 0.25, -1).normalize();
+  const st = stage(bodies, sunDir);
+  // Camera on the far side of the field from the sun, looking towards it.
+  st.camera.position.set(-300, 200, 2600);
+  st.camera.near = 10;
+  st.camera.far = 1e6;
+  st.camera.lookAt(new Vector3(200, 300, -2000));
+  st.camera.updateProjectionMatrix();
+  st.camera.updateMatrixWorld();
+  timed(r, st.scene, st.camera);
+  const frameMs = timed(r, st.scene, st.camera);
+  const px = readPixels(r);
+  const result: FieldResult = { png: png(r), stats: stats(px), frameMs, bodies: bodies.length };
+  st.dispose();
+  return result;
+}

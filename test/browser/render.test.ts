@@ -1,0 +1,77 @@
+/**
+ * Rendering (src/render) in real Chromium WebGL2: BodyMaterial (per-pixel field normals,
+ * procedural rock, shadows), Sun (PCF shadow map, disc) and SkyCubemap (rendered once per
+ * seed). Canonical views are saved under test-results/ as render-*.png: look at them.
+ */
+import { writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { closePages, launchChromium, openBlankPage, resultPath, startDevServer, type PageLog, type Served } from './harness';
+
+let browser: Browser;
+let server: Served;
+let page: Page;
+let log: PageLog;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
+});
+afterEach(async () => {
+  expect(log.errors, 'no console errors').toEqual([]);
+  await closePages();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(): Promise<void> {
+  ({ page, log } = await openBlankPage(browser, server));
+}
+
+const PAGE = '/test/browser/pages/renderScenes.ts';
+
+function savePng(name: string, dataUrl: string): void {
+  writeFileSync(resultPath(name), Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+}
+
+describe('BodyMaterial', () => {
+  it('asteroid close-up: per-pixel normals add detail, shadows darken, frame not blank', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).closeUp(4), [PAGE] as const);
+    savePng('render-closeup.png', r.png);
+    savePng('render-closeup-mesh-normals.png', r.meshNormalsPng);
+    savePng('render-closeup-no-shadow.png', r.noShadowPng);
+    console.log(
+      `close-up: ${r.triangles} triangles, frame ${r.frameMs.toFixed(0)} ms, lit ${(r.stats.litFraction * 100).toFixed(1)}%, ` +
+        `luma σ ${r.stats.lumaStd.toFixed(1)}, ${r.stats.distinctColours} colours, normals change ${(r.normalsDiffFraction * 100).toFixed(1)}%, ` +
+        `shadows darken ${(r.shadowDarkenedFraction * 100).toFixed(1)}%`,
+    );
+    expect(r.stats.litFraction).toBeGreaterThan(0.1);
+    expect(r.stats.lumaStd).toBeGreaterThan(10);
+    expect(r.stats.distinctColours).toBeGreaterThan(50);
+    expect(r.normalsDiffFraction, 'field normals change the image').toBeGreaterThan(0.05);
+    expect(r.shadowDarkenedFraction, 'self-shadowing darkens pixels').toBeGreaterThan(0.01);
+  });
+
+  it('heavy self-shadowing under a grazing sun (cratered, seed 11)', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).closeUp(11, 'selfShadow'), [PAGE] as const);
+    savePng('render-self-shadow.png', r.png);
+    savePng('render-self-shadow-off.png', r.noShadowPng);
+    console.log(
+      `self-shadow: frame ${r.frameMs.toFixed(0)} ms, lit ${(r.stats.litFraction * 100).toFixed(1)}%, shadows darken ${(r.shadowDarkenedFraction * 100).toFixed(1)}%`,
+    );
+    expect(r.stats.litFraction).toBeGreaterThan(0.05);
+    expect(r.shadowDarkenedFraction, 'shadows darken a clear share of the frame').toBeGreaterThan(0.02);
+  });
+
+  it('asteroid field towards the sun (log depth)', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).field([2, 3, 6, 13, 5, 10]), [PAGE] as const);
+    savePng('render-field.png', r.png);
+    console.log(`field: ${r.bodies} bodies, frame ${r.frameMs.toFixed(0)} ms, lit ${(r.stats.litFraction * 100).toFixed(1)}%`);
+    expect(r.stats.litFraction).toBeGreaterThan(0.01);
+    expect(r.stats.lumaStd).toBeGreaterThan(5);
+  });
+});
