@@ -9,3 +9,4 @@ export * from './culling.ts';
 export * from './selection.ts';
 export * from './ChunkScheduler.ts';
 export * from './GeometryCache.ts';
+export * from './cubeSphereGlsl.ts';
