@@ -152,3 +152,44 @@ describe('mixed-level seams, randomised', () => {
     });
   }
 });
+
+describe('mixed-level seams, octree layout (planet LOD: equal cell counts, coarse chunks twice the size)', () => {
+  // [-16, 16)^3 as 8 octants of 16 units; a refined octant is 8 level-0 chunks of 8 cells, the
+  // others one level-1 chunk of 8 cells, so a coarse face meets four finer chunks.
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const simplify = seed % 3 === 0 ? 0.02 : 0;
+    it(`noisy asteroid seed ${seed}: random refined octants, simplify ${simplify}`, () => {
+      const rnd = mulberry32(seed * 101);
+      let refined = Array.from({ length: 8 }, () => rnd() < 0.5);
+      if (refined.every((r) => r) || refined.every((r) => !r)) refined = refined.map((_, i) => i % 2 === 0);
+      const f = asteroid(seed + 40, 11, 1.5, [0.06, 0.08, 0.1][seed % 3]);
+      const chunks: { box: [number, number, number, number, number, number]; level: number }[] = [];
+      for (let o = 0; o < 8; o++) {
+        const x0 = (o & 1) * 16 - 16, y0 = ((o >> 1) & 1) * 16 - 16, z0 = ((o >> 2) & 1) * 16 - 16;
+        if (!refined[o]) { chunks.push({ box: [x0, y0, z0, x0 + 16, y0 + 16, z0 + 16], level: 1 }); continue; }
+        for (let c = 0; c < 8; c++) {
+          const a = x0 + (c & 1) * 8, b = y0 + ((c >> 1) & 1) * 8, d = z0 + ((c >> 2) & 1) * 8;
+          chunks.push({ box: [a, b, d, a + 8, b + 8, d + 8], level: 0 });
+        }
+      }
+      const touches = (A: readonly number[], B: readonly number[]): boolean =>
+        A[0] <= B[3] && B[0] <= A[3] && A[1] <= B[4] && B[1] <= A[4] && A[2] <= B[5] && B[2] <= A[5];
+      const meshes: ChunkMesh[] = [];
+      const boundaries: BoundaryLeaves[] = [];
+      chunks.forEach((ch, id) => {
+        const spec = { originGrid: [ch.box[0], ch.box[1], ch.box[2]] as [number, number, number], level: ch.level, cells: 8 };
+        const coarserNeighbours = chunks
+          .filter((o) => o.level === ch.level + 1 && touches(o.box, ch.box))
+          .map((o) => ({ boxGrid: o.box, level: o.level }));
+        const r = meshChunk({ ...spec, values: sampleChunk(spec, f), field: f, simplify, chunkId: id, coarserNeighbours });
+        meshes.push(r.mesh);
+        boundaries.push(r.boundary);
+      });
+      const r = expectClosedManifold(weldMeshes([...meshes, buildSeam(boundaries)]));
+      expect(r.components).toBe(1);
+      expect(r.euler).toBe(2);
+      const perChunk = boundaries.map((b) => buildSeam(boundaries, { ownerBoxGrid: b.boxGrid }));
+      expect(expectClosedManifold(weldMeshes([...meshes, ...perChunk])).triangles).toBe(r.triangles);
+    });
+  }
+});
