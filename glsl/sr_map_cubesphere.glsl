@@ -12,8 +12,8 @@
 //   ΔX = tan(X0 angle + b) − X0 = sin b (1 + X0²) / (cos b − X0 sin b)        (b = local angle)
 //   d − d0 = Δc/|c| − c0 (|c|² − |c0|²) / (|c| |c0| (|c| + |c0|)),  Δc = ΔX U + ΔY V
 //   p − p0 = Δr d + r0 (d − d0)
-// sin/cos of small angles use their Taylor series (GPU sin/cos have ABSOLUTE error ~1e-7, which
-// would be 3% of a level-0 chunk's 3e-6 rad at 6,000 km).
+// sin/cos are Taylor series, never the GPU's built-ins (those have ABSOLUTE error, ~1e-7 at best,
+// which would be 3% of a level-0 chunk's 3e-6 rad at 6,000 km).
 // sr_chunkOffsetM is then accurate to ~1e-6 of the chunk's size at any radius — what camera-relative
 // rendering needs. sr_chunkPointM = high + (low + offset) rounds once to float32: at 6,000 km the
 // ulp is 0.5 m (±0.25 m error), at 50 km 0.004 m. The field is evaluated at that float32 point, so
@@ -28,16 +28,15 @@ uniform vec3 sr_csOriginHighM;  // chunk origin world position = high + low
 uniform vec3 sr_csOriginLowM;
 
 // tan(a + b) − tan(a) for tan(a) = t0, written without a pole for a + b in (−π/2, π/2).
+// sin and cos are Taylor series to b^15 / b^16 for every |b| ≤ π/2 (error < 1e-9): GPU sin/cos
+// are only accurate in absolute terms (SwiftShader: ~1e-4 of a chunk for b ≥ 0.02, measured by
+// test/browser/cubeSphereMap.test.ts), which is useless for the 3e-6 rad of a fine chunk.
 float sr_csTanDelta(float t0, float b) {
-  float s, c;
-  if (abs(b) < 0.02) {
-    float b2 = b * b;
-    s = b * (1.0 - b2 * (1.0 / 6.0 - b2 * (1.0 / 120.0 - b2 / 5040.0)));
-    c = 1.0 - b2 * (0.5 - b2 * (1.0 / 24.0 - b2 / 720.0));
-  } else {
-    s = sin(b);
-    c = cos(b);
-  }
+  float b2 = b * b;
+  float s = b * (1.0 - b2 / 6.0 * (1.0 - b2 / 20.0 * (1.0 - b2 / 42.0 * (1.0 - b2 / 72.0 *
+            (1.0 - b2 / 110.0 * (1.0 - b2 / 156.0 * (1.0 - b2 / 210.0)))))));
+  float c = 1.0 - b2 / 2.0 * (1.0 - b2 / 12.0 * (1.0 - b2 / 30.0 * (1.0 - b2 / 56.0 *
+            (1.0 - b2 / 90.0 * (1.0 - b2 / 132.0 * (1.0 - b2 / 182.0 * (1.0 - b2 / 240.0)))))));
   return s * (1.0 + t0 * t0) / (c - t0 * s);
 }
 

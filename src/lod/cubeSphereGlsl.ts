@@ -68,15 +68,13 @@ const scratch = new Float64Array(3);
 export function chunkOffsetF32(u: CubeSphereMapUniforms, li: number, lj: number, lk: number, out: Float64Array | number[]): void {
   const f = Math.fround;
   const tanDelta = (t0: number, b: number): number => {
-    let s: number, c: number;
-    if (Math.abs(b) < 0.02) {
-      const b2 = f(b * b);
-      s = f(b * f(1 - f(b2 * f(f(1 / 6) - f(b2 * f(f(1 / 120) - f(b2 / 5040)))))));
-      c = f(1 - f(b2 * f(0.5 - f(b2 * f(f(1 / 24) - f(b2 / 720))))));
-    } else {
-      s = f(Math.sin(b));
-      c = f(Math.cos(b));
-    }
+    const b2 = f(b * b);
+    // Horner from the innermost term outward, as the GLSL nests it.
+    let s = 1;
+    for (const d of [210, 156, 110, 72, 42, 20, 6]) s = f(1 - f(f(b2 / d) * s));
+    s = f(b * s);
+    let c = 1;
+    for (const d of [240, 182, 132, 90, 56, 30, 12, 2]) c = f(1 - f(f(b2 / d) * c));
     return f(f(s * f(1 + f(t0 * t0))) / f(c - f(t0 * s)));
   };
   const step = f(u.sr_csAngleStep);
