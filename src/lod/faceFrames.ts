@@ -18,7 +18,7 @@
  * a face in the world but only the corner line in A's frame.
  */
 import { checkFace, CubeSphereSpace, FACE_BASES, FACE_BASIS_STRIDE, FACE_COUNT } from './cubeSphere.ts';
-import type { GridMapping } from '../mesher/types.ts';
+import type { BoundaryLeaves, GridMapping } from '../mesher/types.ts';
 import type { ChunkAddress } from './chunkKey.ts';
 
 /** Edges of a face: 0 = gi = 0 (−i), 1 = gi = S (+i), 2 = gj = 0 (−j), 3 = gj = S (+j). */
@@ -302,3 +302,64 @@ export function faceNeighbourChunk(space: CubeSphereSpace, a: ChunkAddress, dir:
   if (!neighbourBox(space, a.face, a.ci * U, a.cj * U, a.ck * U, U, axis === 0 ? s : 0, axis === 1 ? s : 0, axis === 2 ? s : 0, box)) return null;
   return { face: box[0], level: a.level, ci: box[1] / U, cj: box[2] / U, ck: box[3] / U };
 }
+
+/**
+ * A chunk's boundary leaves expressed in another face's frame (issue 10: seams across a face edge are
+ * built in the owner's frame with {@link extendedFaceMapping}). Cells get their new minimum corners,
+ * the corner sign masks are permuted to the new axes, vertices are transformed (NaN stays NaN);
+ * normals are world vectors and are copied unchanged. `boxGrid` is the transformed box. Returns new
+ * arrays; the input is not modified.
+ */
+export function transformBoundaryLeaves(leaves: BoundaryLeaves, m: FaceFrameTransform): BoundaryLeaves {
+  const n = leaves.count;
+  const cells = new Int32Array(4 * n);
+  const corners = new Uint8Array(n);
+  const vertexGrid = new Float64Array(3 * n);
+  const p = scratchT;
+  // Corner permutation: source corner c sits at offset (c&1, c>>1&1) in (gi, gj); in the target frame
+  // the same point sits at R·offset relative to the transformed unit cell's minimum corner.
+  const perm = new Uint8Array(8);
+  const minX = Math.min(0, m.r00, m.r01, m.r00 + m.r01), minY = Math.min(0, m.r10, m.r11, m.r10 + m.r11);
+  for (let c = 0; c < 8; c++) {
+    const a = c & 1, b = (c >> 1) & 1;
+    const x = m.r00 * a + m.r01 * b - minX, y = m.r10 * a + m.r11 * b - minY;
+    perm[c] = x | (y << 1) | (c & 4);
+  }
+  for (let i = 0; i < n; i++) {
+    const size = leaves.cells[4 * i + 3] & CELL_SIZE_MASK;
+    transformCell(m, leaves.cells[4 * i], leaves.cells[4 * i + 1], leaves.cells[4 * i + 2], size, p);
+    cells[4 * i] = p[0];
+    cells[4 * i + 1] = p[1];
+    cells[4 * i + 2] = p[2];
+    cells[4 * i + 3] = leaves.cells[4 * i + 3];
+    let mask = 0;
+    for (let c = 0; c < 8; c++) if (leaves.corners[i] & (1 << c)) mask |= 1 << perm[c];
+    corners[i] = mask;
+    transformPoint(m, leaves.vertexGrid[3 * i], leaves.vertexGrid[3 * i + 1], leaves.vertexGrid[3 * i + 2], p);
+    vertexGrid[3 * i] = p[0];
+    vertexGrid[3 * i + 1] = p[1];
+    vertexGrid[3 * i + 2] = p[2];
+  }
+  const [x0, y0, z0, x1, y1, z1] = leaves.boxGrid;
+  const q = [0, 0, 0];
+  transformPoint(m, x0, y0, z0, p);
+  transformPoint(m, x1, y1, z1, q);
+  return {
+    chunkId: leaves.chunkId,
+    boxGrid: [Math.min(p[0], q[0]), Math.min(p[1], q[1]), z0, Math.max(p[0], q[0]), Math.max(p[1], q[1]), z1],
+    count: n,
+    cells,
+    corners,
+    component: leaves.component.slice(),
+    vertexGrid,
+    normals: leaves.normals.slice(),
+  };
+}
+
+/**
+ * Low bits of a boundary-leaf size word that hold the size; the mesher keeps the surface component in
+ * the high bits of vertexCells' size word (VERTEX_COMPONENT_SHIFT = 26); masking here is harmless for
+ * BoundaryLeaves.cells, whose size word is the plain size.
+ */
+const CELL_SIZE_MASK = (1 << 26) - 1;
+const scratchT = new Float64Array(3);

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { compileToJs, fieldGradient, recipeBounds } from '../../src/field/index';
 import { meshChunk, sampleChunk, validateMesh } from '../../src/mesher/index';
 import {
-  chunkKey, chunkSampleGapM, CubeSphereSpace, FACE_BASES, homogeneityFromSamples, HomogeneousRecord, planetShell,
-  selectChunks,
+  chunkKey, chunkSampleGapM, CubeSphereSpace, EDGE_NEIGHBOUR_FACE, extendedFaceMapping, FACE_BASES, frameTransform,
+  homogeneityFromSamples, HomogeneousRecord, planetShell, selectChunks, transformBoundaryLeaves,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
 import { lookAtView, scale } from './helpers';
@@ -174,5 +174,53 @@ describe('a smooth sphere through the cube-sphere mapping (exact oracle)', () =>
     expect(tris).toBeGreaterThan(1000);
     expect(worstRadial).toBeLessThan(0.02);
     expect(worstNormal).toBeLessThan(1e-4);
+  });
+});
+
+describe('boundary leaves brought into a neighbour face frame (for issue 10 seams)', () => {
+  it('vertices keep their world positions and corner masks keep their signs, across every face edge', () => {
+    const R = 80e3;
+    const recipe = { version: 1, name: 'ball', root: { type: 'sphere', radius: R }, brushes: [] };
+    const field = compileToJs(recipe);
+    const space = new CubeSphereSpace({ radiusM: R, chunkCells: 8, finestCellM: 40 });
+    const S = space.faceUnits;
+    const U = space.chunkUnits(0);
+    const ck = Math.floor(space.gkAtRadius(R) / U);
+    const a = new Float64Array(3), b = new Float64Array(3);
+    let checkedVerts = 0, checkedCorners = 0;
+    for (let from = 0; from < 6; from++) {
+      // A chunk on each edge of `from` (not at a corner).
+      for (const [ci, cj] of [[0, 2], [S / U - 1, 2], [2, 0], [2, S / U - 1]]) {
+        const spec = { originGrid: [ci * U, cj * U, ck * U] as const, level: 0, cells: 8 };
+        const mapping = space.faceMapping(from);
+        const { boundary } = meshChunk({ ...spec, values: sampleChunk(spec, field, mapping), mapping, field });
+        // The face across that edge.
+        const edge = ci === 0 ? 0 : ci === S / U - 1 ? 1 : cj === 0 ? 2 : 3;
+        const to = EDGE_NEIGHBOUR_FACE[from * 4 + edge];
+        const m = frameTransform(S, from, to)!;
+        const moved = transformBoundaryLeaves(boundary, m);
+        const ext = extendedFaceMapping(space, to);
+        for (let i = 0; i < boundary.count; i++) {
+          if (!Number.isNaN(boundary.vertexGrid[3 * i])) {
+            mapping.toWorld(boundary.vertexGrid[3 * i], boundary.vertexGrid[3 * i + 1], boundary.vertexGrid[3 * i + 2], a);
+            ext.toWorld(moved.vertexGrid[3 * i], moved.vertexGrid[3 * i + 1], moved.vertexGrid[3 * i + 2], b);
+            expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])).toBeLessThan(1e-6);
+            checkedVerts++;
+          }
+          const size = moved.cells[4 * i + 3];
+          for (let c = 0; c < 8; c++) {
+            ext.toWorld(moved.cells[4 * i] + (c & 1) * size, moved.cells[4 * i + 1] + ((c >> 1) & 1) * size, moved.cells[4 * i + 2] + ((c >> 2) & 1) * size, b);
+            const inside = field(b[0], b[1], b[2]) < 0;
+            expect(((moved.corners[i] >> c) & 1) === 1).toBe(inside);
+            checkedCorners++;
+          }
+        }
+        // The moved box lies beyond `to`'s edge, touching it.
+        const [x0, y0, , x1, y1] = moved.boxGrid;
+        expect(x0 >= S || x1 <= 0 || y0 >= S || y1 <= 0).toBe(true);
+      }
+    }
+    expect(checkedVerts).toBeGreaterThan(100);
+    expect(checkedCorners).toBeGreaterThan(1000);
   });
 });
