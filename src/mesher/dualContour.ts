@@ -511,10 +511,12 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       const prevCoords = levelCoords[k - 1];
       const prevOk = levelOk[k - 1];
       const prevQef = levelQef[k - 1];
-      const map = new Int32Array(nk * nk * nk).fill(-1);
-      const coords = new Int32Array(prevCount * 3);
-      const blocked = new Uint8Array(prevCount);
-      const qef = new Float64Array(prevCount * QEF_STRIDE);
+      // Per-level module scratch (large typed arrays per call triggered extra GCs mid-stage).
+      const map = scratchI32(`octMap${k}`, nk * nk * nk);
+      map.fill(-1, 0, nk * nk * nk);
+      const coords = scratchI32(`octCoords${k}`, prevCount * 3);
+      const blocked = scratchU8(`octBlocked${k}`, prevCount);
+      const qef = scratchF64(`octQef${k}`, prevCount * QEF_STRIDE);
       let count = 0;
       for (let n = 0; n < prevCount; n++) {
         const x = prevCoords[3 * n] >> 1, y = prevCoords[3 * n + 1] >> 1, z = prevCoords[3 * n + 2] >> 1;
@@ -525,6 +527,8 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
           idx = count++;
           map[key] = idx;
           coords[3 * idx] = x; coords[3 * idx + 1] = y; coords[3 * idx + 2] = z;
+          blocked[idx] = 0;
+          for (let w = idx * QEF_STRIDE, end = w + QEF_STRIDE; w < end; w++) qef[w] = 0;
         }
         if (!prevOk[n]) blocked[idx] = 1;
         else qefAdd(qef, idx * QEF_STRIDE, prevQef, n * QEF_STRIDE);
@@ -533,8 +537,9 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       // the bounds test above, since its own coords would then be >= nk.
       const tb = now();
       octreeMs += tb - ta;
-      const ok = new Uint8Array(count);
-      const vert = new Float64Array(count * 3);
+      const ok = scratchU8(`octOk${k}`, count);
+      ok.fill(0, 0, count);
+      const vert = scratchF64(`octVert${k}`, count * 3);
       let any = false;
       const size = 1 << k;
       for (let n = 0; n < count; n++) {
@@ -622,7 +627,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   if (levels === 1) {
     leafVert = cellVert;
   } else {
-    leafVert = new Float64Array(totalNodes * 3);
+    leafVert = scratchF64('leafVert', totalNodes * 3);
     for (let l = 0; l < levels; l++) leafVert.set(levelVert[l].subarray(0, levelCount[l] * 3), levelBase[l] * 3);
   }
   // Triangles as leaf ids, then vertices in order of first use (as a streaming emitter would).
