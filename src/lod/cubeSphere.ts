@@ -10,9 +10,9 @@
  *   s = 2 gi / S − 1,  t = 2 gj / S − 1                     ∈ [−1, 1]
  *   X = tan(π/4 · s),  Y = tan(π/4 · t)                     (equi-angular / tangent warp)
  *   direction = normalize(F + X U + Y V),  radius = innerRadiusM + gk · heightUnitM
- * The tangent warp makes equal steps in s equal steps in angle along the face's axes: cell widths
- * vary by at most √2 · … across a face instead of the 5.2× area ratio of the plain gnomonic cube
- * (numbers in docs/lod.md). Its inverse is closed-form (atan), which the GPU and the seams need.
+ * The tangent warp makes equal steps in s equal steps in angle along the face's axes: cell edges
+ * measure 0.71…1.00 h and cell areas vary 1.41× across a face, against 5.2× for the plain gnomonic
+ * cube (measured, docs/lod.md). Its inverse is closed-form (atan), which the GPU and the seams need.
  * heightUnitM = radiusM · π / (2 S) is the lateral size of a finest cell at the face centre on the
  * surface radius, so cells are roughly cubic at the surface.
  */

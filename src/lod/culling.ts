@@ -183,11 +183,12 @@ export function homogeneityFromSamples(
 
 /**
  * Upper bound on the distance (m) from any point of a level-`level` chunk lying below `maxRadiusM`
- * to its nearest grid sample: half a cell's diagonal (bounded by the sum of its edges), with the lateral cell size bounded by the
- * tangent warp's largest stretch (√2, measured 1.41 in test/lod) at that radius.
+ * to its nearest grid sample: half a cell's diagonal (bounded by the sum of its edges), with lateral
+ * cell edges ≤ h · 2^level at the surface radius (tangent warp: 0.707…1.000, test/lod), scaled to
+ * that radius, plus 1% margin.
  */
 export function chunkSampleGapM(space: CubeSphereSpace, level: number, maxRadiusM: number): number {
-  const lateral = 1.42 * space.cellSizeM(level) * (maxRadiusM / space.radiusM);
+  const lateral = 1.01 * space.cellSizeM(level) * (maxRadiusM / space.radiusM);
   const radial = space.heightUnitM * 2 ** level;
   // The Jacobian's columns are not orthogonal near face corners: bound the diagonal by the sum of the
   // edge lengths, not by Pythagoras.

@@ -100,10 +100,10 @@ describe('selection', () => {
   it('hysteresis: a camera jittering around split distances stops changing the selection', () => {
     const d: [number, number, number] = [0.6, 0.0, 0.8];
     const run = (h: number): number => {
-      let prev = selectChunks(space, shell, orbitView(d, 3000, false), { hysteresis: h });
+      let prev = selectChunks(space, shell, orbitView(d, 20000, false), { hysteresis: h });
       let changes = 0;
       for (let s = 0; s < 12; s++) {
-        const next = selectChunks(space, shell, orbitView(d, 3000 * (s % 2 === 0 ? 1.08 : 0.92), false), { hysteresis: h }, prev);
+        const next = selectChunks(space, shell, orbitView(d, 20000 * (s % 2 === 0 ? 1.08 : 0.92), false), { hysteresis: h }, prev);
         // The first swing may cross a threshold once; after it, only oscillation would change the set.
         if (s >= 2 && next.keys.join() !== prev.keys.join()) changes++;
         prev = next;
