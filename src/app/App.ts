@@ -15,16 +15,18 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { Backdrop } from '../render/Backdrop';
+import { singleAsteroidSpec } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
-import { chooseSamplingPath, type SamplingChoice } from '../workers/samplingPath';
+import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
 import { AsteroidField } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
+import { captureView, download, type CaptureResult } from './screenshot';
 import { Progress } from './progress';
 import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
 import { StatsOverlay } from './ui/StatsOverlay';
-import { formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
+import { encodeView, formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
 
 export interface AppOptions {
   /** Element the app fills; its size drives the canvas size. */
@@ -82,6 +84,7 @@ export class App {
     shadowMapSize: 2048,
     seed: '',
     camera: 'orbit' as 'orbit' | 'fly',
+    screenshotScale: 2,
   };
 
   constructor(options: AppOptions) {
@@ -158,7 +161,7 @@ export class App {
   /** Reports bad URL parameters on the page (or the console in screenshot mode). */
   reportUrlProblems(problems: readonly { param: string; message: string }[]): void {
     for (const p of problems) {
-      if (this.state.mode === 'screenshot') console.warn(`URL parameter ${p.param}: ${p.message}`);
+      if (!this.state.ui) console.warn(`URL parameter ${p.param}: ${p.message}`);
       else this.notices.show('warning', `URL parameter “${p.param}”: ${p.message}`, `url-${p.param}`);
     }
   }
@@ -171,7 +174,7 @@ export class App {
     else this.controls.update();
     if (this.field) {
       const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
-      this.field.update(this.camera, heightPx, dtS, (performance.now() - this.startMs) / 1000);
+      this.field.update(this.camera, heightPx, dtS, this.sceneTime());
       const near = this.field.nearest(this.controls.target);
       this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
       this.stats.setLine('field', this.field.statsLine());
@@ -218,11 +221,62 @@ export class App {
   private readonly onKeyDown = (e: KeyboardEvent): void => {
     if (e.target instanceof HTMLInputElement) return;
     if (e.code === 'KeyF') this.setCameraMode(this.fly.enabled ? 'orbit' : 'fly');
+    if (e.code === 'KeyP') void this.saveScreenshot();
   };
 
   private readonly onKeyUp = (): void => {
     if (this.fly.enabled) this.scheduleUrlWrite();
   };
+
+  /**
+   * Renders the current view at `width`×`height` (tiled past the GPU's limits) and returns
+   * the PNG with its file name: `sr-<mode>-seed<seed>-<view code>-<w>x<h>.png`, where the
+   * view code (camera + frozen time) reproduces the image through `?view=`.
+   */
+  async screenshot(width: number, height: number): Promise<CaptureResult & { name: string }> {
+    const time = this.sceneTime();
+    // Freeze the scene at this instant while the tiles render.
+    const frozen = this.state.time;
+    this.state = { ...this.state, time };
+    try {
+      this.field?.update(this.camera, this.renderer.getDrawingBufferSize(new Vector2()).y, 0, time);
+      const result = await captureView(this.renderer, this.scene, this.camera, width, height);
+      const view = encodeView(this.currentCamera(), time);
+      const mode = this.state.mode === 'screenshot' ? 'explore' : this.state.mode;
+      return { ...result, name: `sr-${mode}-seed${this.state.seed}-${view}-${result.width}x${result.height}.png` };
+    } finally {
+      this.state = { ...this.state, time: frozen };
+    }
+  }
+
+  /** The screenshot button: the window size × the chosen scale, saved as a download. */
+  private async saveScreenshot(): Promise<void> {
+    const size = this.renderer.getSize(new Vector2());
+    const scale = this.guiParams.screenshotScale;
+    try {
+      const shot = await this.screenshot(size.x * scale, size.y * scale);
+      if (shot.capped) this.notices.show('warning', `Screenshot: ${shot.capped}`, 'screenshot');
+      download(shot.blob, shot.name);
+    } catch (e) {
+      this.notices.show('error', `Screenshot failed: ${e instanceof Error ? e.message : String(e)}`, 'screenshot');
+    }
+  }
+
+  /** Nothing left to generate or fade in: what a screenshot should wait for. */
+  settled(): boolean {
+    return this.field?.settled() ?? false;
+  }
+
+  /** Per-pixel field detail on: `quality=high`, or `auto` on a hardware GPU. */
+  detailQuality(): boolean {
+    const q = this.state.quality;
+    return q === 'high' || (q === 'auto' && !isSoftwareRenderer(this.caps.renderer));
+  }
+
+  /** Scene time, seconds: frozen at the URL's `t` when given (screenshots), else running. */
+  sceneTime(): number {
+    return this.state.time ?? (performance.now() - this.startMs) / 1000;
+  }
 
   /** Workers the body pool replaced after they died. */
   mesherCrashes(): number {
@@ -244,9 +298,17 @@ export class App {
   }
 
   private applyState(state: AppState): void {
-    const seedChanged = !this.field || this.field.spec.seed !== state.seed;
+    const previous = this.field ? this.state : null;
     this.state = state;
-    if (seedChanged) this.buildField(state.seed);
+    const single = state.mode === 'asteroid';
+    if (
+      !previous ||
+      previous.seed !== state.seed ||
+      previous.quality !== state.quality ||
+      (previous.mode === 'asteroid') !== single
+    ) {
+      this.buildField(state.seed, single);
+    }
     const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
     this.controls.target.fromArray(cam.target);
@@ -255,7 +317,7 @@ export class App {
     this.backdrop.setSeed(state.seed);
     this.guiParams.seed = String(state.seed);
     this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
-    this.ui.hidden = state.mode === 'screenshot';
+    this.ui.hidden = !state.ui;
     if (state.mode === 'gallery') {
       this.notices.show('info', 'The asteroid gallery is not built yet; showing the explorer instead.', 'mode-gallery');
     } else {
@@ -263,13 +325,17 @@ export class App {
     }
   }
 
-  private buildField(seed: number): void {
+  private buildField(seed: number, single: boolean): void {
     this.field?.dispose();
     this.field = new AsteroidField({
       seed,
+      spec: single ? singleAsteroidSpec(seed) : undefined,
       progress: this.progress,
       onError: (message) => this.notices.show('error', message),
       debugFailIndex: this.debugFailAsteroid,
+      renderer: this.renderer,
+      scene: this.scene,
+      detailMaterials: this.detailQuality(),
     });
     this.scene.add(this.field.root);
     if (this.mesher) this.field.start(this.mesher);
@@ -354,6 +420,14 @@ export class App {
       .onChange((mode: 'orbit' | 'fly') => this.setCameraMode(mode));
     const look = this.gui.addFolder('Look');
     look.add(p, 'exposure', 0.1, 4, 0.01).onChange((v: number) => (this.renderer.toneMappingExposure = v));
+    look
+      .add(this.state, 'quality', ['auto', 'low', 'high'])
+      .name('detail')
+      .onChange((quality: AppState['quality']) => {
+        const next = { ...this.state, quality, camera: this.currentCamera() };
+        history.replaceState(null, '', formatAppState(next, location.search));
+        this.applyState(next);
+      });
     const shadows = this.gui.addFolder('Shadows');
     shadows.add(p, 'shadows').onChange((v: boolean) => {
       this.renderer.shadowMap.enabled = v;
@@ -362,22 +436,18 @@ export class App {
         if (m) m.needsUpdate = true;
       });
     });
-    const sun = () => this.field?.sun;
-    shadows.add(p, 'shadowRadius', 0, 8, 0.5).name('PCF radius').onChange((v: number) => {
-      const s = sun();
-      if (s) s.shadow.radius = v;
-    });
+    shadows
+      .add(p, 'shadowRadius', 0, 8, 0.5)
+      .name('PCF radius')
+      .onChange((v: number) => this.field?.sun.setShadowQuality({ radius: v }));
     shadows
       .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
       .name('map size')
-      .onChange((v: number) => {
-        const s = sun();
-        if (!s) return;
-        s.shadow.mapSize.set(v, v);
-        s.shadow.map?.dispose();
-        s.shadow.map = null;
-      });
+      .onChange((v: number) => this.field?.sun.setShadowQuality({ mapSize: v }));
     shadows.close();
+    const shot = this.gui.addFolder('Screenshot');
+    shot.add(p, 'screenshotScale', { '1× window': 1, '2× window': 2, '4× window': 4 }).name('size');
+    shot.add({ save: () => void this.saveScreenshot() }, 'save').name('save PNG (P)');
   }
 
   dispose(): void {

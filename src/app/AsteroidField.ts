@@ -9,7 +9,6 @@
  */
 import {
   Color,
-  DirectionalLight,
   Group,
   HemisphereLight,
   Mesh,
@@ -18,9 +17,13 @@ import {
   Vector3,
   type Material,
   type PerspectiveCamera,
+  type Scene,
+  type WebGLRenderer,
 } from 'three';
 import { compileToJs, recipeBounds, type FieldFn } from '../field/index';
-import { fitShadowCamera } from '../render/placeholderScene';
+import { compileToGlsl } from '../field/glsl';
+import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
+import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { asteroidFieldSpec, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
@@ -39,6 +42,13 @@ const SIMPLIFY = 0.02;
 const FADE_S = 0.35;
 /** Main-thread time per frame for turning worker results into geometry, ms. */
 const APPLY_BUDGET_MS = 4;
+/**
+ * Projected radius (px) from which an asteroid gets its own BodyMaterial (per-pixel field
+ * normals, field occlusion). Each one is a shader program with the whole recipe in it;
+ * compiling one for each of dozens of specks would cost seconds for nothing visible, so far
+ * asteroids share a per-family standard material until they come close.
+ */
+const DETAIL_MATERIAL_PX = 24;
 
 export interface AsteroidStatus {
   index: number;
@@ -48,6 +58,8 @@ export interface AsteroidStatus {
   level: number;
   /** Level the screen size asks for. */
   desired: number;
+  /** Material: the shared family one, or the body's own (compiling / ready). */
+  material: string;
   /** Level of the job in flight (−1: none). */
   jobLevel: number;
   /** Mesh hash of the drawn level (determinism checks). */
@@ -63,6 +75,9 @@ interface MeshEntry {
   bytes: number;
   /** 0 → 1 while fading in. */
   fadeIn: number;
+  /** Body-local origin of the mesh positions and its cell size (for BodyMaterial). */
+  originM: [number, number, number];
+  cellSizeM: number;
 }
 
 interface AsteroidState {
@@ -79,27 +94,39 @@ interface AsteroidState {
   failed: string | null;
   /** Projected radius, pixels (last frame). */
   radiusPx: number;
+  /** The body's own material once compiled (null: the shared family material). */
+  detail: BodyMaterial | null;
+  detailState: 'none' | 'compiling' | 'ready' | 'failed';
   grid: { originM: [number, number, number]; extentM: number };
 }
 
 export interface AsteroidFieldOptions {
   seed: number;
+  /** The bodies to show; default `asteroidFieldSpec(seed, count)`. */
+  spec?: AsteroidFieldSpec;
   progress: Progress;
   /** Reports a failed job (shown to the user). */
   onError: (message: string) => void;
   count?: number;
   /** Test hook: the asteroid whose first job is told to throw in its worker. */
   debugFailIndex?: number;
+  /** Give near asteroids their own BodyMaterial (per-pixel field normals); default true. */
+  detailMaterials?: boolean;
+  /** For compiling body materials off the frame path (`compileAsync`). */
+  renderer?: WebGLRenderer;
+  scene?: Scene;
 }
 
 const scratch = new Vector3();
+const shadowBounds = new Sphere();
 
 export class AsteroidField {
   readonly root = new Group();
-  readonly sun: DirectionalLight;
+  readonly sun: Sun;
   readonly spec: AsteroidFieldSpec;
   private readonly asteroids: AsteroidState[];
-  private readonly material: Material;
+  /** Shared per-family materials for asteroids without their own BodyMaterial yet. */
+  private readonly familyMaterials = new Map<string, MeshStandardMaterial>();
   private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
   private mesher: BodyMesher | null = null;
   /** JS fields compiled on demand (altitude queries). */
@@ -107,26 +134,18 @@ export class AsteroidField {
   private task: ProgressTask | null = null;
   private geometryBytes = 0;
   private debugFailIndex: number;
+  private readonly detailMaterials: boolean;
   /** Jobs dropped because the asteroid no longer wanted that level. */
   staleCancelled = 0;
   jobsDone = 0;
 
   constructor(private readonly options: AsteroidFieldOptions) {
     this.root.name = 'asteroid field';
-    this.spec = asteroidFieldSpec(options.seed, options.count);
+    this.spec = options.spec ?? asteroidFieldSpec(options.seed, options.count);
     this.debugFailIndex = options.debugFailIndex ?? -1;
-    this.material = new MeshStandardMaterial({ color: new Color(0.32, 0.29, 0.26), roughness: 0.95 });
-
-    const sunDir = new Vector3(...this.spec.sunDirection);
-    this.sun = new DirectionalLight(0xfff2e0, 3);
-    this.sun.name = 'sun';
-    this.sun.position.copy(sunDir).multiplyScalar(1e4);
-    this.sun.castShadow = true;
-    this.sun.shadow.mapSize.set(2048, 2048);
-    this.sun.shadow.radius = 3;
-    this.sun.shadow.bias = -0.0005;
-    this.sun.shadow.normalBias = 0.02;
-    this.root.add(this.sun, this.sun.target, new HemisphereLight(0x2a3040, 0x050403, 0.25));
+    this.detailMaterials = options.detailMaterials ?? true;
+    this.sun = new Sun({ direction: this.spec.sunDirection });
+    this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.25));
 
     this.asteroids = this.spec.asteroids.map((spec) => {
       const pivot = new Group();
@@ -144,7 +163,10 @@ export class AsteroidField {
         originM: [centre[0] - extentM / 2, centre[1] - extentM / 2, centre[2] - extentM / 2] as [number, number, number],
         extentM,
       };
-      return { spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid };
+      return {
+        spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid,
+        detail: null, detailState: 'none' as const,
+      };
     });
   }
 
@@ -161,6 +183,9 @@ export class AsteroidField {
       const distance = Math.max(1e-3, camera.position.distanceTo(a.pivot.position) - a.spec.radiusM * 0.5);
       a.radiusPx = (a.spec.radiusM / distance) * pxPerRadian;
       a.desired = this.desiredLevel(a);
+      if (this.detailMaterials && a.radiusPx >= DETAIL_MATERIAL_PX && a.detailState === 'none' && a.current) {
+        this.compileDetail(a, camera);
+      }
     }
     if (this.mesher) this.request();
     this.applyResults();
@@ -235,17 +260,22 @@ export class AsteroidField {
       this.task?.advance();
       if (result.indices.length === 0) {
         // An empty mesh at this level (a sliver smaller than a cell): record it as done.
-        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1 });
+        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0 });
         continue;
       }
       const geometry = createBodyGeometry(result);
-      const mesh = new Mesh(geometry, this.material);
+      const mesh = new Mesh(geometry, this.materialFor(a));
       mesh.position.set(...result.originM);
       mesh.castShadow = mesh.receiveShadow = true;
       mesh.name = `level ${level}`;
       const bytes = bodyGeometryBytes(result);
       this.geometryBytes += bytes;
-      this.swap(a, { level, mesh, hash: result.hash, bytes, fadeIn: a.current ? 0 : 1 });
+      const cellSizeM = a.grid.extentM / LEVEL_CELLS[level];
+      // Cross-fade only where the dither can do it: between two BodyMaterial meshes.
+      const fadeIn = a.current && a.detail ? 0 : 1;
+      const entry: MeshEntry = { level, mesh, hash: result.hash, bytes, fadeIn, originM: result.originM, cellSizeM };
+      this.bind(a, entry);
+      this.swap(a, entry);
     }
     if (this.task && this.results.length === 0 && this.pending() === 0) {
       this.task.finish();
@@ -269,11 +299,79 @@ export class AsteroidField {
       const c = a.current;
       if (!c || c.fadeIn >= 1) continue;
       c.fadeIn = Math.min(1, c.fadeIn + dtS / FADE_S);
+      this.bind(a, c);
+      if (a.leaving) this.bind(a, a.leaving, 1 - c.fadeIn);
       if (c.fadeIn >= 1 && a.leaving) {
         this.disposeEntry(a.leaving);
         a.leaving = null;
       }
     }
+  }
+
+  private materialFor(a: AsteroidState): Material {
+    if (a.detail) return a.detail;
+    const family = a.spec.family in ROCK_PALETTES ? a.spec.family : 'default';
+    let m = this.familyMaterials.get(family);
+    if (!m) {
+      const p = ROCK_PALETTES[family];
+      m = new MeshStandardMaterial({ color: new Color(...p.base).lerp(new Color(...p.regolith), 0.5), roughness: p.roughness, metalness: p.metalness });
+      this.familyMaterials.set(family, m);
+    }
+    return m;
+  }
+
+  /** Per-mesh BodyMaterial state: where its positions start, its cell size, its fade. */
+  private bind(a: AsteroidState, entry: MeshEntry, leavingFade?: number): void {
+    if (!a.detail || entry.cellSizeM === 0) return;
+    a.detail.bindChunk(entry.mesh, {
+      chunkOriginM: entry.originM,
+      cellSizeM: entry.cellSizeM,
+      fade: leavingFade ?? entry.fadeIn,
+      fadeComplement: leavingFade !== undefined,
+    });
+  }
+
+  /**
+   * Builds the asteroid's BodyMaterial (its recipe compiled to GLSL) and compiles the program
+   * with `compileAsync` (KHR_parallel_shader_compile where available), then swaps it in: the
+   * frame never waits for a shader compile.
+   */
+  private compileDetail(a: AsteroidState, camera: PerspectiveCamera): void {
+    const { renderer, scene } = this.options;
+    a.detailState = 'compiling';
+    let material: BodyMaterial;
+    try {
+      material = new BodyMaterial(compileToGlsl(a.spec.recipe), { family: a.spec.family, seed: a.spec.seed });
+    } catch (e) {
+      a.detailState = 'failed';
+      this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    const probe = new Mesh(a.current!.mesh.geometry, material);
+    a.body.add(probe);
+    probe.visible = true;
+    const ready = renderer && scene ? renderer.compileAsync(probe, camera, scene) : Promise.resolve();
+    probe.removeFromParent();
+    ready.then(
+      () => {
+        if (a.detailState !== 'compiling') {
+          material.dispose();
+          return;
+        }
+        a.detail = material;
+        a.detailState = 'ready';
+        for (const entry of [a.current, a.leaving]) {
+          if (!entry || entry.cellSizeM === 0) continue;
+          entry.mesh.material = material;
+          this.bind(a, entry, entry === a.leaving ? 0 : undefined);
+        }
+      },
+      (e: unknown) => {
+        a.detailState = 'failed';
+        material.dispose();
+        this.options.onError(`Asteroid ${a.spec.index}: shader failed: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
   }
 
   /** The one place meshes leave the scene and free their GPU memory. */
@@ -293,6 +391,18 @@ export class AsteroidField {
     return this.pending() === 0 && this.asteroids.every((a) => a.failed !== null || a.current?.level === a.desired);
   }
 
+  /**
+   * Generated, every wanted material compiled and no cross-fade running: the image will not
+   * change by itself.
+   */
+  settled(): boolean {
+    return (
+      this.allGenerated() &&
+      this.asteroids.every((a) => a.leaving === null && (a.current?.fadeIn ?? 1) >= 1 && a.detailState !== 'compiling') &&
+      !this.asteroids.some((a) => this.detailMaterials && a.detailState === 'none' && a.current && a.radiusPx >= DETAIL_MATERIAL_PX)
+    );
+  }
+
   status(): AsteroidStatus[] {
     return this.asteroids.map((a) => ({
       index: a.spec.index,
@@ -301,6 +411,7 @@ export class AsteroidField {
       level: a.current?.level ?? -1,
       desired: a.desired,
       jobLevel: a.job?.level ?? -1,
+      material: a.detailState === 'none' ? 'family' : a.detailState,
       hash: a.current?.hash ?? '',
       triangles: a.current ? (a.current.mesh.geometry.index?.count ?? 0) / 3 : 0,
       failed: a.failed,
@@ -319,7 +430,7 @@ export class AsteroidField {
 
   /** Fits the sun's shadow camera around the asteroids near `focus` (world metres). */
   fitShadows(focus: Vector3, radiusM: number): void {
-    fitShadowCamera(this.sun, new Sphere(focus.clone(), radiusM));
+    this.sun.fitShadow(shadowBounds.set(focus, radiusM));
   }
 
   /**
@@ -364,8 +475,12 @@ export class AsteroidField {
       if (a.leaving) this.disposeEntry(a.leaving);
     }
     this.task?.finish();
-    this.material.dispose();
-    this.sun.shadow.map?.dispose();
+    for (const m of this.familyMaterials.values()) m.dispose();
+    for (const a of this.asteroids) {
+      a.detailState = 'failed'; // a compile still in flight disposes its material when it lands
+      a.detail?.dispose();
+    }
+    this.sun.dispose();
     this.root.removeFromParent();
   }
 }

@@ -24,6 +24,10 @@ export interface DebugHooks {
   asteroids(): AsteroidStatus[];
   /** Every asteroid has its wanted mesh and nothing is in flight. */
   allGenerated(): boolean;
+  /** Generated and done fading: safe to take a screenshot. */
+  settled(): boolean;
+  /** Screenshot at a size: PNG as base64, with its file name (the CLI saves it). */
+  capture(width: number, height: number): Promise<{ base64: string; name: string; width: number; height: number; capped: string | null }>;
   /** Field job counters: done, stale-cancelled, pending, worker crashes. */
   jobs(): { done: number; stale: number; pending: number; crashes: number };
 }
@@ -46,6 +50,15 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     samplingPath: () => app?.sampling?.path ?? null,
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
+    settled: () => app?.settled() ?? false,
+    capture: async (width, height) => {
+      if (!app) throw new Error('the app did not start');
+      const shot = await app.screenshot(width, height);
+      const bytes = new Uint8Array(await shot.blob.arrayBuffer());
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { base64: btoa(bin), name: shot.name, width: shot.width, height: shot.height, capped: shot.capped };
+    },
     jobs: () => ({
       done: app?.field?.jobsDone ?? 0,
       stale: app?.field?.staleCancelled ?? 0,

@@ -1,17 +1,24 @@
 /**
  * URL state: what the query string says about the view, parsed defensively.
  *
- * `?seed=<uint32>&mode=explore|gallery|screenshot&cam=px,py,pz,tx,ty,tz`
+ * `?seed=<uint32>&mode=explore|asteroid|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
+ * plus `sampling`, `quality`, `ui`, and the gallery's `start` / `count`; `view=<code>` is the compact
+ * form of `cam` + `t` that screenshot file names carry.
  *
  * Every bad value produces a {@link UrlProblem} naming the parameter and the default used
  * instead; parsing never throws. Unknown parameters are kept when the state is written
  * back, so later features (and users' own tags) survive a round trip.
  */
 
-export const MODES = ['explore', 'gallery', 'screenshot'] as const;
+/**
+ * `explore`: the seed's asteroid field; `asteroid`: one asteroid (the gallery's seed);
+ * `gallery`: a grid of asteroids; `screenshot`: explore with the UI hidden and time frozen.
+ */
+export const MODES = ['explore', 'asteroid', 'gallery', 'screenshot'] as const;
 export type Mode = (typeof MODES)[number];
 
 export const MAX_SEED = 0xffffffff;
+export const MAX_GALLERY_COUNT = 60;
 
 export interface CameraState {
   /** Camera position, world metres. */
@@ -23,6 +30,9 @@ export interface CameraState {
 export const SAMPLING_CHOICES = ['auto', 'gpu-worker', 'gpu-main', 'js-worker'] as const;
 export type SamplingChoiceParam = (typeof SAMPLING_CHOICES)[number];
 
+export const QUALITIES = ['auto', 'low', 'high'] as const;
+export type Quality = (typeof QUALITIES)[number];
+
 export interface AppState {
   seed: number;
   mode: Mode;
@@ -30,6 +40,18 @@ export interface AppState {
   sampling: SamplingChoiceParam;
   /** null: the mode's default view. */
   camera: CameraState | null;
+  /** Scene time in seconds, frozen (spins stop there); null: time runs. */
+  time: number | null;
+  /**
+   * `high`: near bodies get their own material with per-pixel field normals and occlusion;
+   * `low`: shared per-family materials; `auto`: low on a software GPU, else high.
+   */
+  quality: Quality;
+  /** false hides every piece of UI (screenshot mode implies it). */
+  ui: boolean;
+  /** Gallery: first seed and number of cells. */
+  start: number;
+  count: number;
 }
 
 export interface UrlProblem {
@@ -38,7 +60,17 @@ export interface UrlProblem {
   message: string;
 }
 
-export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({ seed: 1, mode: 'explore', sampling: 'auto', camera: null });
+export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
+  seed: 1,
+  mode: 'explore',
+  sampling: 'auto',
+  camera: null,
+  time: null,
+  quality: 'auto',
+  ui: true,
+  start: 1,
+  count: 12,
+});
 
 const SEED_RE = /^\d{1,10}$/;
 
@@ -59,64 +91,113 @@ function parseCamera(value: string): CameraState | null {
   return { position: [px, py, pz], target: [tx, ty, tz] };
 }
 
+function parseTime(value: string): number | null {
+  if (!/^\d+(\.\d+)?$/.test(value.trim())) return null;
+  const t = Number(value);
+  return Number.isFinite(t) && t <= 1e7 ? t : null;
+}
+
+/**
+ * View code: camera position, target and time as seven float32 numbers, base64url — short
+ * enough for a file name, exact enough (float32) to reproduce the image.
+ */
+export function encodeView(camera: CameraState, time: number): string {
+  const f = new Float32Array([...camera.position, ...camera.target, time]);
+  let bin = '';
+  for (const b of new Uint8Array(f.buffer)) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function decodeView(code: string): { camera: CameraState; time: number } | null {
+  if (!/^[A-Za-z0-9_-]{38}$/.test(code)) return null;
+  const bin = atob(code.replace(/-/g, '+').replace(/_/g, '/') + '==');
+  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const f = new Float32Array(bytes.buffer, 0, 7);
+  if (!f.every(Number.isFinite) || f[6] < 0) return null;
+  const camera = parseCamera(Array.from(f.subarray(0, 6)).join(','));
+  return camera ? { camera, time: f[6] } : null;
+}
+
 /** Reads the app state from a query string (`location.search`). Never throws. */
 export function parseAppState(search: string): { state: AppState; problems: UrlProblem[] } {
   const params = new URLSearchParams(search);
   const problems: UrlProblem[] = [];
   const state: AppState = { ...DEFAULT_STATE };
+  const bad = (param: string, value: string, expected: string, fallback: string): void => {
+    problems.push({ param, value, message: `${param} "${clip(value)}" is not ${expected}; using ${fallback}` });
+  };
 
   const seed = params.get('seed');
   if (seed !== null) {
     const parsed = parseSeed(seed);
-    if (parsed === null) {
-      problems.push({
-        param: 'seed',
-        value: seed,
-        message: `seed "${clip(seed)}" is not a whole number from 0 to ${MAX_SEED}; using seed ${DEFAULT_STATE.seed}`,
-      });
-    } else {
-      state.seed = parsed;
-    }
+    if (parsed === null) bad('seed', seed, `a whole number from 0 to ${MAX_SEED}`, `seed ${DEFAULT_STATE.seed}`);
+    else state.seed = parsed;
   }
 
   const mode = params.get('mode');
   if (mode !== null) {
-    if ((MODES as readonly string[]).includes(mode)) {
-      state.mode = mode as Mode;
-    } else {
-      problems.push({
-        param: 'mode',
-        value: mode,
-        message: `mode "${clip(mode)}" is not one of ${MODES.join(', ')}; using ${DEFAULT_STATE.mode}`,
-      });
-    }
+    if ((MODES as readonly string[]).includes(mode)) state.mode = mode as Mode;
+    else bad('mode', mode, `one of ${MODES.join(', ')}`, DEFAULT_STATE.mode);
   }
 
   const sampling = params.get('sampling');
   if (sampling !== null) {
-    if ((SAMPLING_CHOICES as readonly string[]).includes(sampling)) {
-      state.sampling = sampling as SamplingChoiceParam;
-    } else {
-      problems.push({
-        param: 'sampling',
-        value: sampling,
-        message: `sampling "${clip(sampling)}" is not one of ${SAMPLING_CHOICES.join(', ')}; using auto`,
-      });
-    }
+    if ((SAMPLING_CHOICES as readonly string[]).includes(sampling)) state.sampling = sampling as SamplingChoiceParam;
+    else bad('sampling', sampling, `one of ${SAMPLING_CHOICES.join(', ')}`, 'auto');
   }
 
   const cam = params.get('cam');
   if (cam !== null) {
     const parsed = parseCamera(cam);
-    if (parsed === null) {
-      problems.push({
-        param: 'cam',
-        value: cam,
-        message: `cam "${clip(cam)}" is not six finite numbers px,py,pz,tx,ty,tz (position ≠ target); using the default view`,
-      });
-    } else {
-      state.camera = parsed;
+    if (parsed === null) bad('cam', cam, 'six finite numbers px,py,pz,tx,ty,tz (position ≠ target)', 'the default view');
+    else state.camera = parsed;
+  }
+
+  const t = params.get('t');
+  if (t !== null) {
+    const parsed = parseTime(t);
+    if (parsed === null) bad('t', t, 'a time in seconds (0 … 1e7)', 'running time');
+    else state.time = parsed;
+  }
+
+  const view = params.get('view');
+  if (view !== null) {
+    const parsed = decodeView(view);
+    if (parsed === null) bad('view', view, 'a view code from a screenshot file name', 'cam and t');
+    else {
+      state.camera = parsed.camera;
+      state.time = parsed.time;
     }
+  }
+
+  const quality = params.get('quality');
+  if (quality !== null) {
+    if ((QUALITIES as readonly string[]).includes(quality)) state.quality = quality as Quality;
+    else bad('quality', quality, `one of ${QUALITIES.join(', ')}`, 'auto');
+  }
+
+  const ui = params.get('ui');
+  if (ui !== null) {
+    if (ui === '0' || ui === '1') state.ui = ui === '1';
+    else bad('ui', ui, '0 or 1', 'shown');
+  }
+  if (state.mode === 'screenshot') {
+    state.ui = false;
+    state.time ??= 0;
+  }
+
+  const start = params.get('start');
+  if (start !== null) {
+    const parsed = parseSeed(start);
+    if (parsed === null) bad('start', start, `a whole number from 0 to ${MAX_SEED}`, String(DEFAULT_STATE.start));
+    else state.start = parsed;
+  }
+
+  const count = params.get('count');
+  if (count !== null) {
+    const n = /^\d{1,3}$/.test(count) ? Number(count) : NaN;
+    if (!(n >= 1 && n <= MAX_GALLERY_COUNT)) bad('count', count, `a whole number from 1 to ${MAX_GALLERY_COUNT}`, String(DEFAULT_STATE.count));
+    else state.count = n;
   }
   return { state, problems };
 }
@@ -128,20 +209,27 @@ export function formatCoord(x: number): string {
 }
 
 /**
- * Writes the state into a query string, keeping unrelated parameters of `base`.
- * Defaults are written too (seed and mode always), so a shared URL never depends on
- * what the defaults are in a later version.
+ * Writes the state into a query string, keeping unrelated parameters of `base`. Seed and
+ * mode are always written (a shared URL never depends on later defaults); the rest only
+ * when they differ from the default.
  */
 export function formatAppState(state: AppState, base = ''): string {
   const params = new URLSearchParams(base);
+  params.delete('view'); // cam + t say the same, readably
   params.set('seed', String(state.seed));
   params.set('mode', state.mode);
-  if (state.sampling !== 'auto') params.set('sampling', state.sampling);
-  else params.delete('sampling');
-  if (state.camera) {
-    params.set('cam', [...state.camera.position, ...state.camera.target].map(formatCoord).join(','));
-  } else {
-    params.delete('cam');
+  const optional: [string, string | null][] = [
+    ['sampling', state.sampling !== 'auto' ? state.sampling : null],
+    ['cam', state.camera ? [...state.camera.position, ...state.camera.target].map(formatCoord).join(',') : null],
+    ['t', state.time !== null && !(state.mode === 'screenshot' && state.time === 0) ? formatCoord(state.time) : null],
+    ['quality', state.quality !== 'auto' ? state.quality : null],
+    ['ui', !state.ui && state.mode !== 'screenshot' ? '0' : null],
+    ['start', state.mode === 'gallery' && state.start !== DEFAULT_STATE.start ? String(state.start) : null],
+    ['count', state.mode === 'gallery' && state.count !== DEFAULT_STATE.count ? String(state.count) : null],
+  ];
+  for (const [key, value] of optional) {
+    if (value === null) params.delete(key);
+    else params.set(key, value);
   }
   return `?${params.toString().replace(/%2C/g, ',')}`;
 }

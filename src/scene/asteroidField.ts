@@ -93,3 +93,33 @@ function normalize(v: Vec3): Vec3 {
 function dist(a: Vec3, b: Vec3): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
+
+/**
+ * One asteroid on its own: `asteroidRecipe(seed)` at the origin, not spinning, lit from a
+ * seeded direction. What the gallery shows and `mode=asteroid` explores.
+ */
+export function singleAsteroidSpec(seed: number): AsteroidFieldSpec {
+  const prng = new Prng(seed ^ 0x5a5a5a5a);
+  const recipe = asteroidRecipe(seed);
+  const bounds = recipeBounds(recipe);
+  const sunDirection = normalize([prng.range(-1, 1), prng.range(0.3, 0.9), prng.range(0.2, 1)]);
+  return {
+    seed,
+    sunDirection,
+    extentM: bounds.sphereRadiusM,
+    asteroids: [
+      {
+        index: 0,
+        seed,
+        family: asteroidFamily(seed),
+        recipe,
+        radiusM: bounds.sphereRadiusM,
+        positionM: [0, 0, 0],
+        bodyCenterM: [...bounds.sphereCenter] as Vec3,
+        spinAxis: [0, 1, 0],
+        spinRadPerS: 0,
+        phaseRad: 0,
+      },
+    ],
+  };
+}

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, formatAppState, parseAppState } from '../../src/app/urlState';
+import { DEFAULT_STATE, encodeView, formatAppState, parseAppState } from '../../src/app/urlState';
 
 describe('parseAppState', () => {
   it('reads seed, mode and camera', () => {
     const { state, problems } = parseAppState('?seed=42&mode=gallery&cam=1,2,3.5,0,0,-1');
     expect(problems).toEqual([]);
-    expect(state).toEqual({ seed: 42, mode: 'gallery', sampling: 'auto', camera: { position: [1, 2, 3.5], target: [0, 0, -1] } });
+    expect(state).toEqual({ ...DEFAULT_STATE, seed: 42, mode: 'gallery', camera: { position: [1, 2, 3.5], target: [0, 0, -1] } });
   });
 
   it('falls back to defaults with a problem naming each bad parameter', () => {
     const { state, problems } = parseAppState('?seed=abc&mode=nonsense&cam=1,2,x');
     expect(state).toEqual(DEFAULT_STATE);
     expect(problems.map((p) => p.param)).toEqual(['seed', 'mode', 'cam']);
-    expect(problems[1].message).toMatch(/mode "nonsense" is not one of explore, gallery, screenshot/);
+    expect(problems[1].message).toMatch(/mode "nonsense" is not one of explore, asteroid, gallery, screenshot/);
   });
 
   it.each(['-1', '1.5', '4294967296', '', ' ', '1e3', '0x10', 'NaN'])('rejects seed %j', (seed) => {
@@ -40,7 +40,7 @@ describe('parseAppState', () => {
 
 describe('formatAppState', () => {
   it('round-trips and keeps unrelated parameters', () => {
-    const state = { seed: 7, mode: 'explore' as const, sampling: 'auto' as const, camera: { position: [1.23456, -2, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number] } };
+    const state = { ...DEFAULT_STATE, seed: 7, mode: 'explore' as const, camera: { position: [1.23456, -2, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number] } };
     const search = formatAppState(state, '?foo=bar&seed=1');
     expect(search).toBe('?foo=bar&seed=7&mode=explore&cam=1.2346,-2,3,0,0,0');
     const back = parseAppState(search).state;
@@ -49,12 +49,51 @@ describe('formatAppState', () => {
   });
 
   it('drops cam when the view is the default', () => {
-    expect(formatAppState({ seed: 3, mode: 'gallery', sampling: 'auto', camera: null }, '?cam=1,2,3,4,5,6')).toBe('?seed=3&mode=gallery');
+    expect(formatAppState({ ...DEFAULT_STATE, seed: 3, mode: 'gallery' }, '?cam=1,2,3,4,5,6')).toBe('?seed=3&mode=gallery');
   });
 
   it('reads and writes a forced sampling path, and rejects unknown ones', () => {
     expect(parseAppState('?sampling=gpu-main').state.sampling).toBe('gpu-main');
     expect(parseAppState('?sampling=quantum').problems[0].param).toBe('sampling');
-    expect(formatAppState({ seed: 1, mode: 'explore', sampling: 'js-worker', camera: null })).toBe('?seed=1&mode=explore&sampling=js-worker');
+    expect(formatAppState({ ...DEFAULT_STATE, sampling: 'js-worker' })).toBe('?seed=1&mode=explore&sampling=js-worker');
+  });
+});
+
+describe('views, time, UI and gallery parameters', () => {
+  it('a view code round-trips camera and time through float32', () => {
+    const camera = { position: [1234.5, -20.25, 3e4] as [number, number, number], target: [0, 1, 2] as [number, number, number] };
+    const code = encodeView(camera, 12.5);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{38}$/);
+    const { state, problems } = parseAppState(`?view=${code}`);
+    expect(problems).toEqual([]);
+    expect(state.camera).toEqual(camera);
+    expect(state.time).toBe(12.5);
+    expect(parseAppState('?view=abc').problems[0].param).toBe('view');
+  });
+
+  it('screenshot mode hides the UI and freezes time at 0 unless t says otherwise', () => {
+    expect(parseAppState('?mode=screenshot').state).toMatchObject({ ui: false, time: 0 });
+    expect(parseAppState('?mode=screenshot&t=3').state.time).toBe(3);
+    expect(parseAppState('?mode=asteroid&ui=0').state).toMatchObject({ mode: 'asteroid', ui: false, time: null });
+  });
+
+  it.each([
+    ['t', '-1'],
+    ['t', 'soon'],
+    ['ui', 'no'],
+    ['start', '-3'],
+    ['count', '0'],
+    ['count', '61'],
+    ['count', '2.5'],
+  ])('rejects %s=%s by name', (param, value) => {
+    const { state, problems } = parseAppState(`?${param}=${value}`);
+    expect(problems.map((p) => p.param)).toEqual([param]);
+    expect(state).toEqual(DEFAULT_STATE);
+  });
+
+  it('writes gallery paging only in the gallery, time only when frozen', () => {
+    expect(formatAppState({ ...DEFAULT_STATE, mode: 'gallery', start: 13, count: 24 })).toBe('?seed=1&mode=gallery&start=13&count=24');
+    expect(formatAppState({ ...DEFAULT_STATE, start: 13 })).toBe('?seed=1&mode=explore');
+    expect(formatAppState({ ...DEFAULT_STATE, time: 4.25, ui: false })).toBe('?seed=1&mode=explore&t=4.25&ui=0');
   });
 });

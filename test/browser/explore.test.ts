@@ -60,6 +60,17 @@ describe('explore: the seed’s asteroid field', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('quality=high gives near asteroids per-pixel field detail (their own material)', async () => {
+    const { page, log } = await openExplore('?seed=1&quality=high');
+    await page.setViewportSize({ width: 400, height: 300 });
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 170_000, polling: 500 });
+    const asteroids = await page.evaluate(() => window.__sr!.asteroids());
+    expect(asteroids[0].material).toBe('ready');
+    expect(asteroids.filter((a) => a.material === 'ready').length).toBeLessThan(asteroids.length); // specks stay cheap
+    await page.screenshot({ path: resultPath('explore-seed-1-high.png'), timeout: 120_000 });
+    expect(log.errors).toEqual([]);
+  });
+
   it('the same seed gives the same meshes (hash per asteroid), run after run', async () => {
     const hashes: string[][] = [];
     for (let run = 0; run < 2; run++) {
