@@ -359,22 +359,30 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   };
   if (input.hermite) {
     const h = input.hermite;
+    // Supplied hermite data describes the grid as sampled (the GPU edge pass knows nothing of the
+    // neighbours): check it against the unrestricted signs, then replace the edges touching
+    // restricted points (below).
+    const inputValues = input.values;
+    const sign0 = restricted
+      ? (p: number): number => (restricted![p] ? (inputValues[p] < 0 ? 1 : 0) : signs[p])
+      : (p: number): number => signs[p];
     let expected = 0;
     for (let k = 0, p = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++, p++) {
-      const s = signs[p];
-      if (i < N && s !== signs[p + 1]) expected++;
-      if (j < N && s !== signs[p + P]) expected++;
-      if (k < N && s !== signs[p + PP]) expected++;
+      const s = sign0(p);
+      if (i < N && s !== sign0(p + 1)) expected++;
+      if (j < N && s !== sign0(p + P)) expected++;
+      if (k < N && s !== sign0(p + PP)) expected++;
     }
     if (h.count !== expected) throw new MesherInputError(`mesher: hermite input has ${h.count} edges, the grid has ${expected} sign-changing edges`);
     for (let e = 0; e < h.count; e++) {
       const id = h.edgeIds[e];
       const axis = Math.floor(id / P3);
       const p = id - axis * P3;
-      if (axis > 2 || signs[p] === signs[p + STEP[axis]] || (axis === 0 && p % P === N) ||
+      if (axis > 2 || sign0(p) === sign0(p + STEP[axis]) || (axis === 0 && p % P === N) ||
           (axis === 1 && Math.floor(p / P) % P === N) || (axis === 2 && Math.floor(p / PP) === N)) {
         throw new MesherInputError(`mesher: hermite edge ${e} (id ${id}) is not a sign-changing edge of the grid`);
       }
+      if (restricted && (restricted[p] || restricted[p + STEP[axis]])) continue;
       if (edgeCount >= edgePoint.length) growEdges();
       edgePoint[edgeCount] = p * 3 + axis;
       edgeC[3 * edgeCount] = p % P; edgeC[3 * edgeCount + 1] = Math.floor(p / P) % P; edgeC[3 * edgeCount + 2] = Math.floor(p / PP);
@@ -387,6 +395,31 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       edgeN[o] = nx / len; edgeN[o + 1] = ny / len; edgeN[o + 2] = nz / len;
       edgeCount++;
     }
+    if (restricted) {
+      // Edges touching restricted points, from the restricted grid: linear crossing, normal from
+      // grid differences (each edge once: from its lower end, or from its upper end when the lower
+      // end is not restricted).
+      const first = edgeCount;
+      for (let p = 0; p < P3; p++) {
+        if (!restricted[p]) continue;
+        const c0 = p % P, c1 = Math.floor(p / P) % P, c2 = Math.floor(p / PP);
+        for (let axis = 0; axis < 3; axis++) {
+          const c = axis === 0 ? c0 : axis === 1 ? c1 : c2;
+          for (let lower = 0; lower < 2; lower++) {
+            const a = lower === 0 ? p : p - STEP[axis];
+            if (lower === 0 ? c === N : c === 0 || restricted[a]) continue;
+            if (signs[a] === signs[a + STEP[axis]]) continue;
+            if (edgeCount >= edgePoint.length) growEdges();
+            edgePoint[edgeCount] = a * 3 + axis;
+            edgeC[3 * edgeCount] = c0 - (lower && axis === 0 ? 1 : 0);
+            edgeC[3 * edgeCount + 1] = c1 - (lower && axis === 1 ? 1 : 0);
+            edgeC[3 * edgeCount + 2] = c2 - (lower && axis === 2 ? 1 : 0);
+            edgeCount++;
+          }
+        }
+      }
+      computeCrossings(first, true);
+    }
   } else {
     edgeCount = listSignEdges(signs, rowState, N);
     edgePoint = scratchI32('edgeP', edgeCount); edgeC = scratchI32('edgeC', 3 * edgeCount);
@@ -394,9 +427,10 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     computeCrossings();
   }
 
-  function computeCrossings(): void {
+  function computeCrossings(from = 0, gridNormals = false): void {
     const h = NORMAL_STEP_CELLS * cs;
-    for (let e = 0; e < edgeCount; e++) {
+    const field = gridNormals ? undefined : input.field;
+    for (let e = from; e < edgeCount; e++) {
       const code = edgePoint[e];
       const axis = code % 3;
       const p = (code - axis) / 3;

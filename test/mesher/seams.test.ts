@@ -4,13 +4,39 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildSeam, meshChunk, sampleChunk, validateMesh, weldMeshes } from '../../src/mesher/index.ts';
-import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour, FieldFn } from '../../src/mesher/index.ts';
+import type { BoundaryLeaves, ChunkMesh, ChunkSpec, CoarserNeighbour, FieldFn, HermiteEdges } from '../../src/mesher/index.ts';
 import { asteroid, expectClosedManifold, mulberry32, sphere } from './helpers.ts';
 
 interface Split { meshes: ChunkMesh[]; boundaries: BoundaryLeaves[]; boxes: [number, number, number, number, number, number][] }
 
+/**
+ * Hermite data as the GPU edge pass makes it: from the chunk's own samples, unaware of neighbours
+ * (linear crossings, central-difference normals of the field at the crossing).
+ */
+function edgePassHermite(spec: ChunkSpec, values: Float32Array, f: FieldFn): HermiteEdges {
+  const P = spec.cells + 1, P3 = P ** 3, cs = 2 ** spec.level;
+  const ids: number[] = [], ts: number[] = [], ns: number[] = [];
+  for (let p = 0; p < P3; p++) {
+    const c = [p % P, Math.floor(p / P) % P, Math.floor(p / P / P)];
+    for (let a = 0; a < 3; a++) {
+      if (c[a] === P - 1) continue;
+      const q = p + [1, P, P * P][a];
+      if ((values[p] < 0) === (values[q] < 0)) continue;
+      const t = values[p] / (values[p] - values[q]);
+      const x = spec.originGrid[0] + cs * (c[0] + (a === 0 ? t : 0));
+      const y = spec.originGrid[1] + cs * (c[1] + (a === 1 ? t : 0));
+      const z = spec.originGrid[2] + cs * (c[2] + (a === 2 ? t : 0));
+      const h = 1e-3;
+      ids.push(a * P3 + p);
+      ts.push(t);
+      ns.push(f(x + h, y, z) - f(x - h, y, z), f(x, y + h, z) - f(x, y - h, z), f(x, y, z + h) - f(x, y, z - h));
+    }
+  }
+  return { count: ids.length, edgeIds: Uint32Array.from(ids), t: Float32Array.from(ts), normals: Float32Array.from(ns) };
+}
+
 /** k^3 chunks of `size` finest units from `lo`; levels[i] = 0 or 1 per chunk. */
-function split(f: FieldFn, k: number, size: number, lo: number, levels: number[], simplify: number): Split {
+function split(f: FieldFn, k: number, size: number, lo: number, levels: number[], simplify: number, supplied = false): Split {
   const out: Split = { meshes: [], boundaries: [], boxes: [] };
   const boxOf = (x: number, y: number, z: number): [number, number, number, number, number, number] =>
     [lo + x * size, lo + y * size, lo + z * size, lo + (x + 1) * size, lo + (y + 1) * size, lo + (z + 1) * size];
@@ -26,7 +52,9 @@ function split(f: FieldFn, k: number, size: number, lo: number, levels: number[]
       const nl = levels[nx + k * (ny + k * nz)];
       if (nl === level + 1) coarserNeighbours.push({ boxGrid: boxOf(nx, ny, nz), level: nl });
     }
-    const r = meshChunk({ ...spec, values: sampleChunk(spec, f), field: f, simplify, chunkId: id, coarserNeighbours });
+    const values = sampleChunk(spec, f);
+    const hermite = supplied ? { hermite: edgePassHermite(spec, values, f) } : { field: f };
+    const r = meshChunk({ ...spec, values, ...hermite, simplify, chunkId: id, coarserNeighbours });
     out.meshes.push(r.mesh);
     out.boundaries.push(r.boundary);
     out.boxes.push(r.boundary.boxGrid);
@@ -153,6 +181,16 @@ describe('mixed-level seams, randomised', () => {
   }
 });
 
+describe('mixed-level seams with supplied hermite data (GPU edge pass, unaware of neighbours)', () => {
+  for (const seed of [2, 3, 5, 8]) {
+    it(`noisy asteroid seed ${seed}: 3^3 chunks, half coarse, hermite from each chunk's own samples`, () => {
+      const rnd = mulberry32(seed * 7919 + 3);
+      const levels = Array.from({ length: 27 }, () => (rnd() < 0.5 ? 1 : 0));
+      expectStitched(split(asteroid(5, 12.5, 1.3, 0.06), 3, 12, -18, levels, seed % 2 === 0 ? 0 : 0.02, true));
+    });
+  }
+});
+
 describe('mixed-level seams, octree layout (planet LOD: equal cell counts, coarse chunks twice the size)', () => {
   // [-16, 16)^3 as 8 octants of 16 units; a refined octant is 8 level-0 chunks of 8 cells, the
   // others one level-1 chunk of 8 cells, so a coarse face meets four finer chunks.
@@ -181,7 +219,10 @@ describe('mixed-level seams, octree layout (planet LOD: equal cell counts, coars
         const coarserNeighbours = chunks
           .filter((o) => o.level === ch.level + 1 && touches(o.box, ch.box))
           .map((o) => ({ boxGrid: o.box, level: o.level }));
-        const r = meshChunk({ ...spec, values: sampleChunk(spec, f), field: f, simplify, chunkId: id, coarserNeighbours });
+        // Odd octants take the GPU-style path: hermite data from the chunk's own samples.
+        const values = sampleChunk(spec, f);
+        const hermite = id % 2 === 1 ? { hermite: edgePassHermite(spec, values, f) } : { field: f };
+        const r = meshChunk({ ...spec, values, ...hermite, simplify, chunkId: id, coarserNeighbours });
         meshes.push(r.mesh);
         boundaries.push(r.boundary);
       });
