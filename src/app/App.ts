@@ -1,6 +1,7 @@
 import GUI from 'lil-gui';
 import {
   ACESFilmicToneMapping,
+  Group,
   Mesh,
   PCFShadowMap,
   Raycaster,
@@ -43,7 +44,7 @@ export interface AppOptions {
 const URL_WRITE_DELAY_MS = 250;
 /** Near/far planes, metres: a logarithmic depth buffer holds both in one frame. */
 const NEAR_M = 0.5;
-const FAR_M = 2e6;
+const FAR_M = 1e8;
 
 /**
  * The application shell: renderer, loop, resize, UI, URL state, and the explore scene (the
@@ -52,7 +53,17 @@ const FAR_M = 2e6;
 export class App {
   readonly renderer: WebGLRenderer;
   readonly scene = new Scene();
+  /** The camera in world space (metres, float64 on the CPU): controls move this one. */
   readonly camera: PerspectiveCamera;
+  /**
+   * What the GPU sees: the same view with the camera at the origin. Rendering shifts the
+   * world by −camera.position for the draw (a floating origin), so every matrix three.js
+   * uploads as float32 — model, view, shadow — holds small numbers near the camera, and a
+   * planet 20,000 km away renders without jitter at 2 m above its surface.
+   */
+  readonly renderCamera = new PerspectiveCamera();
+  /** Everything placed in world space; shifted only while drawing (see renderCamera). */
+  readonly world = new Group();
   readonly controls: OrbitControls;
   readonly fly: FlyControls;
   readonly progress = new Progress();
@@ -129,7 +140,8 @@ export class App {
     window.addEventListener('keyup', this.onKeyUp);
 
     this.backdrop = new Backdrop(this.state.seed);
-    this.scene.add(this.backdrop);
+    this.scene.add(this.backdrop, this.world);
+    this.world.name = 'world';
 
     this.gui = new GUI({ container: this.ui, title: 'Controls' });
     this.buildGui();
@@ -179,7 +191,7 @@ export class App {
       this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
       this.stats.setLine('field', this.field.statsLine());
     }
-    this.renderer.render(this.scene, this.camera);
+    this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
     this.stats.frame(timeMs);
   }
 
@@ -240,7 +252,9 @@ export class App {
     this.state = { ...this.state, time };
     try {
       this.field?.update(this.camera, this.renderer.getDrawingBufferSize(new Vector2()).y, 0, time);
-      const result = await captureView(this.renderer, this.scene, this.camera, width, height);
+      let capture: Promise<CaptureResult> | null = null;
+      this.drawShifted(() => (capture = captureView(this.renderer, this.scene, this.renderCamera, width, height)));
+      const result = await capture!;
       const view = encodeView(this.currentCamera(), time);
       const mode = this.state.mode === 'screenshot' ? 'explore' : this.state.mode;
       return { ...result, name: `sr-${mode}-seed${this.state.seed}-${view}-${result.width}x${result.height}.png` };
@@ -278,6 +292,26 @@ export class App {
     return this.state.time ?? (performance.now() - this.startMs) / 1000;
   }
 
+  /**
+   * Runs `draw` with the floating origin at the camera: the world group shifted by
+   * −camera.position and the render camera at the origin with the camera's orientation and
+   * projection. CPU-side logic (LOD, raycasts, fields) always sees the unshifted world.
+   */
+  drawShifted(draw: () => void): void {
+    const rc = this.renderCamera;
+    rc.copy(this.camera, false);
+    rc.position.set(0, 0, 0);
+    rc.updateMatrixWorld(true);
+    this.world.position.copy(this.camera.position).negate();
+    this.world.updateMatrixWorld(true);
+    try {
+      draw();
+    } finally {
+      this.world.position.set(0, 0, 0);
+      this.world.updateMatrixWorld(true);
+    }
+  }
+
   /** Workers the body pool replaced after they died. */
   mesherCrashes(): number {
     return this.mesher?.pool.crashes ?? 0;
@@ -285,7 +319,9 @@ export class App {
 
   /** Renders once more and measures the frame's pixels (tests and the debug overlay). */
   measure(options: { shadows?: boolean } = {}): FrameMeasure {
-    return measureFrame(this.renderer, this.scene, this.camera, options);
+    let result: FrameMeasure | null = null;
+    this.drawShifted(() => (result = measureFrame(this.renderer, this.scene, this.renderCamera, options)));
+    return result!;
   }
 
   private resize(): void {
@@ -296,6 +332,7 @@ export class App {
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
   }
+
 
   private applyState(state: AppState): void {
     const previous = this.field ? this.state : null;
@@ -337,7 +374,7 @@ export class App {
       scene: this.scene,
       detailMaterials: this.detailQuality(),
     });
-    this.scene.add(this.field.root);
+    this.world.add(this.field.root);
     if (this.mesher) this.field.start(this.mesher);
   }
 
