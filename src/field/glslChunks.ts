@@ -9,6 +9,7 @@ import srNoise from '../../glsl/sr_noise.glsl?raw';
 import srProcnoise from '../../glsl/sr_procnoise.glsl?raw';
 import srDither from '../../glsl/sr_dither.glsl?raw';
 import srRock from '../../glsl/sr_rock.glsl?raw';
+import srSkyStars from '../../glsl/sr_sky_stars.glsl?raw';
 
 export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   sr_common: srCommon,
@@ -19,6 +20,8 @@ export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   sr_dither: srDither,
   /** Procedural rock colouring and polar ice (body material). */
   sr_rock: srRock,
+  /** Seeded, texel-wide star layers for the sky cube map. */
+  sr_sky_stars: srSkyStars,
 };
 
 export interface GlslWithIncludesOptions {

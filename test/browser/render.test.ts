@@ -75,3 +75,24 @@ describe('BodyMaterial', () => {
     expect(r.stats.lumaStd).toBeGreaterThan(5);
   });
 });
+
+describe('SkyCubemap', () => {
+  it('the sky alone: stars and nebula', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).skyAlone(7), [PAGE] as const);
+    savePng('render-sky.png', r.png);
+    console.log(
+      `sky: cube render ${r.skyMs.toFixed(0)} ms (once), frame ${r.frameMs.toFixed(0)} ms, star pixels ${(r.starPixelFraction * 100).toFixed(2)}%, ` +
+        `lit ${(r.stats.litFraction * 100).toFixed(1)}%, chroma ${r.meanChroma.toFixed(2)}, ${r.stats.distinctColours} colours`,
+    );
+    expect(r.starPixelFraction, 'stars').toBeGreaterThan(0.0005);
+    expect(r.stats.litFraction, 'nebula').toBeGreaterThan(0.1);
+    expect(r.meanChroma, 'coloured nebula').toBeGreaterThan(0.15);
+  });
+
+  it('renders once per seed change, not per frame (10 frames, one seed change → 2)', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).skyRenderCount(3, 10), [PAGE] as const);
+    expect(r).toEqual({ afterFirst: 1, afterSecond: 2, afterSameSeed: 2 });
+  });
+});

@@ -25,11 +25,14 @@ import { cartesianMapping, meshChunk, sampleChunk } from '../../../src/mesher/in
 import { asteroidFamily, asteroidRecipe } from '../../../src/scene/index';
 import { BodyMaterial, type BodyMaterialOptions } from '../../../src/render/BodyMaterial';
 import { Sun } from '../../../src/render/Sun';
+import { SkyCubemap } from '../../../src/render/SkyCubemap';
 
 export const WIDTH = 480;
 export const HEIGHT = 360;
 
 let renderer: WebGLRenderer | null = null;
+/** Sky seed of the canonical views. */
+const SKY_SEED = 7;
 
 function getRenderer(logDepth: boolean): WebGLRenderer {
   if (renderer && renderer.capabilities.logarithmicDepthBuffer === logDepth) return renderer;
@@ -164,12 +167,25 @@ interface Stage {
   dispose(): void;
 }
 
-function stage(bodies: Body[], sunDirection: Vector3): Stage {
+/** Face size of the test sky: 512 keeps SwiftShader's one-off render to a few seconds. */
+const SKY_SIZE = 512;
+let sky: SkyCubemap | null = null;
+
+/** The page's sky (one per page, like the app), rendered for `seed` if needed. */
+function getSky(r: WebGLRenderer, seed: number): SkyCubemap {
+  sky ??= new SkyCubemap({ seed, size: SKY_SIZE });
+  sky.setSeed(seed);
+  sky.update(r);
+  return sky;
+}
+
+function stage(bodies: Body[], sunDirection: Vector3, skySeed: number | null = SKY_SEED): Stage {
   const scene = new Scene();
   for (const b of bodies) scene.add(b.group);
   const sun = new Sun({ direction: [sunDirection.x, sunDirection.y, sunDirection.z] });
   scene.add(sun);
-  scene.add(new HemisphereLight(0x4a5670, 0x120e0c, 0.25));
+  if (skySeed === null) scene.add(new HemisphereLight(0x4a5670, 0x120e0c, 0.25));
+  else getSky(renderer!, skySeed).attach(scene);
   // Shadow bounds: every body's bounding sphere, in world space.
   const all = new Sphere();
   bodies.forEach((b, i) => {
@@ -297,13 +313,17 @@ export function field(seeds: number[], logDepth = true): FieldResult {
     b.group.position.set(p[0], p[1], p[2]).addScaledVector(b.centreM, -s);
     b.group.rotation.set(i * 1.3, i * 0.7, i * 2.1);
   });
-  const sunDir = new Vector3(0.15, 0.25, -1).normalize();
+  // The sun behind the field, inside the frame (upper right), about 28° off the view axis:
+  // bodies show lit crescents and rims, the sun disc and glow sit between them.
+  const camera = new Vector3(-300, 150, 2600);
+  const look = new Vector3(0, 0, 0);
+  const viewDir = look.clone().sub(camera).normalize();
+  const sunDir = viewDir.clone().add(new Vector3(0.42, 0.3, 0)).normalize();
   const st = stage(bodies, sunDir);
-  // Camera on the far side of the field from the sun, looking towards it.
-  st.camera.position.set(-300, 200, 2600);
+  st.camera.position.copy(camera);
   st.camera.near = 10;
   st.camera.far = 1e6;
-  st.camera.lookAt(new Vector3(200, 300, -2000));
+  st.camera.lookAt(look);
   st.camera.updateProjectionMatrix();
   st.camera.updateMatrixWorld();
   timed(r, st.scene, st.camera);
@@ -312,4 +332,88 @@ export function field(seeds: number[], logDepth = true): FieldResult {
   const result: FieldResult = { png: png(r), stats: stats(px), frameMs, bodies: bodies.length };
   st.dispose();
   return result;
+}
+
+export interface SkyResult {
+  png: string;
+  stats: PixelStats;
+  /** Time of the one-off cube render (ms, includes compiling the sky shader). */
+  skyMs: number;
+  frameMs: number;
+  /** Fraction of pixels that are star-like: much brighter than their 4-neighbourhood. */
+  starPixelFraction: number;
+  /** Mean saturation of non-star pixels above black (nebula colour). */
+  meanChroma: number;
+}
+
+/** The sky alone (no bodies, no sun), looking at the seed's nebula. */
+export function skyAlone(seed: number): SkyResult {
+  const r = getRenderer(false);
+  const t0 = performance.now();
+  const s = getSky(r, seed);
+  readPixels(r);
+  const skyMs = performance.now() - t0;
+  const scene = new Scene();
+  s.attach(scene);
+  const camera = new PerspectiveCamera(60, WIDTH / HEIGHT, 0.1, 10);
+  camera.lookAt(s.palette.nebulaCentre);
+  camera.updateMatrixWorld();
+  timed(r, scene, camera);
+  const frameMs = timed(r, scene, camera);
+  const px = readPixels(r);
+  let star = 0;
+  let chroma = 0;
+  let chromaN = 0;
+  for (let y = 1; y < HEIGHT - 1; y++)
+    for (let x = 1; x < WIDTH - 1; x++) {
+      const i = 4 * (y * WIDTH + x);
+      const l = luma(px, i);
+      const around = (luma(px, i - 4) + luma(px, i + 4) + luma(px, i - 4 * WIDTH) + luma(px, i + 4 * WIDTH)) / 4;
+      if (l > around + 25) star++;
+      else if (l > 8) {
+        const mx = Math.max(px[i], px[i + 1], px[i + 2]);
+        const mn = Math.min(px[i], px[i + 1], px[i + 2]);
+        chroma += (mx - mn) / mx;
+        chromaN++;
+      }
+    }
+  s.detach(scene);
+  return {
+    png: png(r),
+    stats: stats(px),
+    skyMs,
+    frameMs,
+    starPixelFraction: star / (WIDTH * HEIGHT),
+    meanChroma: chromaN ? chroma / chromaN : 0,
+  };
+}
+
+/**
+ * Renders `frames` frames with the sky (calling update every frame, as the app does), changes
+ * the seed once, renders `frames` more; returns the cube render counts along the way.
+ */
+export function skyRenderCount(seed: number, frames: number): { afterFirst: number; afterSecond: number; afterSameSeed: number } {
+  const r = getRenderer(false);
+  const s = new SkyCubemap({ seed, size: 64 });
+  const scene = new Scene();
+  s.attach(scene);
+  const camera = new PerspectiveCamera(60, WIDTH / HEIGHT, 0.1, 10);
+  for (let f = 0; f < frames; f++) {
+    s.update(r);
+    camera.rotation.y = f * 0.1;
+    r.render(scene, camera);
+  }
+  const afterFirst = s.renderCount;
+  s.setSeed(seed + 1);
+  for (let f = 0; f < frames; f++) {
+    s.update(r);
+    r.render(scene, camera);
+  }
+  const afterSecond = s.renderCount;
+  s.setSeed(seed + 1);
+  s.update(r);
+  const afterSameSeed = s.renderCount;
+  s.detach(scene);
+  s.dispose();
+  return { afterFirst, afterSecond, afterSameSeed };
 }
