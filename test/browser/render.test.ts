@@ -66,6 +66,18 @@ describe('BodyMaterial', () => {
     expect(r.shadowDarkenedFraction, 'shadows darken a clear share of the frame').toBeGreaterThan(0.02);
   });
 
+  it('LOD cross-fade: complementary dithers cover exactly one opaque mesh; fade 0 hides', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).fadeCoverage(5), [PAGE] as const);
+    savePng('render-crossfade.png', r.png);
+    console.log(
+      `fade: pair vs opaque ${(r.crossFadeDiffFraction * 100).toFixed(3)}%, half fade vs opaque ${(r.halfFadeDiffFraction * 100).toFixed(1)}%, hidden vs none ${(r.hiddenDiffFraction * 100).toFixed(3)}%`,
+    );
+    expect(r.halfFadeDiffFraction, 'a half-faded mesh is visibly dithered').toBeGreaterThan(0.01);
+    expect(r.crossFadeDiffFraction).toBeLessThan(0.0005);
+    expect(r.hiddenDiffFraction).toBeLessThan(0.0005);
+  });
+
   it('asteroid field towards the sun (log depth)', async () => {
     await open();
     const r = await page.evaluate(async ([path]) => (await srImport(path)).field([2, 3, 6, 13, 5, 10]), [PAGE] as const);

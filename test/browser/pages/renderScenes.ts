@@ -417,3 +417,57 @@ export function skyRenderCount(seed: number, frames: number): { afterFirst: numb
   s.dispose();
   return { afterFirst, afterSecond, afterSameSeed };
 }
+
+export interface FadeResult {
+  png: string;
+  /** Pixels that differ between one opaque mesh and a complementary cross-fade pair. */
+  crossFadeDiffFraction: number;
+  /** Pixels that differ between both meshes at fade 0 and no body at all. */
+  hiddenDiffFraction: number;
+  /** Pixels that differ between one opaque mesh and a single mesh at fade 0.5. */
+  halfFadeDiffFraction: number;
+}
+
+/**
+ * LOD cross-fade: two meshes of the same body sharing one BodyMaterial, one at fade t and the
+ * other at fade 1 − t with the complementary dither, must cover exactly what one opaque mesh
+ * covers; at fade 0 both vanish.
+ */
+export function fadeCoverage(seed: number): FadeResult {
+  const r = getRenderer(false);
+  const body = buildBody(seed, 24);
+  const st = stage([body], new Vector3(-0.8, 0.45, 0.35).normalize());
+  lookFrom(st.camera, body.centreM, new Vector3(0.25, 0.2, 1), body.radiusM * 5);
+  r.render(st.scene, st.camera);
+  const opaque = readPixels(r);
+
+  const state = body.material.bindChunk(body.mesh, { fade: 0.5 });
+  r.render(st.scene, st.camera);
+  const half = readPixels(r);
+
+  const twin = new Mesh(body.mesh.geometry, body.material);
+  twin.position.copy(body.mesh.position);
+  twin.castShadow = twin.receiveShadow = true;
+  body.group.add(twin);
+  const incoming = body.material.bindChunk(twin, { chunkOriginM: state.chunkOriginM.toArray(), cellSizeM: state.cellSizeM, fade: 0.35 });
+  state.fade = 0.65;
+  state.fadeComplement = true;
+  r.render(st.scene, st.camera);
+  const pair = readPixels(r);
+  const out = png(r);
+
+  state.fade = 0;
+  incoming.fade = 0;
+  r.render(st.scene, st.camera);
+  const hidden = readPixels(r);
+  body.group.visible = false;
+  r.render(st.scene, st.camera);
+  const none = readPixels(r);
+  st.dispose();
+  return {
+    png: out,
+    crossFadeDiffFraction: diffFraction(opaque, pair, 2),
+    hiddenDiffFraction: diffFraction(hidden, none, 2),
+    halfFadeDiffFraction: diffFraction(opaque, half, 2),
+  };
+}
