@@ -1,0 +1,113 @@
+/**
+ * The asteroid gallery (src/app/Gallery.ts) in real Chromium: thumbnails from body jobs on
+ * the workers, drawn with the Sun and the family material into one WebGL context, copied to
+ * per-cell 2D canvases; captions, clicks, paging and the thumbnail cache.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { closePages, launchChromium, newPage, resultPath, startDevServer, type PageLog, type Served } from './harness';
+import { asteroidFamily } from '../../src/scene';
+
+let browser: Browser;
+let server: Served;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
+});
+afterEach(closePages);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PAGE = '/test/browser/pages/gallery.ts';
+
+async function open(options: { start: number; count: number; quality?: 'low' | 'high'; thumbPx?: number; cells?: 32 | 64 }): Promise<{ page: Page; log: PageLog }> {
+  const opened = await newPage(browser, { width: 900, height: 700 });
+  await opened.page.goto(`${server.url}/test/browser/pages/blank.html`);
+  await opened.page.evaluate(async ([path, o]) => (await srImport(path)).openGallery(o), [PAGE, options] as const);
+  return opened;
+}
+
+async function waitReady(page: Page): Promise<number> {
+  const t0 = Date.now();
+  await page.waitForFunction(() => (window as { __galleryReady?: () => boolean }).__galleryReady?.() === true, null, {
+    timeout: 150_000,
+    polling: 200,
+  });
+  return Date.now() - t0;
+}
+
+type State = Awaited<ReturnType<typeof import('./pages/gallery').galleryState>>;
+const state = (page: Page): Promise<State> => page.evaluate(async (path) => (await srImport(path)).galleryState(), PAGE);
+
+describe('gallery', () => {
+  it('seeds 1–12 fill every cell with a lit thumbnail, captioned with seed and family; click opens; paging; cache', async () => {
+    const { page, log } = await open({ start: 1, count: 12, thumbPx: 160, cells: 32 });
+    const ms = await waitReady(page);
+    let s = await state(page);
+    console.log(`gallery 1–12 (160 px, 32 cells, low): ${ms} ms, ${s.jobsSubmitted} jobs`);
+    expect(s.cells.map((c) => c.seed)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    for (const c of s.cells) {
+      expect(c.state, `seed ${c.seed}`).toBe('done');
+      expect(c.family).toBe(asteroidFamily(c.seed));
+      expect(c.caption).toContain(`seed ${c.seed}`);
+      expect(c.caption).toContain(asteroidFamily(c.seed));
+      // Not blank: a lit rock with a terminator on a dark background.
+      expect(c.lumaStdDev, `seed ${c.seed} luma spread`).toBeGreaterThan(0.03);
+      expect(c.litFraction, `seed ${c.seed} lit fraction`).toBeGreaterThan(0.03);
+    }
+    expect(s.rootReady).toBe('true');
+    expect(s.jobsSubmitted).toBe(12);
+    expect(s.progress.active).toBe(0);
+    expect(s.progressMax).toBeGreaterThan(0);
+    // One WebGL context: the renderer's canvas is not even in the page, the cells are 2D canvases.
+    expect(s.webglCanvases).toBe(0);
+    await page.screenshot({ path: resultPath('gallery-seeds-1-12.png') });
+
+    // Click the 5th cell → onOpen(5).
+    await page.locator('.sr-gallery-cell[data-seed="5"]').click();
+    expect((await state(page)).opened).toEqual([5]);
+
+    // Next page: seeds 13–24, onPage(13).
+    await page.locator('.sr-gallery-page', { hasText: 'next' }).click();
+    s = await state(page);
+    expect(s.paged).toEqual([13]);
+    expect(s.start).toBe(13);
+    expect(s.cells.map((c) => c.seed)).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    await waitReady(page);
+    s = await state(page);
+    expect(s.jobsSubmitted).toBe(24);
+    expect(s.cells.every((c) => c.state === 'done')).toBe(true);
+
+    // Back to page 1: every thumbnail from the cache, drawn at once, no new job.
+    await page.locator('.sr-gallery-page', { hasText: 'previous' }).click();
+    s = await state(page);
+    expect(s.paged).toEqual([13, 1]);
+    expect(s.ready).toBe(true);
+    expect(s.jobsSubmitted).toBe(24);
+    expect(s.cache.hits).toBe(12);
+    expect(s.cells.every((c) => c.state === 'done' && c.lumaStdDev > 0.03)).toBe(true);
+    expect(log.errors).toEqual([]);
+  });
+
+  it('thumbnails are deterministic: the same seed gives the same pixels in a fresh page', async () => {
+    const hashes: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const { page } = await open({ start: 7, count: 2, thumbPx: 128, cells: 32 });
+      await waitReady(page);
+      hashes.push(
+        await page.evaluate(() => {
+          let h = 0x811c9dc5;
+          for (const c of document.querySelectorAll<HTMLCanvasElement>('.sr-gallery-cell canvas')) {
+            const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+            for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 0x01000193);
+          }
+          return (h >>> 0).toString(16);
+        }),
+      );
+      await closePages();
+    }
+    expect(hashes[1]).toBe(hashes[0]);
+  });
+});
