@@ -6,7 +6,8 @@
  * chunk; a seam covers every minimal sign-changing edge whose four cells are all present among the
  * given boundary leaves and come from at least two different chunks. With `ownerBoxGrid`, a seam
  * keeps only edges whose midpoint lies in that half-open box, so giving each chunk its own box
- * partitions all seam edges between chunks with no overlap and no gap.
+ * partitions all seam edges between chunks with no overlap and no gap. With `threeCellLines`, z edges
+ * on the listed lines (cube-sphere corners) have three cells instead of four (a triangle).
  *
  * Minimal edges are found as in Ju et al. 2002 without a pointer octree: a leaf's edge is minimal
  * when none of the four cells around its midpoint is smaller than the leaf; the edge is handled once,
@@ -21,8 +22,21 @@ export interface SeamOptions {
   mapping?: GridMapping;
   /** Global grid point the seam's positions are relative to. Default: min corner of the first set's box. */
   originGrid?: readonly [number, number, number];
-  /** Keep only edges whose midpoint lies in [x0, x1) × [y0, y1) × [z0, z1) (global grid). */
+  /**
+   * Keep only edges whose midpoint lies in [x0, x1) × [y0, y1) × [z0, z1) (global grid). Bounds need
+   * not be integers: midpoints are multiples of ½, so x1 = S + ¼ closes the box at S and x0 = ¼ opens
+   * it at 0 (the planet seams use this to give face-edge lines to one face only).
+   */
   ownerBoxGrid?: readonly [number, number, number, number, number, number];
+  /**
+   * Lines parallel to the z axis (grid axis 2) around which only three quadrants of cells exist, as
+   * [x, y, sx, sy]: the line's x and y and the side (±1 along x and y) of the missing quadrant. A
+   * sign-changing z edge on such a line is closed with a triangle of the three cells present instead
+   * of being skipped as incomplete. This is the cube-sphere corner (docs/lod.md, "Seams"): in one
+   * face's extended frame the radial line through a cube corner has the face's own cell and the two
+   * neighbour faces' cells around it, and the quadrant beyond both edges does not exist.
+   */
+  threeCellLines?: readonly (readonly [number, number, number, number])[];
 }
 
 const QUAD_DU = [-1, 0, 0, -1];
@@ -138,6 +152,7 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
   const cellS = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 3];
 
   const own = options.ownerBoxGrid;
+  const lines = options.threeCellLines && options.threeCellLines.length > 0 ? options.threeCellLines : null;
   const polys: number[] = []; // 5 per polygon: count, then up to 4 leaves
   const probe = [0, 0, 0, 0];
   const q = [0, 0, 0];
@@ -154,11 +169,30 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
       const axis = e >> 2;
       const u = (axis + 1) % 3, v = (axis + 2) % 3;
       const sx = x + (c0 & 1) * size, sy = y + ((c0 >> 1) & 1) * size, sz = z + ((c0 >> 2) & 1) * size;
+      if (own) {
+        // Midpoint in doubled coordinates against the doubled half-open box (tested before the
+        // lookups: most candidate edges of a planet seam belong to another owner).
+        const m2x = 2 * sx + (axis === 0 ? size : 0), m2y = 2 * sy + (axis === 1 ? size : 0), m2z = 2 * sz + (axis === 2 ? size : 0);
+        if (m2x < 2 * own[0] || m2x >= 2 * own[3] || m2y < 2 * own[1] || m2y >= 2 * own[4] ||
+            m2z < 2 * own[2] || m2z >= 2 * own[5]) continue;
+      }
       const start = [sx, sy, sz];
+      // Quadrant that does not exist around a three-cell line (cube corner), or -1.
+      let missing = -1;
+      if (lines && axis === 2) {
+        for (let l = 0; l < lines.length; l++) {
+          const line = lines[l];
+          if (line[0] !== sx || line[1] !== sy) continue;
+          for (let qd = 0; qd < 4; qd++) {
+            if ((QUAD_DU[qd] === 0) === (line[2] > 0) && (QUAD_DV[qd] === 0) === (line[3] > 0)) missing = qd;
+          }
+        }
+      }
       let ok = true;
       let first = -1;
       let sameChunk = true;
       for (let qd = 0; qd < 4; qd++) {
+        if (qd === missing) { probe[qd] = -1; continue; }
         q[axis] = start[axis] + (size >> 1);
         q[u] = start[u] + QUAD_DU[qd];
         q[v] = start[v] + QUAD_DV[qd];
@@ -177,18 +211,14 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
         probe[qd] = f;
       }
       if (!ok || sameChunk || probe[first] !== g) continue;
-      if (own) {
-        // Midpoint in doubled coordinates against the doubled half-open box.
-        const m2 = [2 * sx, 2 * sy, 2 * sz];
-        m2[axis] += size;
-        if (m2[0] < 2 * own[0] || m2[0] >= 2 * own[3] || m2[1] < 2 * own[1] || m2[1] >= 2 * own[4] ||
-            m2[2] < 2 * own[2] || m2[2] >= 2 * own[5]) continue;
-      }
-      // Counter-clockwise seen from +axis when the lower end is inside (normal along +axis).
+      // Counter-clockwise seen from +axis when the lower end is inside (normal along +axis). Around a
+      // three-cell line the missing quadrant is skipped: the three cells still go round the edge in
+      // the same order (the folded 270° of the frame is the full turn in the world).
       const order = in0 ? [0, 1, 2, 3] : [0, 3, 2, 1];
       const poly: number[] = [];
       for (const o of order) {
         const f = probe[o];
+        if (f < 0) continue;
         if (poly.length > 0 && poly[poly.length - 1] === f) continue;
         poly.push(f);
       }

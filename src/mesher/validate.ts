@@ -109,21 +109,29 @@ export function validateMesh(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): Me
 /**
  * Joins chunk meshes and seams into one mesh, welding vertices that belong to the same leaf
  * (same vertexCells record). Positions are re-expressed relative to the first mesh's originWorld.
+ *
+ * `vertexTags` (optional, one entry per mesh: a number for all its vertices or one number per
+ * vertex) is part of the identity: vertices weld only when tag and vertexCells both match. Grids made
+ * of several integer frames use it — the cube-sphere planet tags each vertex with the face whose frame
+ * its vertexCells are in (src/lod/planetSeams.ts), since two faces reuse the same coordinates.
  */
-export function weldMeshes(meshes: readonly ChunkMesh[]): ChunkMesh {
+export function weldMeshes(meshes: readonly ChunkMesh[], vertexTags?: readonly (number | ArrayLike<number>)[]): ChunkMesh {
   const ids = new Map<string, number>();
   const pos: number[] = [];
   const nrm: number[] = [];
   const cells: number[] = [];
   const idx: number[] = [];
   const base = meshes.length > 0 ? meshes[0].originWorld : ([0, 0, 0] as [number, number, number]);
-  for (const m of meshes) {
+  for (let mi = 0; mi < meshes.length; mi++) {
+    const m = meshes[mi];
     const V = m.positions.length / 3;
     const remap = new Uint32Array(V);
     const dx = m.originWorld[0] - base[0], dy = m.originWorld[1] - base[1], dz = m.originWorld[2] - base[2];
+    const tags = vertexTags ? vertexTags[mi] : undefined;
     for (let v = 0; v < V; v++) {
       const c = m.vertexCells;
-      const key = `${c[4 * v]},${c[4 * v + 1]},${c[4 * v + 2]},${c[4 * v + 3]}`;
+      const cellKey = `${c[4 * v]},${c[4 * v + 1]},${c[4 * v + 2]},${c[4 * v + 3]}`;
+      const key = tags === undefined ? cellKey : `${typeof tags === 'number' ? tags : tags[v]}:${cellKey}`;
       let id = ids.get(key);
       if (id === undefined) {
         id = ids.size;
