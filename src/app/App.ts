@@ -16,10 +16,11 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { Backdrop } from '../render/Backdrop';
-import { singleAsteroidSpec } from '../scene/index';
+import { planetRecipe, singleAsteroidSpec } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
 import { AsteroidField } from './AsteroidField';
+import { PlanetView } from './PlanetView';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
 import { captureView, download, type CaptureResult } from './screenshot';
@@ -74,6 +75,7 @@ export class App {
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
   field: AsteroidField | null = null;
+  planet: PlanetView | null = null;
 
   private readonly container: HTMLElement;
   private readonly caps: GpuCapabilities;
@@ -133,7 +135,7 @@ export class App {
     this.controls.enableDamping = true;
     this.controls.addEventListener('end', () => this.scheduleUrlWrite());
     this.fly = new FlyControls(this.camera, this.renderer.domElement, {
-      altitude: () => (this.field ? Math.max(0, this.field.fieldAt(this.camera.position)) : 100),
+      altitude: () => Math.max(0, this.altitude()),
       collide: (from, to) => this.collide(from, to),
     });
     window.addEventListener('keydown', this.onKeyDown);
@@ -167,6 +169,7 @@ export class App {
       this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
       this.mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
       this.field?.start(this.mesher);
+      this.planet?.start(this.mesher.pool);
     });
   }
 
@@ -190,6 +193,13 @@ export class App {
       const near = this.field.nearest(this.controls.target);
       this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
       this.stats.setLine('field', this.field.statsLine());
+    }
+    if (this.planet) {
+      const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
+      this.planet.update(this.camera, heightPx);
+      this.planet.fitShadows(this.camera);
+      if (this.detailQuality()) this.planet.compileDetail(this.camera);
+      this.stats.setLine('field', this.planet.statsLine(this.camera));
     }
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
     this.stats.frame(timeMs);
@@ -215,8 +225,16 @@ export class App {
     this.scheduleUrlWrite();
   }
 
-  /** Stops a move 1 m short of the first surface along it (BVH raycast). */
+  /** Height above the nearest surface, metres (the field is roughly a distance). */
+  altitude(): number {
+    if (this.planet) return this.planet.altitude(this.camera.position);
+    if (this.field) return this.field.fieldAt(this.camera.position);
+    return 100;
+  }
+
+  /** Stops a move 1 m short of the first surface along it (BVH raycast; the field on planets). */
   private collide(from: Vector3, to: Vector3): Vector3 {
+    if (this.planet) return this.planet.altitude(to) < 1 ? from : to;
     if (!this.field) return to;
     const dir = to.clone().sub(from);
     const length = dir.length();
@@ -278,6 +296,7 @@ export class App {
 
   /** Nothing left to generate or fade in: what a screenshot should wait for. */
   settled(): boolean {
+    if (this.planet) return this.planet.stats().complete;
     return this.field?.settled() ?? false;
   }
 
@@ -335,16 +354,16 @@ export class App {
 
 
   private applyState(state: AppState): void {
-    const previous = this.field ? this.state : null;
+    const previous = this.field || this.planet ? this.state : null;
     this.state = state;
-    const single = state.mode === 'asteroid';
+    const scene = sceneKind(state.mode);
     if (
       !previous ||
       previous.seed !== state.seed ||
       previous.quality !== state.quality ||
-      (previous.mode === 'asteroid') !== single
+      sceneKind(previous.mode) !== scene
     ) {
-      this.buildField(state.seed, single);
+      this.buildScene(state.seed, scene);
     }
     const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
@@ -362,11 +381,28 @@ export class App {
     }
   }
 
-  private buildField(seed: number, single: boolean): void {
+  private buildScene(seed: number, kind: 'field' | 'asteroid' | 'planet'): void {
     this.field?.dispose();
+    this.field = null;
+    this.planet?.dispose();
+    this.planet = null;
+    if (kind === 'planet') {
+      this.planet = new PlanetView({
+        recipe: planetRecipe(seed),
+        centerM: [0, 0, 0],
+        progress: this.progress,
+        onError: (message) => this.notices.show('error', message),
+        detailMaterial: this.detailQuality(),
+        renderer: this.renderer,
+        scene: this.scene,
+      });
+      this.world.add(this.planet.root);
+      if (this.mesher) this.planet.start(this.mesher.pool);
+      return;
+    }
     this.field = new AsteroidField({
       seed,
-      spec: single ? singleAsteroidSpec(seed) : undefined,
+      spec: kind === 'asteroid' ? singleAsteroidSpec(seed) : undefined,
       progress: this.progress,
       onError: (message) => this.notices.show('error', message),
       debugFailIndex: this.debugFailAsteroid,
@@ -380,6 +416,11 @@ export class App {
 
   /** Looking at the hero asteroid from beside the sun direction (so the terminator shows), a few radii out. */
   private defaultCamera(): CameraState {
+    if (this.planet) {
+      // Three radii out, the sunlit limb in view.
+      const r = this.planet.radiusM;
+      return { position: [0.9 * r, 0.6 * r, 2.8 * r], target: [0, 0, 0] };
+    }
     const hero = this.field!.spec.asteroids[0];
     const sun = new Vector3(...this.field!.spec.sunDirection);
     const side = new Vector3(0, 1, 0).cross(sun).normalize();
@@ -476,11 +517,11 @@ export class App {
     shadows
       .add(p, 'shadowRadius', 0, 8, 0.5)
       .name('PCF radius')
-      .onChange((v: number) => this.field?.sun.setShadowQuality({ radius: v }));
+      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ radius: v }));
     shadows
       .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
       .name('map size')
-      .onChange((v: number) => this.field?.sun.setShadowQuality({ mapSize: v }));
+      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ mapSize: v }));
     shadows.close();
     const shot = this.gui.addFolder('Screenshot');
     shot.add(p, 'screenshotScale', { '1× window': 1, '2× window': 2, '4× window': 4 }).name('size');
@@ -499,6 +540,7 @@ export class App {
     this.gui.destroy();
     this.progressBar.dispose();
     this.field?.dispose();
+    this.planet?.dispose();
     this.mesher?.dispose();
     this.backdrop.dispose();
     this.sampling?.gpuWorker?.dispose();
@@ -509,6 +551,11 @@ export class App {
 }
 
 const scratchSize = new Vector2();
+
+/** Which scene a mode shows. */
+function sceneKind(mode: AppState['mode']): 'field' | 'asteroid' | 'planet' {
+  return mode === 'planet' ? 'planet' : mode === 'asteroid' ? 'asteroid' : 'field';
+}
 const raycaster = new Raycaster();
 
 /** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */

@@ -1,6 +1,7 @@
 import type { App } from './App';
 import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
+import type { PlanetStats } from './PlanetView';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
 
 /**
@@ -24,6 +25,8 @@ export interface DebugHooks {
   asteroids(): AsteroidStatus[];
   /** Every asteroid has its wanted mesh and nothing is in flight. */
   allGenerated(): boolean;
+  /** The planet's LOD numbers in planet mode, else null. */
+  planet(): PlanetStats | null;
   /** Generated and done fading: safe to take a screenshot. */
   settled(): boolean;
   /** Screenshot at a size: PNG as base64, with its file name (the CLI saves it). */
@@ -51,6 +54,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
     settled: () => app?.settled() ?? false,
+    planet: () => app?.planet?.stats() ?? null,
     capture: async (width, height) => {
       if (!app) throw new Error('the app did not start');
       const shot = await app.screenshot(width, height);

@@ -12,9 +12,10 @@
 
 /**
  * `explore`: the seed's asteroid field; `asteroid`: one asteroid (the gallery's seed);
- * `gallery`: a grid of asteroids; `screenshot`: explore with the UI hidden and time frozen.
+ * `planet`: the seed's planet as cube-sphere chunk LOD, orbit to surface; `gallery`: a grid
+ * of asteroids; `screenshot`: explore with the UI hidden and time frozen.
  */
-export const MODES = ['explore', 'asteroid', 'gallery', 'screenshot'] as const;
+export const MODES = ['explore', 'asteroid', 'planet', 'gallery', 'screenshot'] as const;
 export type Mode = (typeof MODES)[number];
 
 export const MAX_SEED = 0xffffffff;

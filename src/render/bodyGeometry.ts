@@ -15,7 +15,7 @@ export interface BodyMeshBuffers {
 }
 
 /** Bytes of GPU-side geometry (positions, normals, indices) — for the memory budget. */
-export function bodyGeometryBytes(m: BodyMeshBuffers): number {
+export function bodyGeometryBytes(m: Pick<BodyMeshBuffers, 'positions' | 'normals' | 'indices'>): number {
   return m.positions.byteLength + m.normals.byteLength + m.indices.byteLength;
 }
 

@@ -1,15 +1,19 @@
 /**
- * Worker entry for body jobs: a thin adapter around `meshBody` (bodyJob.ts) speaking the
+ * Worker entry for body jobs: a thin adapter around `meshBody` (bodyJob.ts) and
+ * `meshPlanetChunk` (planetChunkJob.ts) speaking the
  * pool's envelope. Result buffers are transferred: the main thread owns them afterwards.
  * Test hooks: params `debugCrash` kills this worker the way a real crash would (an
  * uncaught error outside any job), to exercise the pool's replace-and-retry path.
  */
 import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
+import { meshPlanetChunk, planetResultTransfer, type PlanetChunkParams } from './planetChunkJob';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyMeshParams & { debugCrash?: boolean }>>) => {
+type BodyWorkerParams = (BodyMeshParams | PlanetChunkParams) & { debugCrash?: boolean };
+
+scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams>>) => {
   const { id, kind, params } = event.data;
   if (kind === 'cancel') return; // jobs here are one synchronous step: nothing to stop midway
   if (params?.debugCrash) {
@@ -19,10 +23,15 @@ scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyMeshParams & { 
     return;
   }
   try {
-    if (kind !== 'meshBody') throw new Error(`body worker: unknown job kind "${kind}"`);
-    const result = meshBody(params);
-    const reply: WorkerResponse = { id, result };
-    scope.postMessage(reply, bodyResultTransfer(result));
+    if (kind === 'meshBody') {
+      const result = meshBody(params as BodyMeshParams);
+      scope.postMessage({ id, result } satisfies WorkerResponse, bodyResultTransfer(result));
+    } else if (kind === 'meshPlanetChunk') {
+      const result = meshPlanetChunk(params as PlanetChunkParams);
+      scope.postMessage({ id, result } satisfies WorkerResponse, planetResultTransfer(result));
+    } else {
+      throw new Error(`body worker: unknown job kind "${kind}"`);
+    }
   } catch (e) {
     const reply: WorkerResponse = { id, error: serializeError(e) };
     scope.postMessage(reply);

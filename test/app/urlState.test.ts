@@ -12,7 +12,7 @@ describe('parseAppState', () => {
     const { state, problems } = parseAppState('?seed=abc&mode=nonsense&cam=1,2,x');
     expect(state).toEqual(DEFAULT_STATE);
     expect(problems.map((p) => p.param)).toEqual(['seed', 'mode', 'cam']);
-    expect(problems[1].message).toMatch(/mode "nonsense" is not one of explore, asteroid, gallery, screenshot/);
+    expect(problems[1].message).toMatch(/mode "nonsense" is not one of explore, asteroid, planet, gallery, screenshot/);
   });
 
   it.each(['-1', '1.5', '4294967296', '', ' ', '1e3', '0x10', 'NaN'])('rejects seed %j', (seed) => {

@@ -57,7 +57,7 @@ describe('app shell (production build)', () => {
     const notices = page.locator('.sr-notice');
     await expect.poll(() => notices.count()).toBeGreaterThanOrEqual(2);
     const text = await page.locator('.sr-notices').innerText();
-    expect(text).toMatch(/“mode”.*nonsense.*explore, gallery, screenshot/);
+    expect(text).toMatch(/“mode”.*nonsense.*explore, asteroid, planet, gallery, screenshot/);
     expect(text).toMatch(/“seed”.*abc/);
     expect(await page.locator('.sr-notices').isVisible()).toBe(true);
     const frame = await page.evaluate(() => window.__sr!.measure());

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseRecipe, recipeBounds } from '../../src/field/index';
+import { CubeSphereSpace } from '../../src/lod/index';
+import { validateMesh } from '../../src/mesher/index';
+import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+
+const R = 50_000;
+const recipe = parseRecipe({
+  version: 1,
+  name: 'test moon',
+  root: { type: 'sphere', radius: R, noise: { kind: 'fbm', seed: 3, frequency: 1 / 8000, octaves: 4, amplitude: 1500 } },
+});
+const spaceOptions = { radiusM: R, chunkCells: 8, finestCellM: 400 };
+
+describe('meshPlanetChunk', () => {
+  const space = new CubeSphereSpace(spaceOptions);
+  const root = space.levels;
+  // The root chunk layer that holds the surface radius.
+  const surfaceCk = Math.floor(space.gkAtRadius(R) / space.chunkUnits(root));
+
+  it('meshes a surface chunk on every face, relative to a float64 body-local origin', () => {
+    for (let face = 0; face < 6; face++) {
+      const r = meshPlanetChunk({ recipe, space: spaceOptions, face, level: root, ci: 0, cj: 0, ck: surfaceCk, simplify: 0 });
+      expect(r.homogeneous).toBeNull();
+      expect(r.indices.length).toBeGreaterThan(0);
+      const report = validateMesh({ positions: r.positions, indices: r.indices });
+      expect(report.degenerateTriangles).toBe(0);
+      for (const v of r.positions) expect(Number.isFinite(v)).toBe(true);
+      // Vertices sit near the surface radius (body-local = origin + position).
+      for (let i = 0; i < r.positions.length; i += 3 * 17) {
+        const d = Math.hypot(r.originM[0] + r.positions[i], r.originM[1] + r.positions[i + 1], r.originM[2] + r.positions[i + 2]);
+        expect(Math.abs(d - R)).toBeLessThan(recipeBounds(recipe).elevationM + space.cellSizeM(root) * 2);
+      }
+      expect(r.boundary!.count).toBeGreaterThan(0);
+    }
+  });
+
+  it('reports chunks far below the surface as full, and proven for their descendants', () => {
+    const r = meshPlanetChunk({ recipe, space: spaceOptions, face: 2, level: 0, ci: 5, cj: 5, ck: 0, simplify: 0 });
+    expect(r.homogeneous?.state).toBe('full');
+    expect(r.indices.length).toBe(0);
+  });
+
+  it('is deterministic', () => {
+    const a = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, simplify: 0.02 });
+    const b = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, simplify: 0.02 });
+    expect(a.hash).toBe(b.hash);
+  });
+});
