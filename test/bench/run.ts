@@ -5,11 +5,11 @@
  * the production `bench.html` in headless Chromium, collecting the rows it POSTs to
  * `/results`. Prints one table and writes `test-results/bench.json` (an array of rows).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serveStatic } from '../../scripts/staticServer';
 import { runBenchmarks, type Benchmark, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -41,60 +41,16 @@ async function nodeBenchmarks(): Promise<BenchRow[]> {
   return rows;
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.wasm': 'application/wasm',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
-
-/** A static server over `dir` that also accepts `POST /results`. */
-function serve(dir: string, onResults: (body: string) => void): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (req.method === 'POST' && url.pathname === '/results') {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        res.writeHead(204).end();
-        onResults(body);
-      });
-      return;
-    }
-    const path = normalize(join(dir, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(dir)) return void res.writeHead(403).end();
-    try {
-      const file = statSync(path).isDirectory() ? join(path, 'index.html') : path;
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-      res.end(readFileSync(file));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (!address || typeof address === 'string') throw new Error('no address');
-      done({ url: `http://127.0.0.1:${address.port}`, close: () => server.close() });
-    }),
-  );
-}
-
 async function browserBenchmarks(): Promise<BenchRow[]> {
   const { build } = await import('vite');
-  const { launchChromium } = await import('../browser/harness');
+  const { launchChromium } = await import('../../scripts/chromium');
   const outDir = mkdtempSync(join(tmpdir(), 'sr-bench-'));
   console.log(`building the bench page into ${outDir} …`);
   await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir } });
 
   let resolveResults: (body: string) => void = () => {};
   const results = new Promise<string>((r) => (resolveResults = r));
-  const server = await serve(outDir, (body) => resolveResults(body));
+  const server = await serveStatic(outDir, { onPost: { path: '/results', handle: (body) => resolveResults(body) } });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });

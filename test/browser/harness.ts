@@ -8,63 +8,17 @@
  * - `launchChromium()` starts headless Chromium with WebGL2 on SwiftShader here (or the
  *   real GPU elsewhere) and fails with an install hint when no Chromium is found.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'test-results');
 
-const CHROMIUM_CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-  '/snap/bin/chromium',
-];
-
-/** Where Chromium is: `$CHROMIUM_PATH` (or `$CHROME_PATH`) first, then the usual system paths. */
-export function findChromium(): string {
-  const fromEnv = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
-  if (!found) {
-    throw new Error(
-      'No Chromium found for the browser tests. Install it with `sudo apt-get install -y chromium` ' +
-        '(Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium/Chrome binary. ' +
-        `Looked in: ${CHROMIUM_CANDIDATES.join(', ')}`,
-    );
-  }
-  return found;
-}
-
-/** Flags that make headless Chromium render WebGL2 in a sandboxed, offline CI machine. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  // WebGL on a machine without a GPU: ANGLE on SwiftShader (software Vulkan).
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--ignore-gpu-blocklist',
-  // Do not throttle rAF or timers in a page that the headless window "hides".
-  '--disable-renderer-backgrounding',
-  '--disable-background-timer-throttling',
-  '--disable-backgrounding-occluded-windows',
-];
-
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
-}
+// Finding and launching Chromium is shared with `npm run bench` and `npm run screenshot`.
+export { CHROMIUM_ARGS, findChromium, launchChromium } from '../../scripts/chromium';
 
 export interface Served {
   url: string;

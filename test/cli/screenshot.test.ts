@@ -1,0 +1,93 @@
+/**
+ * `npm run screenshot`: argument parsing (pure) and the clean failures of the real command
+ * (bad arguments → exit 2, no Chromium → exit 1 with the install hint), which all happen
+ * before any build or browser. The runs that render are in test/browser/screenshotCli.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseScreenshotArgs, screenshotUrl, UsageError } from '../../scripts/screenshot';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stderr: string; stdout: string } {
+  const r = spawnSync(TSX, ['scripts/screenshot.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+}
+
+describe('parseScreenshotArgs', () => {
+  it('reads every flag, both --flag value and --flag=value', () => {
+    const a = parseScreenshotArgs(['--seed', '42', '--mode=asteroid', '--width', '320', '--height=240', '--scale', '2', '--out', 'x/shot.png']);
+    expect(a).toMatchObject({ seed: 42, mode: 'asteroid', widthPx: 320, heightPx: 240, scale: 2, export: null, quality: 'auto' });
+    expect(a.out).toBe(resolve('x/shot.png'));
+  });
+
+  it('defaults: seed 1, explore, 1920×1080, a file name holding mode, seed and size', () => {
+    const a = parseScreenshotArgs([]);
+    expect(a).toMatchObject({ seed: 1, mode: 'explore', widthPx: 1920, heightPx: 1080, scale: 1, count: null });
+    expect(a.out).toBe(resolve('sr-explore-seed1-1920x1080.png'));
+  });
+
+  it('--export writes the mesh next to the PNG, or alone when --out names the mesh', () => {
+    expect(parseScreenshotArgs(['--export', 'glb', '--out', 'a.png'])).toMatchObject({ out: resolve('a.png'), export: { format: 'glb', out: resolve('a.glb') } });
+    expect(parseScreenshotArgs(['--export', 'obj', '--out', 'rock.obj'])).toMatchObject({ out: null, export: { format: 'obj', out: resolve('rock.obj') } });
+  });
+
+  it.each([
+    [['--colour', 'red'], /unknown flag --colour/],
+    [['--seed'], /--seed needs a value/],
+    [['--seed', '--mode', 'explore'], /--seed needs a value/],
+    [['--width', 'wide'], /--width must be a whole number, got "wide"/],
+    [['--width', '12.5'], /--width must be a whole number/],
+    [['--height', '8'], /--height must be from 16 to 16384, got 8/],
+    [['--width', '20000'], /--width must be from 16 to 16384/],
+    [['--width', '9000', '--scale', '2'], /within 16384 pixels/],
+    [['--seed', '4294967296'], /--seed must be from 0 to 4294967295/],
+    [['--mode', 'planet'], /--mode must be one of explore, asteroid, gallery, got "planet"/],
+    [['--export', 'stl'], /--export must be one of glb, obj/],
+    [['--export', 'glb', '--mode', 'gallery'], /--export needs --mode explore or asteroid/],
+    [['--out', 'shot.jpg'], /--out must end in \.png/],
+    [['--count', '5'], /--count only applies to --mode gallery/],
+    [['--seed', '1', '--seed', '2'], /--seed given twice/],
+    [['shot.png'], /unexpected argument "shot.png"/],
+  ])('%j → UsageError %s', (argv, message) => {
+    expect(() => parseScreenshotArgs(argv)).toThrowError(UsageError);
+    expect(() => parseScreenshotArgs(argv)).toThrowError(message);
+  });
+
+  it('URLs: explore is screenshot mode; asteroid hides the UI and freezes time; gallery starts at the seed', () => {
+    const base = { seed: 42, count: null, quality: 'auto' as const };
+    expect(screenshotUrl({ ...base, mode: 'explore' })).toBe('/index.html?mode=screenshot&seed=42');
+    expect(screenshotUrl({ ...base, mode: 'asteroid' })).toBe('/index.html?mode=asteroid&seed=42&ui=0&t=0');
+    expect(screenshotUrl({ ...base, mode: 'gallery', count: 6 })).toBe('/index.html?mode=gallery&seed=42&start=42&count=6&ui=0');
+  });
+});
+
+describe('the command fails cleanly', () => {
+  it('bad arguments: the message, the usage, exit code 2', () => {
+    const r = cli(['--width', 'abc']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--width must be a whole number, got "abc"');
+    expect(r.stderr).toContain('usage: npm run screenshot');
+  });
+
+  it('unknown mode: exit code 2', () => {
+    const r = cli(['--mode', 'planet']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--mode must be one of explore, asteroid, gallery/);
+  });
+
+  it('CHROMIUM_PATH=/nonexistent: the harness’s message, exit code 1, before building anything', () => {
+    const r = cli(['--seed', '1', '--width', '64', '--height', '64', '--out', join(ROOT, 'test-results/never.png')], { CHROMIUM_PATH: '/nonexistent' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('CHROMIUM_PATH=/nonexistent does not exist');
+    expect(r.stdout).not.toMatch(/built the app/);
+  });
+
+  it('--help prints the usage and exits 0', () => {
+    const r = cli(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('usage: npm run screenshot');
+  });
+});
