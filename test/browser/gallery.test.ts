@@ -91,6 +91,20 @@ describe('gallery', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('quality high: each thumbnail drawn with its own BodyMaterial (compiled async), still lit', async () => {
+    const { page, log } = await open({ start: 1, count: 3, quality: 'high', thumbPx: 192, cells: 64 });
+    const ms = await waitReady(page);
+    const s = await state(page);
+    console.log(`gallery 1–3 (192 px, 64 cells, high): ${ms} ms`);
+    for (const c of s.cells) {
+      expect(c.state).toBe('done');
+      expect(c.lumaStdDev, `seed ${c.seed} luma spread`).toBeGreaterThan(0.03);
+      expect(c.litFraction).toBeGreaterThan(0.03);
+    }
+    await page.screenshot({ path: resultPath('gallery-seeds-1-3-high.png'), clip: { x: 0, y: 0, width: 900, height: 330 } });
+    expect(log.errors).toEqual([]);
+  });
+
   it('thumbnails are deterministic: the same seed gives the same pixels in a fresh page', async () => {
     const hashes: string[] = [];
     for (let run = 0; run < 2; run++) {
