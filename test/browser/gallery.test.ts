@@ -3,9 +3,11 @@
  * the workers, drawn with the Sun and the family material into one WebGL context, copied to
  * per-cell 2D canvases; captions, clicks, paging and the thumbnail cache.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, newPage, resultPath, startDevServer, type PageLog, type Served } from './harness';
+import { closePages, launchChromium, newPage, resultPath, ROOT, startDevServer, startPreviewServer, type PageLog, type Served } from './harness';
 import { asteroidFamily } from '../../src/scene';
 
 let browser: Browser;
@@ -123,5 +125,32 @@ describe('gallery', () => {
       await closePages();
     }
     expect(hashes[1]).toBe(hashes[0]);
+  });
+});
+
+/** The App imports the Gallery once it is wired in (issue 8); until then mode=gallery shows the explorer. */
+const galleryWired = readFileSync(join(ROOT, 'src/app/App.ts'), 'utf8').includes("from './Gallery'");
+
+describe.runIf(galleryWired)('gallery in the app (production build)', () => {
+  it('mode=gallery fills its cells; a click opens mode=asteroid with that seed; Back returns to the gallery', async () => {
+    const preview = await startPreviewServer();
+    try {
+      const { page, log } = await newPage(browser, { width: 640, height: 480 });
+      await page.goto(`${preview.url}/?mode=gallery&start=1&count=4`);
+      await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+      await page.locator('.sr-gallery-cell[data-seed="3"]').click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('asteroid');
+      expect(new URL(page.url()).searchParams.get('seed')).toBe('3');
+      await page.waitForFunction(() => window.__sr?.asteroids()[0]?.level === 0 || window.__sr?.settled() === true, null, { timeout: 150_000 });
+      expect(await page.evaluate(() => window.__sr!.asteroids()[0].seed)).toBe(3);
+      await page.goBack();
+      await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('gallery');
+      // Thumbnails come back from the cache: the page is complete at once.
+      await page.waitForFunction(() => document.querySelector<HTMLElement>('.sr-gallery')?.dataset.ready === 'true', null, { timeout: 10_000 });
+      expect(await page.locator('.sr-gallery-cell').count()).toBe(4);
+      expect(log.errors).toEqual([]);
+    } finally {
+      await preview.close();
+    }
   });
 });
