@@ -167,7 +167,9 @@ export class Gallery {
     this.grid.className = 'sr-gallery-grid';
     this.grid.setAttribute('role', 'list');
     this.root.append(header, this.grid);
-    options.container.appendChild(this.root);
+    // First child: above the app's canvas (the root is positioned, the canvas is not), below
+    // its UI layer (progress bar, notices), which comes later in the same stacking context.
+    options.container.prepend(this.root);
 
     this.prevButton.addEventListener('click', () => this.turnPage(-1));
     this.nextButton.addEventListener('click', () => this.turnPage(1));
