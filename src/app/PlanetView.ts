@@ -67,6 +67,8 @@ export interface PlanetStats {
   triangles: number;
   holes: number;
   leaves: number;
+  /** Chunks settled by a centre sample in the LOD worker instead of a job (running total). */
+  prefiltered: number;
   selectMs: number;
   chunksDone: number;
   /** Selection answered and nothing left to generate for it. */
@@ -355,6 +357,7 @@ export class PlanetView {
       triangles,
       holes: r?.holes ?? -1,
       leaves: r?.leaves ?? 0,
+      prefiltered: r?.prefiltered ?? 0,
       selectMs: r?.selectMs ?? 0,
       chunksDone: this.chunksDone,
       complete: r !== null && !this.selecting && r.holes === 0 && this.inFlight.size === 0 && this.results.length === 0 &&
