@@ -10,3 +10,5 @@ export * from './selection.ts';
 export * from './ChunkScheduler.ts';
 export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
+export * from './planetSeams.ts';
+export * from './planetMesh.ts';

@@ -84,6 +84,41 @@ function coarseComponent(mask: number, S: number, axis: number, ra: number, ru: 
   return 0;
 }
 
+interface LeafIndex {
+  /** Key (cell offset from the box origin, log2 size) → local index of the cell's first record. */
+  map: Map<number, number>;
+  /** log2 of the leaf sizes present, ascending. */
+  logs: number[];
+  span: number;
+}
+
+/**
+ * Lookup tables per boundary-leaf set, cached by identity: the planet builds one seam per chunk, and
+ * each chunk's leaves are read by up to 8 seams (measured: building these maps was most of the seam
+ * time). BoundaryLeaves are treated as immutable once meshed, like everything the mesher returns.
+ */
+const leafIndexCache = new WeakMap<BoundaryLeaves, LeafIndex>();
+
+function leafIndex(s: BoundaryLeaves): LeafIndex {
+  const cached = leafIndexCache.get(s);
+  if (cached) return cached;
+  const [x0, y0, z0, x1, y1, z1] = s.boxGrid;
+  const span = Math.max(x1 - x0, y1 - y0, z1 - z0) + 1;
+  if (span ** 3 * 64 > Number.MAX_SAFE_INTEGER) throw new Error(`seam: chunk ${s.chunkId} is too large for a numeric leaf key`);
+  const map = new Map<number, number>();
+  const logs = new Set<number>();
+  for (let i = 0; i < s.count; i++) {
+    const size = s.cells[4 * i + 3];
+    const lg = Math.round(Math.log2(size));
+    logs.add(lg);
+    const key = (((s.cells[4 * i] - x0) * span + (s.cells[4 * i + 1] - y0)) * span + (s.cells[4 * i + 2] - z0)) * 64 + lg;
+    if (!map.has(key)) map.set(key, i); // first component record of the cell
+  }
+  const index = { map, logs: [...logs].sort((a, b) => a - b), span };
+  leafIndexCache.set(s, index);
+  return index;
+}
+
 /** Builds the seam mesh joining the given chunks' boundary leaves. See the module comment. */
 export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions = {}): ChunkMesh {
   const mapping = options.mapping ?? IDENTITY_MAPPING;
@@ -101,23 +136,13 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
   const spans: number[] = [];
   for (let si = 0, g = 0; si < sets.length; si++) {
     const s = sets[si];
-    const [x0, y0, z0, x1, y1, z1] = s.boxGrid;
-    const span = Math.max(x1 - x0, y1 - y0, z1 - z0) + 1;
-    if (span ** 3 * 64 > Number.MAX_SAFE_INTEGER) throw new Error(`seam: chunk ${s.chunkId} is too large for a numeric leaf key`);
-    spans.push(span);
-    const map = new Map<number, number>();
-    const logs = new Set<number>();
+    const index = leafIndex(s);
+    spans.push(index.span);
+    maps.push(index.map);
+    sizeLogs.push(index.logs);
     firstOf.push(g);
-    for (let i = 0; i < s.count; i++, g++) {
-      setOf[g] = si;
-      const size = s.cells[4 * i + 3];
-      const lg = Math.round(Math.log2(size));
-      logs.add(lg);
-      const key = (((s.cells[4 * i] - x0) * span + (s.cells[4 * i + 1] - y0)) * span + (s.cells[4 * i + 2] - z0)) * 64 + lg;
-      if (!map.has(key)) map.set(key, g); // first component record of the cell
-    }
-    maps.push(map);
-    sizeLogs.push([...logs].sort((a, b) => a - b));
+    setOf.fill(si, g, g + s.count);
+    g += s.count;
   }
   for (let a = 0; a < sets.length; a++) {
     for (let b = a + 1; b < sets.length; b++) {
@@ -138,8 +163,8 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
       for (const lg of sizeLogs[si]) {
         const s = 2 ** lg;
         const key = (((rx - (rx % s)) * span + (ry - (ry % s))) * span + (rz - (rz % s))) * 64 + lg;
-        const g = maps[si].get(key);
-        if (g !== undefined) return g;
+        const li = maps[si].get(key);
+        if (li !== undefined) return firstOf[si] + li;
       }
       return -1;
     }

@@ -107,6 +107,27 @@ export function validateMesh(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): Me
 }
 
 /**
+ * Triangles that repeat another triangle's vertex set (either winding): a seam edge covered twice, or
+ * a chunk and a seam both emitting the same polygon. 0 for a valid union.
+ */
+export function countDuplicateTriangles(mesh: Pick<ChunkMesh, 'indices'>): number {
+  const seen = new Set<number | string>();
+  let dup = 0;
+  const I = mesh.indices;
+  let V = 1;
+  for (let i = 0; i < I.length; i++) if (I[i] >= V) V = I[i] + 1;
+  const numeric = V ** 3 <= Number.MAX_SAFE_INTEGER; // numeric keys hash ~3x faster than strings
+  for (let t = 0; t < I.length; t += 3) {
+    const a = I[t], b = I[t + 1], c = I[t + 2];
+    const lo = Math.min(a, b, c), hi = Math.max(a, b, c), mid = a + b + c - lo - hi;
+    const key = numeric ? (lo * V + mid) * V + hi : `${lo},${mid},${hi}`;
+    if (seen.has(key)) dup++;
+    else seen.add(key);
+  }
+  return dup;
+}
+
+/**
  * Joins chunk meshes and seams into one mesh, welding vertices that belong to the same leaf
  * (same vertexCells record). Positions are re-expressed relative to the first mesh's originWorld.
  *

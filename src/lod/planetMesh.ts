@@ -1,0 +1,357 @@
+/**
+ * The whole planet as one mesh, for one LOD configuration (issue 10): every chunk meshed through the
+ * cube-sphere mapping with its coarser neighbours from the same snapshot, every seam built by its
+ * owner, the union returned with per-piece provenance. Plus LOD configurations to feed it: seeded
+ * random ones (2:1 balanced, with level steps across face edges and around cube corners) and one from
+ * a camera through `selectChunks`. Pure TypeScript; the renderer's streaming path uses the same
+ * pieces (planetSeams.ts) chunk by chunk. See docs/lod.md, "Seams".
+ */
+import { compileToJs, Prng } from '../field/index.ts';
+import type { FieldFn, FieldRecipe } from '../field/index.ts';
+import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';
+import { countDuplicateTriangles, validateMesh, weldMeshes } from '../mesher/validate.ts';
+import type { MeshReport } from '../mesher/validate.ts';
+import type { BoundaryLeaves, ChunkMesh, GridMapping, MeshChunkResult } from '../mesher/types.ts';
+import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
+import { childAddress } from './chunkKey.ts';
+import type { CubeSphereSpace } from './cubeSphere.ts';
+import { FACE_COUNT } from './cubeSphere.ts';
+import type { PlanetShell } from './culling.ts';
+import { chunkBoundingSphere, chunkInShell } from './culling.ts';
+import { edgeTransform, transformPoint } from './faceFrames.ts';
+import type { LodUpdatePlan, PlanetLod, TransformedLeavesCache } from './planetSeams.ts';
+import { balanceLod, buildPlanetSeam, coarserNeighboursOf, planetLod, planLodUpdate } from './planetSeams.ts';
+import type { SelectOptions } from './selection.ts';
+import { selectChunks } from './selection.ts';
+
+const scratchE = new Float64Array(3);
+
+/**
+ * The face mapping for SAMPLING: a lattice point on a face edge or cube corner is evaluated on the
+ * lowest-index face holding it. Two faces compute the same edge point through different formulas
+ * (tan(π/4) = 0.9999999999999999 on one side, components summed in another order), so the world
+ * points — and the field values — can differ in the last bits, and a value within 1e-16 of zero would
+ * get different signs in the two chunks sharing the point. Seams need one sign per shared corner.
+ */
+export function canonicalSampleMapping(space: CubeSphereSpace, face: number): GridMapping {
+  const S = space.faceUnits;
+  return {
+    toWorld(gi, gj, gk, out) {
+      if (gi > 0 && gi < S && gj > 0 && gj < S) {
+        space.toWorld(face, gi, gj, gk, out);
+        return;
+      }
+      let best = face, bi = gi, bj = gj;
+      for (let e = 0; e < 4; e++) {
+        const on = e === 0 ? gi === 0 : e === 1 ? gi === S : e === 2 ? gj === 0 : gj === S;
+        if (!on) continue;
+        const m = edgeTransform(S, face, e);
+        if (m.toFace >= best) continue;
+        transformPoint(m, gi, gj, gk, scratchE);
+        best = m.toFace; bi = scratchE[0]; bj = scratchE[1];
+      }
+      space.toWorld(best, bi, bj, gk, out);
+    },
+  };
+}
+
+/**
+ * Samples and chunk meshes reused across configurations of ONE recipe and space (tests and the CLI
+ * mesh many configurations of the same planet). Samples depend on the address only; a chunk mesh on
+ * the address and its coarser neighbours.
+ */
+export class PlanetMeshCache {
+  readonly samples = new Map<ChunkKey, Float32Array>();
+  readonly chunks = new Map<string, MeshChunkResult>();
+  /** Boundary leaves moved into neighbour faces' frames (see buildPlanetSeam). */
+  readonly moved: TransformedLeavesCache = new WeakMap();
+  private recipe: FieldRecipe | null = null;
+  private space: CubeSphereSpace | null = null;
+
+  /** Throws when the cache is used with another recipe or space than the first one. */
+  check(recipe: FieldRecipe, space: CubeSphereSpace): void {
+    if (this.recipe === null) {
+      this.recipe = recipe;
+      this.space = space;
+    } else if (this.recipe !== recipe || this.space !== space) {
+      throw new Error('PlanetMeshCache: one cache per recipe and space');
+    }
+  }
+}
+
+export interface PlanetMeshOptions {
+  /** The recipe compiled with `compileToJs` (compiled here when absent). */
+  field?: FieldFn;
+  /** Refine crossings and normals with the field (meshChunk's `field`; default true). */
+  refineCrossings?: boolean;
+  /** QEF simplification threshold per chunk (default 0: off). */
+  simplify?: number;
+  cache?: PlanetMeshCache;
+}
+
+/** One piece of the planet mesh and where it came from. */
+export interface PlanetPiece {
+  kind: 'chunk' | 'seam';
+  /** The chunk's key, or for a seam its owner's key. */
+  key: ChunkKey;
+  mesh: ChunkMesh;
+  /** Weld tag: the chunk's face, or the face of each seam vertex (see planetSeams.ts). */
+  vertexFaces: number | Uint8Array;
+  /** Chunk: its coarser neighbours' keys (restriction); seam: the chunks it stitches besides the owner. */
+  dependsOn: readonly ChunkKey[];
+}
+
+export interface PlanetMeshResult {
+  lod: PlanetLod;
+  /** Chunk pieces first (canonical order), then seams (by owner, canonical order). Empty meshes included. */
+  pieces: PlanetPiece[];
+  boundaries: Map<ChunkKey, BoundaryLeaves>;
+  stats: {
+    chunks: number; seams: number; chunkTriangles: number; seamTriangles: number;
+    /** Chunks with an empty mesh (no surface crosses them inside). */
+    emptyChunks: number;
+    meshMs: number; seamMs: number;
+  };
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+function coarserKeysOf(lod: PlanetLod, key: ChunkKey): ChunkKey[] {
+  const a = lod.byKey.get(key)!;
+  return lod.touching.get(key)!.filter((k) => lod.byKey.get(k)!.level === a.level + 1);
+}
+
+/** Samples and meshes one chunk of a snapshot (coarser neighbours from that snapshot). */
+function meshPlanetChunk(
+  lod: PlanetLod, key: ChunkKey, field: FieldFn, refine: boolean, simplify: number, cache: PlanetMeshCache | undefined,
+): { piece: PlanetPiece; mesh: ChunkMesh; boundary: BoundaryLeaves } {
+  const space = lod.space;
+  const a = lod.byKey.get(key)!;
+  const U = space.chunkUnits(a.level);
+  const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as const, level: a.level, cells: space.chunkCells };
+  const coarserKeys = coarserKeysOf(lod, key);
+  const meshKey = `${key}|${coarserKeys.join(',')}|${simplify}|${refine}`;
+  let result = cache?.chunks.get(meshKey);
+  if (!result) {
+    let values = cache?.samples.get(key);
+    if (!values) {
+      values = sampleChunk(spec, field, canonicalSampleMapping(space, a.face));
+      cache?.samples.set(key, values);
+    }
+    result = meshChunk({
+      ...spec, values, mapping: space.faceMapping(a.face), field: refine ? field : undefined, simplify,
+      coarserNeighbours: coarserNeighboursOf(lod, key),
+    });
+    cache?.chunks.set(meshKey, result);
+  }
+  return {
+    piece: { kind: 'chunk', key, mesh: result.mesh, vertexFaces: a.face, dependsOn: coarserKeys },
+    mesh: result.mesh,
+    boundary: result.boundary,
+  };
+}
+
+/**
+ * Meshes every chunk of a LOD configuration and every seam. Chunks are sampled through
+ * {@link canonicalSampleMapping} and meshed with `coarserNeighbours` from the snapshot; seams are built
+ * by their owners ({@link buildPlanetSeam}). Every chunk is meshed, also homogeneous ones: their
+ * (empty) boundary cells are what a finer neighbour's seam needs.
+ */
+export function meshPlanet(
+  recipe: FieldRecipe, space: CubeSphereSpace, config: readonly ChunkAddress[] | PlanetLod, options: PlanetMeshOptions = {},
+): PlanetMeshResult {
+  const lod = 'byKey' in config ? config : planetLod(space, config);
+  const field = options.field ?? compileToJs(recipe);
+  const refine = options.refineCrossings ?? true;
+  const simplify = options.simplify ?? 0;
+  const cache = options.cache;
+  cache?.check(recipe, space);
+  const pieces: PlanetPiece[] = [];
+  const boundaries = new Map<ChunkKey, BoundaryLeaves>();
+  let chunkTriangles = 0, seamTriangles = 0, emptyChunks = 0;
+  const t0 = now();
+  for (let i = 0; i < lod.leaves.length; i++) {
+    const key = lod.keys[i];
+    const piece = meshPlanetChunk(lod, key, field, refine, simplify, cache);
+    boundaries.set(key, piece.boundary);
+    const tris = piece.mesh.indices.length / 3;
+    chunkTriangles += tris;
+    if (tris === 0) emptyChunks++;
+    pieces.push(piece.piece);
+  }
+  const t1 = now();
+  const moved: TransformedLeavesCache = cache?.moved ?? new WeakMap();
+  for (const key of lod.keys) {
+    const seam = buildPlanetSeam(lod, key, (k) => boundaries.get(k), moved);
+    seamTriangles += seam.mesh.indices.length / 3;
+    pieces.push({ kind: 'seam', key, mesh: seam.mesh, vertexFaces: seam.vertexFaces, dependsOn: seam.stitches });
+  }
+  const t2 = now();
+  return {
+    lod, pieces, boundaries,
+    stats: {
+      chunks: lod.leaves.length, seams: lod.keys.length, chunkTriangles, seamTriangles, emptyChunks,
+      meshMs: t1 - t0, seamMs: t2 - t1,
+    },
+  };
+}
+
+/**
+ * The streaming path in one call, for tests and tools: goes from `previous` (the pieces of one
+ * snapshot) to snapshot `after`, re-meshing only `plan.meshChunks` and rebuilding only
+ * `plan.buildSeams` ({@link planLodUpdate}); every other piece is reused as is. `recipe` is the recipe
+ * after the edit (edited chunks are resampled; `options.cache` is used for the others only). The result
+ * equals `meshPlanet(recipe, space, after)` piece for piece (tested): the contract is complete.
+ */
+export function updatePlanetMesh(
+  recipe: FieldRecipe, previous: PlanetMeshResult, after: PlanetLod, edited: Iterable<ChunkKey> = [],
+  options: PlanetMeshOptions = {},
+): PlanetMeshResult & { plan: LodUpdatePlan } {
+  const field = options.field ?? compileToJs(recipe);
+  const refine = options.refineCrossings ?? true;
+  const simplify = options.simplify ?? 0;
+  const editedSet = new Set(edited);
+  const plan = planLodUpdate(previous.lod, after, editedSet);
+  const remesh = new Set(plan.meshChunks);
+  const rebuild = new Set(plan.buildSeams);
+  const old = new Map(previous.pieces.map((p) => [`${p.kind}:${p.key}`, p]));
+  const pieces: PlanetPiece[] = [];
+  const boundaries = new Map<ChunkKey, BoundaryLeaves>();
+  let chunkTriangles = 0, seamTriangles = 0, emptyChunks = 0;
+  const t0 = now();
+  for (const key of after.keys) {
+    let piece: PlanetPiece;
+    if (remesh.has(key)) {
+      const r = meshPlanetChunk(after, key, field, refine, simplify, editedSet.has(key) ? undefined : options.cache);
+      piece = r.piece;
+      boundaries.set(key, r.boundary);
+    } else {
+      piece = old.get(`chunk:${key}`)!;
+      boundaries.set(key, previous.boundaries.get(key)!);
+    }
+    const tris = piece.mesh.indices.length / 3;
+    chunkTriangles += tris;
+    if (tris === 0) emptyChunks++;
+    pieces.push(piece);
+  }
+  const t1 = now();
+  const moved: TransformedLeavesCache = options.cache?.moved ?? new WeakMap();
+  for (const key of after.keys) {
+    let piece: PlanetPiece;
+    if (rebuild.has(key)) {
+      const seam = buildPlanetSeam(after, key, (k) => boundaries.get(k), moved);
+      piece = { kind: 'seam', key, mesh: seam.mesh, vertexFaces: seam.vertexFaces, dependsOn: seam.stitches };
+    } else {
+      piece = old.get(`seam:${key}`)!;
+    }
+    seamTriangles += piece.mesh.indices.length / 3;
+    pieces.push(piece);
+  }
+  const t2 = now();
+  return {
+    lod: after, pieces, boundaries, plan,
+    stats: {
+      chunks: after.keys.length, seams: after.keys.length, chunkTriangles, seamTriangles, emptyChunks,
+      meshMs: t1 - t0, seamMs: t2 - t1,
+    },
+  };
+}
+
+/** The union of all pieces, welded by (face, leaf) identity. Positions relative to the first piece's origin. */
+export function weldPlanet(pieces: readonly PlanetPiece[]): ChunkMesh {
+  return weldMeshes(pieces.map((p) => p.mesh), pieces.map((p) => p.vertexFaces));
+}
+
+/** Watertightness report of a planet mesh: the welded union's `validateMesh` plus duplicate triangles. */
+export function planetMeshReport(pieces: readonly PlanetPiece[]): MeshReport & { duplicateTriangles: number } {
+  const welded = weldPlanet(pieces);
+  return { ...validateMesh(welded), duplicateTriangles: countDuplicateTriangles(welded) };
+}
+
+export interface RandomLodOptions {
+  /** Finest level a chunk may reach (default 0). */
+  finestLevel?: number;
+}
+
+const CUBE_CORNERS = [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].map((z) => [x, y, z])));
+
+/**
+ * A seeded random valid LOD configuration: leaves tiling the shell, 2:1 balanced across faces, edges
+ * and cube corners (canonical order). Each seed draws a split probability per level and a focus — a
+ * cube corner, a point on a cube edge, or a random direction — around which the chunks of a random
+ * SUBSET of the faces are refined to a focus level while the others are not, so the balance pass puts
+ * level steps across face edges and around cube corners.
+ */
+export function randomLodConfiguration(
+  space: CubeSphereSpace, shell: PlanetShell, seed: number, options: RandomLodOptions = {},
+): ChunkAddress[] {
+  const r = new Prng(seed);
+  const root = space.levels;
+  const finest = Math.min(options.finestLevel ?? 0, root);
+  const pSplit: number[] = [];
+  for (let l = 0; l <= root; l++) pSplit.push(r.next() * r.next() * 1.4);
+  const kind = r.int(3);
+  let focus: number[];
+  if (kind === 0) {
+    focus = CUBE_CORNERS[r.int(8)].slice();
+  } else if (kind === 1) {
+    // A point on a cube edge: two coordinates ±1, the third in (−1, 1).
+    const free = r.int(3);
+    focus = [r.next() < 0.5 ? -1 : 1, r.next() < 0.5 ? -1 : 1, r.next() < 0.5 ? -1 : 1];
+    focus[free] = r.range(-0.9, 0.9);
+  } else {
+    focus = r.unitVector();
+  }
+  const len = Math.hypot(focus[0], focus[1], focus[2]);
+  const radius = 0.5 * (shell.innerM + shell.outerM);
+  const fx = (focus[0] / len) * radius, fy = (focus[1] / len) * radius, fz = (focus[2] / len) * radius;
+  const focusFaces = new Set<number>();
+  for (let f = 0; f < FACE_COUNT; f++) if (r.next() < 0.5) focusFaces.add(f);
+  const focusLevel = finest + r.int(Math.max(root - finest, 1));
+  const reachM = r.range(0.05, 0.6) * radius;
+  const sphere = new Float64Array(4);
+  const leaves: ChunkAddress[] = [];
+  const stack: ChunkAddress[] = [];
+  for (let f = FACE_COUNT - 1; f >= 0; f--) if (chunkInShell(space, shell, root, 0)) stack.push({ face: f, level: root, ci: 0, cj: 0, ck: 0 });
+  while (stack.length > 0) {
+    const a = stack.pop()!;
+    let split = a.level > finest && r.next() < pSplit[a.level];
+    if (!split && a.level > focusLevel && focusFaces.has(a.face)) {
+      chunkBoundingSphere(space, a, sphere);
+      split = Math.hypot(sphere[0] - fx, sphere[1] - fy, sphere[2] - fz) - sphere[3] < reachM;
+    }
+    if (!split) {
+      leaves.push(a);
+      continue;
+    }
+    for (let c = 7; c >= 0; c--) {
+      const kid = childAddress(a, c);
+      if (chunkInShell(space, shell, kid.level, kid.ck)) stack.push(kid);
+    }
+  }
+  return balanceLod(space, shell, leaves);
+}
+
+/** Viewport factor of 1080 px at 60° vertical field of view (see `LodView.projectionFactor`). */
+export const PROJECTION_1080P_60DEG = 1080 / (2 * Math.tan(Math.PI / 6));
+
+/**
+ * The LOD configuration `selectChunks` picks for a camera at `cameraM` (body-local metres), with no
+ * frustum (all directions): its leaves, canonical order. `selectChunks` balances across faces and
+ * corners already.
+ */
+export function cameraLodConfiguration(
+  space: CubeSphereSpace, shell: PlanetShell, cameraM: readonly [number, number, number],
+  options: SelectOptions & { projectionFactor?: number } = {},
+): ChunkAddress[] {
+  const sel = selectChunks(space, shell, { cameraM, projectionFactor: options.projectionFactor ?? PROJECTION_1080P_60DEG }, options);
+  return sel.leaves;
+}
+
+/** Keys of a configuration's chunks per level, for reports: `{ level: count }`. */
+export function levelHistogram(leaves: readonly ChunkAddress[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const a of leaves) out[a.level] = (out[a.level] ?? 0) + 1;
+  return out;
+}
+

@@ -1,0 +1,442 @@
+/**
+ * Seams for the cube-sphere planet (issue 10): which chunk owns which seam edges, which chunks a seam
+ * stitches, building a seam across face edges and cube corners, and what to rebuild when the LOD
+ * configuration changes. Pure TypeScript, no three.js/DOM/WebGL. See docs/lod.md, "Seams".
+ *
+ * Ownership rule (each seam edge covered exactly once). Every chunk owns ONE seam: the minimal
+ * sign-changing edges that are not inside one chunk and whose MIDPOINT lies in the chunk's owner box,
+ * in its face's frame. The owner box is the chunk's half-open box [lo, hi), except on the face's
+ * edges: a face-edge plane belongs to the LOWER face index of the two faces sharing it (closed box
+ * side, `hi = S + ¼`, on that face; open side, `lo = ¼`, on the other), so a cube-corner line belongs
+ * to the lowest of its three faces. Within a face the half-open boxes tile [0, S]² × [0, S); points on
+ * a face edge are on exactly one face's closed side; so every edge midpoint has exactly one owner.
+ *
+ * Stitched chunks: the cells around an owned edge touch its midpoint, so they belong to chunks whose
+ * CLOSED box meets the owner box: the owner and those of its touching chunks (any level) on its low
+ * sides (and beyond a closed face edge). Their boundary leaves are brought into the owner's extended
+ * frame (`transformBoundaryLeaves`), positions go through `extendedFaceMapping(owner face)`, and the
+ * four radial lines through the owner face's corners are declared three-cell lines (`buildSeam`'s
+ * `threeCellLines`): around a cube-corner line, the owner's cell and the two neighbour faces' cells,
+ * with the quadrant beyond both edges absent.
+ *
+ * Vertex identity: a seam vertex's `vertexCells` come out in the owner's extended frame; they are
+ * moved back into the frame of the face the leaf lives on and the face is returned per vertex
+ * (`vertexFaces`), so (face, vertexCells) names the same leaf in chunk meshes and seams
+ * (`weldMeshes(meshes, tags)`).
+ */
+import { buildSeam } from '../mesher/seam.ts';
+import { VERTEX_COMPONENT_SHIFT } from '../mesher/tables.ts';
+import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../mesher/types.ts';
+import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
+import { childAddress, chunkKey, compareChunks, keyOf } from './chunkKey.ts';
+import type { CubeSphereSpace } from './cubeSphere.ts';
+import { FACE_COUNT } from './cubeSphere.ts';
+import type { PlanetShell } from './culling.ts';
+import { chunkInShell } from './culling.ts';
+import {
+  EDGE_NEIGHBOUR_FACE, edgeBeyond, edgeTransform, extendedFaceMapping, frameTransform, transformBoundaryLeaves,
+  transformCell, transformPoint, touchingChunks,
+} from './faceFrames.ts';
+
+/** A box in one face's (extended) integer frame: [x0, y0, z0, x1, y1, z1). */
+export type GridBox = [number, number, number, number, number, number];
+
+/**
+ * One consistent snapshot of a LOD configuration: the chunk leaves tiling the planet's shell (2:1
+ * balanced across faces, edges and cube corners) and, per chunk, the chunks touching it and the
+ * chunks its seam stitches. Everything a seam or a restricted chunk mesh depends on is read from one
+ * snapshot, so a seam never mixes neighbour levels of two frames.
+ */
+export interface PlanetLod {
+  space: CubeSphereSpace;
+  /** Canonical order ({@link compareChunks}). */
+  leaves: readonly ChunkAddress[];
+  keys: readonly ChunkKey[];
+  byKey: ReadonlyMap<ChunkKey, ChunkAddress>;
+  /** Chunks of the configuration touching each chunk (face, edge or corner contact; any level), canonical order. */
+  touching: ReadonlyMap<ChunkKey, readonly ChunkKey[]>;
+  /** Chunks (other than the owner) whose leaves the owner's seam stitches, canonical order. */
+  seamStitches: ReadonlyMap<ChunkKey, readonly ChunkKey[]>;
+  /** Reverse of seamStitches plus the owner itself: the seams that read each chunk's boundary leaves. */
+  seamsReading: ReadonlyMap<ChunkKey, readonly ChunkKey[]>;
+}
+
+const scratchP = new Float64Array(3);
+const scratchQ = new Float64Array(3);
+
+/**
+ * Chunk `a`'s box expressed in `face`'s extended frame, written into out. False when `a` lies on the
+ * face opposite `face` (no common frame; such chunks never touch a chunk of `face`).
+ */
+export function chunkBoxInFrame(space: CubeSphereSpace, a: ChunkAddress, face: number, out: GridBox | number[]): boolean {
+  const U = space.chunkUnits(a.level);
+  const m = frameTransform(space.faceUnits, a.face, face);
+  if (!m) return false;
+  transformPoint(m, a.ci * U, a.cj * U, a.ck * U, scratchP);
+  transformPoint(m, (a.ci + 1) * U, (a.cj + 1) * U, (a.ck + 1) * U, scratchQ);
+  out[0] = Math.min(scratchP[0], scratchQ[0]); out[1] = Math.min(scratchP[1], scratchQ[1]); out[2] = a.ck * U;
+  out[3] = Math.max(scratchP[0], scratchQ[0]); out[4] = Math.max(scratchP[1], scratchQ[1]); out[5] = (a.ck + 1) * U;
+  return true;
+}
+
+/**
+ * The owner box of chunk `a` in its face's frame (module comment): its half-open box, with a face-edge
+ * side closed (hi = S + ¼) when `a`'s face has the lower index of the two faces sharing that edge and
+ * opened (lo = ¼) when it has the higher one. Midpoints of seam edges are multiples of ½, so the
+ * quarter only decides the edge plane itself.
+ */
+export function seamOwnerBox(space: CubeSphereSpace, a: ChunkAddress): GridBox {
+  const U = space.chunkUnits(a.level);
+  const S = space.faceUnits;
+  const box: GridBox = [a.ci * U, a.cj * U, a.ck * U, (a.ci + 1) * U, (a.cj + 1) * U, (a.ck + 1) * U];
+  for (let axis = 0; axis < 2; axis++) {
+    const lowNeighbour = EDGE_NEIGHBOUR_FACE[a.face * 4 + 2 * axis];
+    const highNeighbour = EDGE_NEIGHBOUR_FACE[a.face * 4 + 2 * axis + 1];
+    if (box[axis] === 0 && lowNeighbour < a.face) box[axis] = 0.25;
+    if (box[axis + 3] === S && a.face < highNeighbour) box[axis + 3] = S + 0.25;
+  }
+  return box;
+}
+
+/**
+ * The radial lines through the four corners of a face, as `buildSeam` three-cell lines: in the face's
+ * extended frame the quadrant beyond both edges of a corner does not exist (docs/lod.md).
+ */
+export function faceCornerLines(space: CubeSphereSpace): [number, number, number, number][] {
+  const S = space.faceUnits;
+  return [[0, 0, -1, -1], [S, 0, 1, -1], [0, S, -1, 1], [S, S, 1, 1]];
+}
+
+function boxesTouch(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
+}
+
+/**
+ * Indexes a LOD configuration (see {@link PlanetLod}). Throws when two chunks overlap. Does not check
+ * coverage or balance: {@link checkLodConfiguration} does.
+ */
+export function planetLod(space: CubeSphereSpace, leaves: readonly ChunkAddress[]): PlanetLod {
+  const sorted = [...leaves].sort(compareChunks);
+  const keys = sorted.map(keyOf);
+  const byKey = new Map<ChunkKey, ChunkAddress>();
+  sorted.forEach((a, i) => {
+    if (byKey.has(keys[i])) throw new Error(`planetLod: chunk ${keys[i]} listed twice`);
+    byKey.set(keys[i], a);
+  });
+  for (const a of sorted) {
+    let { ci, cj, ck } = a;
+    for (let l = a.level + 1; l <= space.levels; l++) {
+      ci >>= 1; cj >>= 1; ck >>= 1;
+      const k = chunkKey(a.face, l, ci, cj, ck);
+      if (byKey.has(k)) throw new Error(`planetLod: chunk ${keyOf(a)} overlaps its ancestor ${k}`);
+    }
+  }
+  const touching = new Map<ChunkKey, ChunkKey[]>();
+  const seamStitches = new Map<ChunkKey, ChunkKey[]>();
+  const seamsReading = new Map<ChunkKey, ChunkKey[]>();
+  for (const k of keys) seamsReading.set(k, [k]);
+  const box: GridBox = [0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i];
+    const found = new Map<ChunkKey, ChunkAddress>();
+    const consider = (c: ChunkAddress): void => {
+      const k = keyOf(c);
+      if (byKey.has(k)) found.set(k, byKey.get(k)!);
+    };
+    // Same level, one coarser (the parent of a same-level toucher contains a touching point), one
+    // finer (a finer toucher touches one of a's children). Balance keeps every toucher among these.
+    for (const t of touchingChunks(space, a)) {
+      consider(t);
+      if (t.level < space.levels) consider({ face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 });
+    }
+    if (a.level > 0) {
+      for (let c = 0; c < 8; c++) for (const t of touchingChunks(space, childAddress(a, c))) consider(t);
+    }
+    found.delete(keys[i]);
+    const list = [...found.values()].sort(compareChunks);
+    touching.set(keys[i], list.map(keyOf));
+    // Seam stitches: touchers whose closed box meets the owner box (module comment).
+    const own = seamOwnerBox(space, a);
+    const stitches: ChunkKey[] = [];
+    for (const t of list) {
+      if (!chunkBoxInFrame(space, t, a.face, box)) continue;
+      if (box[0] < own[3] && box[3] >= own[0] && box[1] < own[4] && box[4] >= own[1] && box[2] < own[5] && box[5] >= own[2]) {
+        const tk = keyOf(t);
+        stitches.push(tk);
+        seamsReading.get(tk)!.push(keys[i]);
+      }
+    }
+    seamStitches.set(keys[i], stitches);
+  }
+  for (const list of seamsReading.values()) list.sort((x, y) => compareChunks(byKey.get(x)!, byKey.get(y)!));
+  return { space, leaves: sorted, keys, byKey, touching, seamStitches, seamsReading };
+}
+
+/**
+ * The mesher's `coarserNeighbours` for chunk `key` in this snapshot: every touching chunk one level
+ * coarser, its box in the chunk's own face frame (across a face edge through the frame transform).
+ */
+export function coarserNeighboursOf(lod: PlanetLod, key: ChunkKey): CoarserNeighbour[] {
+  const a = lod.byKey.get(key);
+  if (!a) throw new Error(`coarserNeighboursOf: ${key} is not in the configuration`);
+  const out: CoarserNeighbour[] = [];
+  for (const tk of lod.touching.get(key)!) {
+    const t = lod.byKey.get(tk)!;
+    if (t.level !== a.level + 1) continue;
+    const box: GridBox = [0, 0, 0, 0, 0, 0];
+    if (!chunkBoxInFrame(lod.space, t, a.face, box)) continue;
+    out.push({ boxGrid: box, level: t.level });
+  }
+  return out;
+}
+
+/** A seam mesh with its provenance. */
+export interface PlanetSeam {
+  /** The chunk owning the seam (its key is the seam's key). */
+  owner: ChunkKey;
+  /** The other chunks whose boundary leaves it stitches (from the snapshot it was built from). */
+  stitches: readonly ChunkKey[];
+  /** Positions relative to `mesh.originWorld` (the owner's origin); `vertexCells` in each vertex's own face frame. */
+  mesh: ChunkMesh;
+  /** Face of each vertex's leaf: with vertexCells, the vertex's identity (weld tag). */
+  vertexFaces: Uint8Array;
+}
+
+/**
+ * Boundary leaves moved into other faces' frames, by the source leaves' identity and target face: reuse
+ * across the seams of one snapshot and across snapshots while a chunk's leaves stay the same.
+ */
+export type TransformedLeavesCache = WeakMap<BoundaryLeaves, (BoundaryLeaves | undefined)[]>;
+
+const CELL_SIZE_MASK = (1 << VERTEX_COMPONENT_SHIFT) - 1;
+
+/**
+ * Builds the seam owned by chunk `ownerKey` from the current boundary leaves of the owner and the
+ * chunks it stitches (`boundaryOf(key)`, each in its own face frame, as `meshChunk` returned them).
+ * Throws when a stitched chunk's leaves are missing: a seam built from a partial set would leave a
+ * crack, so the caller must wait until every stitched chunk is meshed.
+ */
+export function buildPlanetSeam(
+  lod: PlanetLod, ownerKey: ChunkKey, boundaryOf: (key: ChunkKey) => BoundaryLeaves | undefined,
+  cache?: TransformedLeavesCache,
+): PlanetSeam {
+  const space = lod.space;
+  const S = space.faceUnits;
+  const owner = lod.byKey.get(ownerKey);
+  if (!owner) throw new Error(`buildPlanetSeam: ${ownerKey} is not in the configuration`);
+  const stitches = lod.seamStitches.get(ownerKey)!;
+  const sets: BoundaryLeaves[] = [];
+  for (const k of [ownerKey, ...stitches]) {
+    const leaves = boundaryOf(k);
+    if (!leaves) throw new Error(`buildPlanetSeam: boundary leaves of ${k} (stitched by ${ownerKey}) are missing`);
+    const a = lod.byKey.get(k)!;
+    if (a.face === owner.face) {
+      sets.push(leaves);
+      continue;
+    }
+    let perFace = cache?.get(leaves);
+    let moved = perFace?.[owner.face];
+    if (!moved) {
+      moved = transformBoundaryLeaves(leaves, frameTransform(S, a.face, owner.face)!);
+      if (cache) {
+        if (!perFace) { perFace = []; cache.set(leaves, perFace); }
+        perFace[owner.face] = moved;
+      }
+    }
+    sets.push(moved);
+  }
+  const U = space.chunkUnits(owner.level);
+  const mesh = buildSeam(sets, {
+    mapping: extendedFaceMapping(space, owner.face),
+    originGrid: [owner.ci * U, owner.cj * U, owner.ck * U],
+    ownerBoxGrid: seamOwnerBox(space, owner),
+    threeCellLines: faceCornerLines(space),
+  });
+  // Vertex identity back in each leaf's own face frame.
+  const V = mesh.positions.length / 3;
+  const vertexFaces = new Uint8Array(V);
+  const cells = mesh.vertexCells;
+  for (let v = 0; v < V; v++) {
+    const size = cells[4 * v + 3] & CELL_SIZE_MASK;
+    const e = edgeBeyond(S, cells[4 * v] + size / 2, cells[4 * v + 1] + size / 2);
+    if (e < 0) {
+      vertexFaces[v] = owner.face;
+      continue;
+    }
+    if (e === 4) throw new Error(`buildPlanetSeam: seam vertex beyond a cube corner in ${ownerKey}'s frame`);
+    const m = edgeTransform(S, owner.face, e);
+    transformCell(m, cells[4 * v], cells[4 * v + 1], cells[4 * v + 2], size, scratchP);
+    cells[4 * v] = scratchP[0];
+    cells[4 * v + 1] = scratchP[1];
+    vertexFaces[v] = m.toFace;
+  }
+  return { owner: ownerKey, stitches, mesh, vertexFaces };
+}
+
+/** What the renderer must do to go from one LOD snapshot to the next (rebuild contract). */
+export interface LodUpdatePlan {
+  /** Chunks to mesh: new in `after`, edited, or whose coarser neighbours changed (restriction). */
+  meshChunks: ChunkKey[];
+  /** Chunks of `before` not in `after`. */
+  dropChunks: ChunkKey[];
+  /** Seams (by owner) to build or rebuild: new owners, and owners reading any chunk in meshChunks or whose stitched set changed. */
+  buildSeams: ChunkKey[];
+  /** Seams owned by dropped chunks. */
+  dropSeams: ChunkKey[];
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function coarserKeys(lod: PlanetLod, key: ChunkKey): string[] {
+  const a = lod.byKey.get(key)!;
+  return lod.touching.get(key)!.filter((k) => lod.byKey.get(k)!.level === a.level + 1);
+}
+
+/**
+ * The rebuild contract (docs/lod.md, "Seams"): from snapshot `before` (null at start) to `after`,
+ * with `edited` chunks whose field changed. A seam depends on exactly the boundary leaves of its owner
+ * and stitched chunks; a chunk's boundary leaves depend on its samples and its coarser neighbours.
+ * So a seam is rebuilt when its stitched set changed or any chunk it reads is (re)meshed; otherwise the
+ * old seam is still exact. All lists in canonical order.
+ */
+export function planLodUpdate(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey> = []): LodUpdatePlan {
+  const editedSet = new Set(edited);
+  const mesh = new Set<ChunkKey>();
+  for (const k of after.keys) {
+    if (!before || !before.byKey.has(k) || editedSet.has(k) || !sameList(coarserKeys(before, k), coarserKeys(after, k))) mesh.add(k);
+  }
+  const dropChunks = before ? before.keys.filter((k) => !after.byKey.has(k)) : [];
+  const seams = new Set<ChunkKey>();
+  for (const k of mesh) for (const o of after.seamsReading.get(k)!) seams.add(o);
+  for (const k of after.keys) {
+    if (seams.has(k)) continue;
+    if (!before || !sameList(before.seamStitches.get(k), after.seamStitches.get(k))) seams.add(k);
+  }
+  const order = (set: Set<ChunkKey>): ChunkKey[] => after.keys.filter((k) => set.has(k));
+  return { meshChunks: order(mesh), dropChunks, buildSeams: order(seams), dropSeams: dropChunks.slice() };
+}
+
+/**
+ * Seams (by owner) to rebuild after the chunks `changed` of this snapshot were re-meshed (an edit, or
+ * a new coarser neighbour): every seam reading any of them. For splits and merges, which change the
+ * snapshot itself, use {@link planLodUpdate}.
+ */
+export function seamsToRebuild(lod: PlanetLod, changed: Iterable<ChunkKey>): ChunkKey[] {
+  const out = new Set<ChunkKey>();
+  for (const k of changed) {
+    const list = lod.seamsReading.get(k);
+    if (!list) throw new Error(`seamsToRebuild: ${k} is not in the configuration`);
+    for (const o of list) out.add(o);
+  }
+  return lod.keys.filter((k) => out.has(k));
+}
+
+function childrenInShell(space: CubeSphereSpace, shell: PlanetShell, a: ChunkAddress): ChunkAddress[] {
+  const out: ChunkAddress[] = [];
+  for (let c = 0; c < 8; c++) {
+    const kid = childAddress(a, c);
+    if (chunkInShell(space, shell, kid.level, kid.ck)) out.push(kid);
+  }
+  return out;
+}
+
+/**
+ * The minimal 2:1-balanced refinement of a set of leaves tiling the shell: no chunk touches (face,
+ * edge or corner, across cube faces and corners) a chunk more than one level coarser. Same rule as the
+ * refinement pass of `selectChunks`, for configurations built by other means. Canonical order.
+ */
+export function balanceLod(space: CubeSphereSpace, shell: PlanetShell, leaves: readonly ChunkAddress[]): ChunkAddress[] {
+  const leafMap = new Map<ChunkKey, ChunkAddress>();
+  const internal = new Set<ChunkKey>();
+  for (const a of leaves) {
+    leafMap.set(keyOf(a), a);
+    let { ci, cj, ck } = a;
+    for (let l = a.level + 1; l <= space.levels; l++) {
+      ci >>= 1; cj >>= 1; ck >>= 1;
+      internal.add(chunkKey(a.face, l, ci, cj, ck));
+    }
+  }
+  const queue = [...internal].map((k) => {
+    const p = k.split('/').map(Number);
+    return { face: p[0], level: p[1], ci: p[2], cj: p[3], ck: p[4] };
+  }).sort(compareChunks);
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    for (const t of touchingChunks(space, p)) {
+      const tk = keyOf(t);
+      if (leafMap.has(tk) || internal.has(tk)) continue;
+      let { ci, cj, ck } = t;
+      for (let l = t.level + 1; l <= space.levels; l++) {
+        ci >>= 1; cj >>= 1; ck >>= 1;
+        const k = chunkKey(t.face, l, ci, cj, ck);
+        if (internal.has(k)) break; // t lies outside the shell
+        const c = leafMap.get(k);
+        if (!c) continue;
+        leafMap.delete(k);
+        internal.add(k);
+        for (const kid of childrenInShell(space, shell, c)) leafMap.set(keyOf(kid), kid);
+        queue.push(c);
+        queue.push(p);
+        break;
+      }
+    }
+  }
+  return [...leafMap.values()].sort(compareChunks);
+}
+
+/**
+ * Problems with a LOD configuration, empty when valid: every chunk in the shell, no overlap, the
+ * shell tiled exactly (every split node's in-shell children covered), and 2:1 balance across faces,
+ * edges and cube corners. Test and overlay introspection.
+ */
+export function checkLodConfiguration(space: CubeSphereSpace, shell: PlanetShell, leaves: readonly ChunkAddress[]): string[] {
+  const problems: string[] = [];
+  const leafKeys = new Set(leaves.map(keyOf));
+  const internal = new Set<ChunkKey>();
+  for (const a of leaves) {
+    if (!chunkInShell(space, shell, a.level, a.ck)) problems.push(`${keyOf(a)} lies outside the shell`);
+    let { ci, cj, ck } = a;
+    for (let l = a.level + 1; l <= space.levels; l++) {
+      ci >>= 1; cj >>= 1; ck >>= 1;
+      internal.add(chunkKey(a.face, l, ci, cj, ck));
+    }
+  }
+  for (const k of internal) if (leafKeys.has(k)) problems.push(`${k} is a leaf and has leaves inside it`);
+  const covered = (k: ChunkKey): boolean => leafKeys.has(k) || internal.has(k);
+  for (let f = 0; f < FACE_COUNT; f++) {
+    if (chunkInShell(space, shell, space.levels, 0) && !covered(chunkKey(f, space.levels, 0, 0, 0))) problems.push(`face ${f} is not covered`);
+  }
+  for (const k of internal) {
+    const p = k.split('/').map(Number);
+    for (const kid of childrenInShell(space, shell, { face: p[0], level: p[1], ci: p[2], cj: p[3], ck: p[4] })) {
+      if (!covered(keyOf(kid))) problems.push(`${keyOf(kid)} (child of split ${k}) is not covered`);
+    }
+  }
+  for (const a of leaves) {
+    for (const t of touchingChunks(space, a)) {
+      let { ci, cj, ck } = t;
+      for (let l = t.level; l <= space.levels; l++) {
+        const k = chunkKey(t.face, l, ci, cj, ck);
+        if (leafKeys.has(k)) {
+          if (l - a.level > 1) problems.push(`${keyOf(a)} touches ${k}, ${l - a.level} levels coarser`);
+          break;
+        }
+        if (internal.has(k)) break;
+        ci >>= 1; cj >>= 1; ck >>= 1;
+      }
+    }
+  }
+  return problems;
+}
+
+/** True when closed boxes of chunks a and b (any faces) touch in the world. Brute-force oracle for tests. */
+export function chunksTouch(space: CubeSphereSpace, a: ChunkAddress, b: ChunkAddress): boolean {
+  const A: GridBox = [0, 0, 0, 0, 0, 0], B: GridBox = [0, 0, 0, 0, 0, 0];
+  chunkBoxInFrame(space, a, a.face, A);
+  if (!chunkBoxInFrame(space, b, a.face, B)) return false;
+  return boxesTouch(A, B);
+}
