@@ -18,6 +18,7 @@
  * a face in the world but only the corner line in A's frame.
  */
 import { checkFace, CubeSphereSpace, FACE_BASES, FACE_BASIS_STRIDE, FACE_COUNT } from './cubeSphere.ts';
+import { CELL_EDGES, COMPONENT_COUNT, EDGE_COMPONENT } from '../mesher/tables.ts';
 import type { BoundaryLeaves, GridMapping } from '../mesher/types.ts';
 import type { ChunkAddress } from './chunkKey.ts';
 
@@ -325,20 +326,52 @@ export function transformBoundaryLeaves(leaves: BoundaryLeaves, m: FaceFrameTran
     const x = m.r00 * a + m.r01 * b - minX, y = m.r10 * a + m.r11 * b - minY;
     perm[c] = x | (y << 1) | (c & 4);
   }
+  // Destination of each record. A cell with several surface pieces has one record per piece, stored
+  // in the order of its component numbers, and EDGE_COMPONENT numbers pieces by their first cell-local
+  // edge — which depends on the frame. buildSeam picks a piece's record by its number in the seam's
+  // frame, so the records are reordered to the target numbering; `component` keeps the SOURCE number,
+  // the vertex's identity in the chunk's own mesh. (Saw boundary and non-manifold edges in threes at
+  // face edges on rough terrain before this: seams joined the wrong piece of a two-piece cell.)
+  const dest = new Int32Array(n);
+  const masks = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const size = leaves.cells[4 * i + 3] & CELL_SIZE_MASK;
-    transformCell(m, leaves.cells[4 * i], leaves.cells[4 * i + 1], leaves.cells[4 * i + 2], size, p);
-    cells[4 * i] = p[0];
-    cells[4 * i + 1] = p[1];
-    cells[4 * i + 2] = p[2];
-    cells[4 * i + 3] = leaves.cells[4 * i + 3];
     let mask = 0;
     for (let c = 0; c < 8; c++) if (leaves.corners[i] & (1 << c)) mask |= 1 << perm[c];
-    corners[i] = mask;
+    masks[i] = mask;
+    dest[i] = i;
+  }
+  for (let i = 0; i < n;) {
+    const src = leaves.corners[i];
+    const pieces = COMPONENT_COUNT[src];
+    if (pieces <= 1) { i++; continue; }
+    for (let r = i; r < i + pieces && r < n; r++) {
+      const c = leaves.component[r];
+      let e = 0;
+      while (e < 12 && EDGE_COMPONENT[src * 12 + e] !== c) e++;
+      const e2 = edgeBetween(perm[CELL_EDGES[2 * e]], perm[CELL_EDGES[2 * e + 1]]);
+      dest[r] = i + EDGE_COMPONENT[masks[i] * 12 + e2];
+    }
+    i += pieces;
+  }
+  const normals = new Float32Array(3 * n);
+  const component = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = dest[i];
+    const size = leaves.cells[4 * i + 3] & CELL_SIZE_MASK;
+    transformCell(m, leaves.cells[4 * i], leaves.cells[4 * i + 1], leaves.cells[4 * i + 2], size, p);
+    cells[4 * d] = p[0];
+    cells[4 * d + 1] = p[1];
+    cells[4 * d + 2] = p[2];
+    cells[4 * d + 3] = leaves.cells[4 * i + 3];
+    corners[d] = masks[i];
+    component[d] = leaves.component[i];
     transformPoint(m, leaves.vertexGrid[3 * i], leaves.vertexGrid[3 * i + 1], leaves.vertexGrid[3 * i + 2], p);
-    vertexGrid[3 * i] = p[0];
-    vertexGrid[3 * i + 1] = p[1];
-    vertexGrid[3 * i + 2] = p[2];
+    vertexGrid[3 * d] = p[0];
+    vertexGrid[3 * d + 1] = p[1];
+    vertexGrid[3 * d + 2] = p[2];
+    normals[3 * d] = leaves.normals[3 * i];
+    normals[3 * d + 1] = leaves.normals[3 * i + 1];
+    normals[3 * d + 2] = leaves.normals[3 * i + 2];
   }
   const [x0, y0, z0, x1, y1, z1] = leaves.boxGrid;
   const q = [0, 0, 0];
@@ -350,9 +383,9 @@ export function transformBoundaryLeaves(leaves: BoundaryLeaves, m: FaceFrameTran
     count: n,
     cells,
     corners,
-    component: leaves.component.slice(),
+    component,
     vertexGrid,
-    normals: leaves.normals.slice(),
+    normals,
   };
 }
 
@@ -362,4 +395,13 @@ export function transformBoundaryLeaves(leaves: BoundaryLeaves, m: FaceFrameTran
  * BoundaryLeaves.cells, whose size word is the plain size.
  */
 const CELL_SIZE_MASK = (1 << 26) - 1;
+
+/** Cell-local index of the edge between corners a and b. */
+function edgeBetween(a: number, b: number): number {
+  for (let e = 0; e < 12; e++) {
+    const c0 = CELL_EDGES[2 * e], c1 = CELL_EDGES[2 * e + 1];
+    if ((c0 === a && c1 === b) || (c0 === b && c1 === a)) return e;
+  }
+  return -1;
+}
 const scratchT = new Float64Array(3);
