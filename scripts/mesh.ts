@@ -4,6 +4,14 @@
  *   npm run mesh -- --recipe assets/recipes/potato.json --resolution 64 --out potato.glb
  *     [--bounds x0,y0,z0,x1,y1,z1] [--simplify <error>] [--chunks <k>] [--mixed-levels <seed>]
  *
+ *   npm run mesh -- --planet assets/recipes/tiny-planet.json --lod-config random --seed 7 --out planet.obj
+ *   npm run mesh -- --planet <recipe.json> --lod-config camera --camera x,y,z --out planet.glb
+ *     [--chunk-cells 8] [--levels 3] [--max-error-px 200] [--simplify <error>]
+ *
+ * --planet meshes the recipe as a cube-sphere planet: every chunk of one LOD configuration (a seeded
+ * random one, or what selectChunks picks for a camera at body-local x,y,z metres) and every seam,
+ * written as one welded mesh (src/lod/planetMesh.ts, docs/lod.md "Seams").
+ *
  * With --chunks k the grid is split into k^3 chunks joined by seams; --mixed-levels <seed> makes a
  * seeded random half of them one level coarser. Prints counts and the validation report.
  * Bad arguments: a message and exit code 2.
@@ -14,15 +22,84 @@ import {
   buildSeam, cartesianMapping, meshChunk, sampleChunk, validateMesh, weldMeshes,
 } from '../src/mesher/index.ts';
 import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../src/mesher/index.ts';
+import {
+  cameraLodConfiguration, checkLodConfiguration, CubeSphereSpace, levelHistogram, meshPlanet, planetMeshReport, planetShell,
+  randomLodConfiguration, weldPlanet,
+} from '../src/lod/index.ts';
+import type { FieldRecipe } from '../src/field/index.ts';
 
 const USAGE = `usage: npm run mesh -- --recipe <file.json> --resolution <N> --out <file.obj|file.glb>
-       [--bounds x0,y0,z0,x1,y1,z1] [--simplify <error>] [--chunks <k>] [--mixed-levels <seed>]`;
+       [--bounds x0,y0,z0,x1,y1,z1] [--simplify <error>] [--chunks <k>] [--mixed-levels <seed>]
+   or: npm run mesh -- --planet <file.json> --lod-config random --seed <n> --out <file.obj|file.glb>
+   or: npm run mesh -- --planet <file.json> --lod-config camera --camera x,y,z --out <file.obj|file.glb>
+       [--chunk-cells <N, power of two, default 8>] [--levels <L, default 3>] [--max-error-px <px, default 200>]
+       [--simplify <error>]`;
 
 class UsageError extends Error {}
 
 interface Args {
   recipe: string; resolution: number; out: string;
   bounds?: number[]; simplify: number; chunks: number; mixedSeed?: number;
+}
+
+interface PlanetArgs {
+  planet: string; out: string; config: 'random' | 'camera'; seed: number; camera?: [number, number, number];
+  chunkCells: number; levels: number; maxErrorPx: number; simplify: number;
+}
+
+const PLANET_OPTIONS = ['planet', 'lod-config', 'seed', 'camera', 'out', 'chunk-cells', 'levels', 'max-error-px', 'simplify'];
+
+function parsePlanetArgs(argv: string[]): PlanetArgs {
+  const map = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`);
+    const key = a.slice(2);
+    if (!PLANET_OPTIONS.includes(key)) throw new UsageError(`unknown option --${key} with --planet (allowed: ${PLANET_OPTIONS.map((o) => `--${o}`).join(' ')})`);
+    const v = argv[++i];
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
+    map.set(key, v);
+  }
+  const need = (k: string): string => {
+    const v = map.get(k);
+    if (v === undefined) throw new UsageError(`--${k} is required`);
+    return v;
+  };
+  const int = (k: string, v: string, min: number, max: number): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${k} must be an integer in [${min}, ${max}], got '${v}'`);
+    return n;
+  };
+  const out = need('out');
+  if (!/\.(obj|glb)$/i.test(out)) throw new UsageError(`--out must end in .obj or .glb, got '${out}'`);
+  const config = need('lod-config');
+  if (config !== 'random' && config !== 'camera') throw new UsageError(`--lod-config must be 'random' or 'camera', got '${config}'`);
+  const chunkCells = int('chunk-cells', map.get('chunk-cells') ?? '8', 2, 64);
+  if ((chunkCells & (chunkCells - 1)) !== 0) throw new UsageError(`--chunk-cells must be a power of two, got ${chunkCells}`);
+  const args: PlanetArgs = {
+    planet: need('planet'), out, config, seed: 0, chunkCells,
+    levels: int('levels', map.get('levels') ?? '3', 0, 8), maxErrorPx: 200, simplify: 0,
+  };
+  if (config === 'random') {
+    args.seed = int('seed', need('seed'), 0, 0xffffffff);
+    if (map.has('camera')) throw new UsageError('--camera is only used with --lod-config camera');
+  } else {
+    const c = need('camera').split(',').map(Number);
+    if (c.length !== 3 || c.some((x) => !Number.isFinite(x))) throw new UsageError(`--camera must be x,y,z in metres (body-local), got '${map.get('camera')}'`);
+    args.camera = [c[0], c[1], c[2]];
+    if (map.has('seed')) throw new UsageError('--seed is only used with --lod-config random');
+  }
+  if (map.has('max-error-px')) {
+    const px = Number(map.get('max-error-px'));
+    if (!(px > 0) || !Number.isFinite(px)) throw new UsageError(`--max-error-px must be a number > 0, got '${map.get('max-error-px')}'`);
+    args.maxErrorPx = px;
+  }
+  if (map.has('simplify')) {
+    const s = Number(map.get('simplify'));
+    if (!Number.isFinite(s) || s < 0) throw new UsageError(`--simplify must be a number >= 0, got '${map.get('simplify')}'`);
+    args.simplify = s;
+  }
+  return args;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -141,10 +218,67 @@ function writeGlb(path: string, m: ChunkMesh): void {
   writeFileSync(path, out);
 }
 
+function usageExit(err: unknown): never {
+  if (err instanceof UsageError) {
+    console.error(`mesh: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+/** --planet: one LOD configuration of a cube-sphere planet, all chunks and seams, one mesh file. */
+function mainPlanet(argv: string[]): void {
+  let args: PlanetArgs;
+  try {
+    args = parsePlanetArgs(argv);
+  } catch (err) {
+    usageExit(err);
+  }
+  let recipe: FieldRecipe;
+  try {
+    recipe = parseRecipe(JSON.parse(readFileSync(args.planet, 'utf8')));
+  } catch (err) {
+    console.error(`mesh: cannot read planet recipe '${args.planet}': ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+  const bounds = recipeBounds(recipe);
+  if (!Number.isFinite(bounds.sphereRadiusM) || bounds.sphereCenter.some((c) => c !== 0)) {
+    console.error(`mesh: '${args.planet}' is not a planet: it must be bounded and centred at the origin`);
+    process.exit(2);
+  }
+  const shell = planetShell(bounds);
+  const space = new CubeSphereSpace({ radiusM: bounds.sphereRadiusM - bounds.elevationM, chunkCells: args.chunkCells, levels: args.levels });
+  const t0 = performance.now();
+  const leaves = args.config === 'random'
+    ? randomLodConfiguration(space, shell, args.seed)
+    : cameraLodConfiguration(space, shell, args.camera!, { maxScreenErrorPx: args.maxErrorPx, horizonCulling: false });
+  const problems = checkLodConfiguration(space, shell, leaves);
+  if (problems.length > 0) throw new Error(`invalid LOD configuration: ${problems.slice(0, 5).join('; ')}`);
+  const result = meshPlanet(recipe, space, leaves, { field: compileToJs(recipe), simplify: args.simplify });
+  const mesh = weldPlanet(result.pieces);
+  const ms = performance.now() - t0;
+  if (/\.glb$/i.test(args.out)) writeGlb(args.out, mesh); else writeObj(args.out, mesh);
+  const rep = planetMeshReport(result.pieces);
+  const st = result.stats;
+  const levels = Object.entries(levelHistogram(leaves)).map(([l, n]) => `L${l}:${n}`).join(' ');
+  const source = args.config === 'random' ? `random LOD seed ${args.seed}` : `camera ${args.camera!.join(',')} (max error ${args.maxErrorPx} px)`;
+  console.log(`mesh: planet ${args.planet}, radius ${(space.radiusM / 1e3).toFixed(2)} km, N ${space.chunkCells}, ${space.levels + 1} levels (level-0 cell ${space.cellSizeM(0).toFixed(1)} m), ${source}`);
+  console.log(`  chunks ${st.chunks} (${levels}; ${st.emptyChunks} without surface), seams ${st.seams} (${result.pieces.filter((p) => p.kind === 'seam' && p.mesh.indices.length > 0).length} non-empty)`);
+  console.log(`  triangles ${rep.triangles} (chunks ${st.chunkTriangles}, seams ${st.seamTriangles}), vertices ${rep.usedVertices}; mesh ${st.meshMs.toFixed(0)} ms, seams ${st.seamMs.toFixed(0)} ms, total ${ms.toFixed(0)} ms`);
+  console.log(`  closed ${rep.closed} (boundary edges ${rep.boundaryEdges}), manifold ${rep.manifold} (non-manifold edges ${rep.nonManifoldEdges}), oriented ${rep.oriented}, duplicate triangles ${rep.duplicateTriangles}, degenerate ${rep.degenerateTriangles}`);
+  console.log(`  components ${rep.components}, Euler ${rep.euler}, genus ${rep.genus}, volume ${rep.volume.toPrecision(6)} m³`);
+  console.log(`  wrote ${args.out}`);
+}
+
 function main(): void {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--planet')) {
+    mainPlanet(argv);
+    return;
+  }
   let args: Args;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs(argv);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`mesh: ${err.message}\n${USAGE}`);
