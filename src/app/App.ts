@@ -20,6 +20,8 @@ import { planetRecipe, singleAsteroidSpec } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
 import { AsteroidField } from './AsteroidField';
+import { Gallery } from './Gallery';
+import { exportMeshBase64, type MeshFormat } from './exportMesh';
 import { PlanetView } from './PlanetView';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
@@ -76,6 +78,7 @@ export class App {
   sampling: SamplingChoice | null = null;
   field: AsteroidField | null = null;
   planet: PlanetView | null = null;
+  gallery: Gallery | null = null;
 
   private readonly container: HTMLElement;
   private readonly caps: GpuCapabilities;
@@ -170,6 +173,7 @@ export class App {
       this.mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
       this.field?.start(this.mesher);
       this.planet?.start(this.mesher.pool);
+      if (this.state.mode === 'gallery') this.showGallery();
     });
   }
 
@@ -182,7 +186,7 @@ export class App {
   }
 
   private frame(timeMs: number): void {
-    if (this.contextLost) return;
+    if (this.contextLost || this.state.mode === 'gallery') return;
     const dtS = this.lastFrameMs < 0 ? 0 : Math.min(0.25, (timeMs - this.lastFrameMs) / 1000);
     this.lastFrameMs = timeMs;
     if (this.fly.enabled) this.fly.update(dtS);
@@ -296,6 +300,7 @@ export class App {
 
   /** Nothing left to generate or fade in: what a screenshot should wait for. */
   settled(): boolean {
+    if (this.state.mode === 'gallery') return this.gallery?.ready() ?? false;
     if (this.planet) return this.planet.stats().complete;
     return this.field?.settled() ?? false;
   }
@@ -353,7 +358,58 @@ export class App {
   }
 
 
+  private showGallery(): void {
+    if (!this.mesher) return; // start() calls again once the sampling probe has answered
+    const state = this.state;
+    if (this.gallery) {
+      if (this.gallery.pageStart !== state.start) this.gallery.setPage(state.start);
+      return;
+    }
+    this.gallery = new Gallery({
+      container: this.container,
+      renderer: this.renderer,
+      mesher: this.mesher,
+      progress: this.progress,
+      start: state.start,
+      count: state.count,
+      quality: this.detailQuality() ? 'high' : 'low',
+      ui: state.ui,
+      onOpen: (seed) => {
+        const next: AppState = { ...this.state, mode: 'asteroid', seed, camera: null };
+        history.pushState(null, '', formatAppState(next, location.search));
+        this.applyState(next);
+      },
+      onPage: (start) => {
+        this.state = { ...this.state, start };
+        history.pushState(null, '', formatAppState(this.state, location.search));
+      },
+    });
+  }
+
+  /** The asteroid in view (nearest the orbit target) as a mesh file, base64 (CLI, tests). */
+  async exportAsteroid(format: MeshFormat): Promise<{ base64: string; name: string; triangles: number }> {
+    if (!this.field) throw new Error('no asteroid in view');
+    const near = this.field.nearest(this.controls.target);
+    return exportMeshBase64(this.field.pivotOf(near.spec.index), format, `sr-asteroid-seed${near.spec.seed}`, {
+      family: near.spec.family,
+    });
+  }
+
   private applyState(state: AppState): void {
+    if (state.mode === 'gallery') {
+      this.state = state;
+      this.field?.dispose();
+      this.field = null;
+      this.planet?.dispose();
+      this.planet = null;
+      this.ui.hidden = !state.ui;
+      this.gui.hide(); // the explorer's controls do nothing here
+      this.showGallery();
+      return;
+    }
+    this.gallery?.dispose();
+    this.gallery = null;
+    this.gui.show();
     const previous = this.field || this.planet ? this.state : null;
     this.state = state;
     const scene = sceneKind(state.mode);
@@ -374,11 +430,6 @@ export class App {
     this.guiParams.seed = String(state.seed);
     this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
     this.ui.hidden = !state.ui;
-    if (state.mode === 'gallery') {
-      this.notices.show('info', 'The asteroid gallery is not built yet; showing the explorer instead.', 'mode-gallery');
-    } else {
-      this.notices.dismiss('mode-gallery');
-    }
   }
 
   private buildScene(seed: number, kind: 'field' | 'asteroid' | 'planet'): void {
@@ -424,7 +475,7 @@ export class App {
     const hero = this.field!.spec.asteroids[0];
     const sun = new Vector3(...this.field!.spec.sunDirection);
     const side = new Vector3(0, 1, 0).cross(sun).normalize();
-    const eye = sun.multiplyScalar(0.4).add(side.multiplyScalar(0.9)).normalize().multiplyScalar(hero.radiusM * 3.2);
+    const eye = sun.multiplyScalar(0.3).add(side.multiplyScalar(1)).normalize().multiplyScalar(hero.radiusM * 3.2);
     const target = new Vector3(...hero.positionM);
     return { position: eye.add(target).toArray() as [number, number, number], target: target.toArray() as [number, number, number] };
   }

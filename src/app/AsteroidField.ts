@@ -8,7 +8,6 @@
  * on-screen size asks for. A mesh stays drawn until its replacement is ready.
  */
 import {
-  Color,
   Group,
   HemisphereLight,
   Mesh,
@@ -20,12 +19,13 @@ import {
   type Scene,
   type WebGLRenderer,
 } from 'three';
-import { compileToJs, recipeBounds, type FieldFn } from '../field/index';
+import { compileToJs, type FieldFn } from '../field/index';
 import { compileToGlsl } from '../field/glsl';
 import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
+import { familyMaterial } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
-import { asteroidFieldSpec, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
+import { asteroidFieldSpec, asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import type { Progress, ProgressTask } from './progress';
@@ -156,13 +156,7 @@ export class AsteroidField {
       body.position.set(-spec.bodyCenterM[0], -spec.bodyCenterM[1], -spec.bodyCenterM[2]);
       pivot.add(body);
       this.root.add(pivot);
-      const b = recipeBounds(spec.recipe);
-      const extentM = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]) * 1.04;
-      const centre = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
-      const grid = {
-        originM: [centre[0] - extentM / 2, centre[1] - extentM / 2, centre[2] - extentM / 2] as [number, number, number],
-        extentM,
-      };
+      const grid = asteroidGrid(spec);
       return {
         spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid,
         detail: null, detailState: 'none' as const,
@@ -313,8 +307,7 @@ export class AsteroidField {
     const family = a.spec.family in ROCK_PALETTES ? a.spec.family : 'default';
     let m = this.familyMaterials.get(family);
     if (!m) {
-      const p = ROCK_PALETTES[family];
-      m = new MeshStandardMaterial({ color: new Color(...p.base).lerp(new Color(...p.regolith), 0.5), roughness: p.roughness, metalness: p.metalness });
+      m = familyMaterial(family);
       this.familyMaterials.set(family, m);
     }
     return m;
@@ -460,6 +453,11 @@ export class AsteroidField {
       }
     }
     return best;
+  }
+
+  /** The spinning group of asteroid `index` (its meshes in the body's own frame below it). */
+  pivotOf(index: number): Group {
+    return this.asteroids[index].pivot;
   }
 
   /** The asteroid nearest to `point`, with its surface distance estimate. */

@@ -27,14 +27,15 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { compileToGlsl } from '../field/glsl';
-import { recipeBounds } from '../field/index';
 import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
+import { familyMaterial } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
-import { singleAsteroidSpec, type AsteroidSpec } from '../scene/index';
+import { asteroidGrid, singleAsteroidSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import type { Progress, ProgressTask } from './progress';
+import { flipRows } from './screenshot';
 import './gallery.css';
 
 /** Thumbnail side, pixels (square; CSS scales the cell). */
@@ -468,13 +469,6 @@ function pagingButton(text: string, label: string): HTMLButtonElement {
  * The meshing grid of an asteroid: a cube 4% larger than the recipe's bounding box, centred
  * on it. Same as AsteroidField's grid (a candidate to share from there).
  */
-export function asteroidGrid(spec: Pick<AsteroidSpec, 'recipe'>): { originM: [number, number, number]; extentM: number } {
-  const b = recipeBounds(spec.recipe);
-  const extentM = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]) * 1.04;
-  const c = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
-  return { originM: [c[0] - extentM / 2, c[1] - extentM / 2, c[2] - extentM / 2], extentM };
-}
-
 /**
  * Points `camera` (aspect 1) along −`toCamera` at `mesh` so its vertices fill `fill` of the
  * frame: the view-plane centre of the vertices is the look-at point, and the distance is the
@@ -512,20 +506,3 @@ function frameMesh(camera: PerspectiveCamera, mesh: Mesh, toCamera: Vector3, fil
   camera.updateMatrixWorld();
 }
 
-/** The per-family standard material AsteroidField uses for asteroids without their own BodyMaterial. */
-export function familyMaterial(family: string): MeshStandardMaterial {
-  const p = ROCK_PALETTES[family] ?? ROCK_PALETTES.default;
-  return new MeshStandardMaterial({
-    color: new Color(...p.base).lerp(new Color(...p.regolith), 0.5),
-    roughness: p.roughness,
-    metalness: p.metalness,
-  });
-}
-
-/** readPixels rows run bottom-up; ImageData rows top-down. */
-function flipRows(pixels: Uint8ClampedArray, width: number, height: number): ImageData {
-  const out = new ImageData(width, height);
-  const row = width * 4;
-  for (let y = 0; y < height; y++) out.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);
-  return out;
-}

@@ -29,6 +29,8 @@ export interface DebugHooks {
   planet(): PlanetStats | null;
   /** Generated and done fading: safe to take a screenshot. */
   settled(): boolean;
+  exportMesh(format: 'glb' | 'obj'): Promise<{ base64: string; name: string; triangles: number }>;
+  gallery(): import('./Gallery').GalleryCellStatus[];
   /** Screenshot at a size: PNG as base64, with its file name (the CLI saves it). */
   capture(width: number, height: number): Promise<{ base64: string; name: string; width: number; height: number; capped: string | null }>;
   /** Field job counters: done, stale-cancelled, pending, worker crashes. */
@@ -54,6 +56,8 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
     settled: () => app?.settled() ?? false,
+    exportMesh: (format: 'glb' | 'obj') => (app ? app.exportAsteroid(format) : Promise.reject(new Error('the app did not start'))),
+    gallery: () => app?.gallery?.status() ?? [],
     planet: () => app?.planet?.stats() ?? null,
     capture: async (width, height) => {
       if (!app) throw new Error('the app did not start');

@@ -98,12 +98,13 @@ function analyse(pixels: Uint8Array, width: number, height: number, keepLuma: bo
 
 /**
  * Fraction of pixels that shadows darken: renders with shadow maps on and off and counts
- * pixels lit without shadows (luma > 0.05) that are at least 25% darker with them.
+ * pixels lit without shadows (linear luma > 0.01: grazing light near a terminator is dim but
+ * visible) that are at least 25% darker with them.
  */
 export function measureShadowFraction(renderer: WebGLRenderer, scene: Scene, camera: Camera): number {
   const on = measureFrame(renderer, scene, camera, { shadows: true, keepLuma: true }).luma!;
   const off = measureFrame(renderer, scene, camera, { shadows: false, keepLuma: true }).luma!;
   let darker = 0;
-  for (let i = 0; i < on.length; i++) if (off[i] > 0.05 && on[i] < 0.75 * off[i]) darker++;
+  for (let i = 0; i < on.length; i++) if (off[i] > 0.01 && on[i] < 0.75 * off[i]) darker++;
   return darker / on.length;
 }

@@ -89,7 +89,7 @@ export async function captureView(
 }
 
 /** readPixels rows run bottom-up; ImageData rows top-down. */
-function flipRows(pixels: Uint8ClampedArray, width: number, height: number): ImageData {
+export function flipRows(pixels: Uint8ClampedArray, width: number, height: number): ImageData {
   const out = new ImageData(width, height);
   const row = width * 4;
   for (let y = 0; y < height; y++) out.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);

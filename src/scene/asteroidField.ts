@@ -123,3 +123,14 @@ export function singleAsteroidSpec(seed: number): AsteroidFieldSpec {
     ],
   };
 }
+
+/**
+ * The cartesian grid a body job meshes an asteroid on: a cube around the recipe's bounding
+ * box with a 2% margin, origin at its minimum corner (body-local metres).
+ */
+export function asteroidGrid(spec: Pick<AsteroidSpec, 'recipe'>): { originM: [number, number, number]; extentM: number } {
+  const b = recipeBounds(spec.recipe);
+  const extentM = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]) * 1.04;
+  const c = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
+  return { originM: [c[0] - extentM / 2, c[1] - extentM / 2, c[2] - extentM / 2], extentM };
+}

@@ -6,11 +6,10 @@
 import { Group, Mesh, Vector3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { compileToGlsl } from '../../../src/field/glsl';
-import { asteroidGrid } from '../../../src/app/Gallery';
 import { countTriangles, exportMeshBase64 } from '../../../src/app/exportMesh';
 import { BodyMaterial } from '../../../src/render/BodyMaterial';
 import { createBodyGeometry } from '../../../src/render/bodyGeometry';
-import { singleAsteroidSpec } from '../../../src/scene/index';
+import { asteroidGrid, singleAsteroidSpec } from '../../../src/scene/index';
 import { meshBody } from '../../../src/workers/bodyJob';
 
 export async function exportAsteroid(seed: number, cells: number) {

@@ -1,0 +1,15 @@
+import { Color, MeshStandardMaterial } from 'three';
+import { ROCK_PALETTES } from './BodyMaterial';
+
+/**
+ * The cheap stand-in for a BodyMaterial: a standard material in the family's rock colour
+ * (palette base and regolith mixed), for bodies too small on screen to need their own shader.
+ */
+export function familyMaterial(family: string): MeshStandardMaterial {
+  const p = ROCK_PALETTES[family] ?? ROCK_PALETTES.default;
+  return new MeshStandardMaterial({
+    color: new Color(...p.base).lerp(new Color(...p.regolith), 0.5),
+    roughness: p.roughness,
+    metalness: p.metalness,
+  });
+}
