@@ -252,7 +252,17 @@ export function buildPlanetSeam(
     ownerBoxGrid: seamOwnerBox(space, owner),
     threeCellLines: faceCornerLines(space),
   });
-  // Vertex identity back in each leaf's own face frame.
+  const vertexFaces = seamVertexFaces(space, owner.face, mesh);
+  return { owner: ownerKey, stitches, mesh, vertexFaces };
+}
+
+/**
+ * Moves a seam's `vertexCells` (built in `face`'s extended frame) back into the frame of the face each
+ * vertex's leaf lives on, in place, and returns those faces: (face, vertexCells) is then the vertex's
+ * identity, as in the chunk meshes.
+ */
+export function seamVertexFaces(space: CubeSphereSpace, face: number, mesh: ChunkMesh): Uint8Array {
+  const S = space.faceUnits;
   const V = mesh.positions.length / 3;
   const vertexFaces = new Uint8Array(V);
   const cells = mesh.vertexCells;
@@ -260,17 +270,17 @@ export function buildPlanetSeam(
     const size = cells[4 * v + 3] & CELL_SIZE_MASK;
     const e = edgeBeyond(S, cells[4 * v] + size / 2, cells[4 * v + 1] + size / 2);
     if (e < 0) {
-      vertexFaces[v] = owner.face;
+      vertexFaces[v] = face;
       continue;
     }
-    if (e === 4) throw new Error(`buildPlanetSeam: seam vertex beyond a cube corner in ${ownerKey}'s frame`);
-    const m = edgeTransform(S, owner.face, e);
+    if (e === 4) throw new Error(`seamVertexFaces: seam vertex beyond a cube corner in face ${face}'s frame`);
+    const m = edgeTransform(S, face, e);
     transformCell(m, cells[4 * v], cells[4 * v + 1], cells[4 * v + 2], size, scratchP);
     cells[4 * v] = scratchP[0];
     cells[4 * v + 1] = scratchP[1];
     vertexFaces[v] = m.toFace;
   }
-  return { owner: ownerKey, stitches, mesh, vertexFaces };
+  return vertexFaces;
 }
 
 /** What the renderer must do to go from one LOD snapshot to the next (rebuild contract). */

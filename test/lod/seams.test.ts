@@ -13,13 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { compileToJs, Prng, recipeBounds } from '../../src/field/index';
 import type { FieldRecipe } from '../../src/field/index';
 import {
-  balanceLod, buildPlanetSeam, cameraLodConfiguration, canonicalSampleMapping, checkLodConfiguration, chunkKey, chunksTouch,
+  balanceLod, buildPlanetSeam, cameraLodConfiguration, extendedFaceMapping, transformBoundaryLeaves, canonicalSampleMapping, checkLodConfiguration, chunkKey, chunksTouch,
   CubeSphereSpace, FACE_BASES, frameTransform, keyOf, levelHistogram, meshPlanet, planetLod, planetMeshReport, weldPlanet,
-  PlanetMeshCache, planetShell, planLodUpdate, randomLodConfiguration, seamOwnerBox, seamsToRebuild, transformPoint,
+  PlanetMeshCache, planetShell, planLodUpdate, randomLodConfiguration, seamOwnerBox, seamsToRebuild, seamVertexFaces, transformPoint,
   updatePlanetMesh,
 } from '../../src/lod/index';
 import type { ChunkAddress, ChunkKey, PlanetLod, PlanetMeshResult, PlanetShell } from '../../src/lod/index';
-import { meshChunk, sampleChunk } from '../../src/mesher/index';
+import { buildSeam, meshChunk, sampleChunk } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/index';
 
 const N = 8;
@@ -415,6 +415,26 @@ describe('seam rebuild contract: the incremental update equals meshing the new c
     expectSamePieces(inc, scratch);
     expectWatertight(inc);
     console.log(`edit at a cube corner: ${changed.length} chunks edited on 3 faces, ${inc.plan.buildSeams.length} of ${lod.keys.length} seams rebuilt`);
+  });
+
+  it('repro: without three-cell lines each of the 8 cube corners leaves 3 open edges (24), with them none (config seed 4)', () => {
+    const lod = planetLod(p.space, randomLodConfiguration(p.space, p.shell, 4));
+    const res = meshPlanet(p.recipe, p.space, lod, { field: p.field, cache: p.cache });
+    const S = p.space.faceUnits;
+    const pieces = res.pieces.filter((x) => x.kind === 'chunk');
+    for (const owner of lod.keys) {
+      const a = lod.byKey.get(owner)!;
+      const sets = [owner, ...lod.seamStitches.get(owner)!].map((k) => {
+        const b = lod.byKey.get(k)!;
+        return b.face === a.face ? res.boundaries.get(k)! : transformBoundaryLeaves(res.boundaries.get(k)!, frameTransform(S, b.face, a.face)!);
+      });
+      const U = p.space.chunkUnits(a.level);
+      const mesh = buildSeam(sets, { mapping: extendedFaceMapping(p.space, a.face), originGrid: [a.ci * U, a.cj * U, a.ck * U], ownerBoxGrid: seamOwnerBox(p.space, a) });
+      pieces.push({ kind: 'seam', key: owner, mesh, vertexFaces: seamVertexFaces(p.space, a.face, mesh), dependsOn: [] });
+    }
+    const without = planetMeshReport(pieces);
+    expect(without.boundaryEdges).toBe(24);
+    expectWatertight(res);
   });
 
   it('a seam refuses to build while a chunk it stitches is missing (no partial seam, no silent crack)', () => {
