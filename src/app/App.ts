@@ -15,7 +15,7 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
-import { Backdrop } from '../render/Backdrop';
+import { SkyCubemap } from '../render/SkyCubemap';
 import { planetRecipe, singleAsteroidSpec } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
@@ -84,7 +84,8 @@ export class App {
   private readonly caps: GpuCapabilities;
   private readonly ui: HTMLElement;
   private readonly progressBar: ProgressBar;
-  private readonly backdrop: Backdrop;
+  /** The procedural sky, rendered once per seed into a cube map (scene background + fill light). */
+  readonly sky: SkyCubemap;
   private readonly resizeObserver: ResizeObserver;
   private readonly maxPixelRatio: number;
   private readonly debugFailAsteroid: number | undefined;
@@ -101,6 +102,9 @@ export class App {
     seed: '',
     camera: 'orbit' as 'orbit' | 'fly',
     screenshotScale: 2,
+    skySeed: 1,
+    sunAzimuthDeg: 0,
+    sunElevationDeg: 30,
   };
 
   constructor(options: AppOptions) {
@@ -144,8 +148,11 @@ export class App {
     window.addEventListener('keydown', this.onKeyDown);
     window.addEventListener('keyup', this.onKeyUp);
 
-    this.backdrop = new Backdrop(this.state.seed);
-    this.scene.add(this.backdrop, this.world);
+    // A software GPU renders the sky's one-off passes on the CPU (seconds at 1024 a face):
+    // smaller faces there; real GPUs get the full resolution.
+    this.sky = new SkyCubemap({ seed: this.state.seed, size: isSoftwareRenderer(options.caps.renderer) ? 512 : 1024 });
+    this.sky.attach(this.scene);
+    this.scene.add(this.world);
     this.world.name = 'world';
 
     this.gui = new GUI({ container: this.ui, title: 'Controls' });
@@ -205,6 +212,7 @@ export class App {
       if (this.detailQuality()) this.planet.compileDetail(this.camera);
       this.stats.setLine('field', this.planet.statsLine(this.camera));
     }
+    this.sky.update(this.renderer); // renders only when the seed changed
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
     this.stats.frame(timeMs);
   }
@@ -426,8 +434,14 @@ export class App {
     this.controls.target.fromArray(cam.target);
     this.camera.lookAt(new Vector3().fromArray(cam.target));
     this.controls.update();
-    this.backdrop.setSeed(state.seed);
+    this.sky.setSeed(state.seed);
     this.guiParams.seed = String(state.seed);
+    this.guiParams.skySeed = state.seed;
+    const sunDir = (this.field ?? this.planet)?.sun.direction;
+    if (sunDir) {
+      this.guiParams.sunAzimuthDeg = Math.round((Math.atan2(sunDir.x, sunDir.z) * 180) / Math.PI);
+      this.guiParams.sunElevationDeg = Math.round((Math.asin(Math.max(-1, Math.min(1, sunDir.y))) * 180) / Math.PI);
+    }
     this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
     this.ui.hidden = !state.ui;
   }
@@ -524,6 +538,7 @@ export class App {
 
   private readonly onContextRestored = (): void => {
     this.contextLost = false;
+    this.sky.invalidate(); // its cube map died with the context
     this.notices.show('info', 'The GPU context was restored.', 'context');
   };
 
@@ -557,6 +572,19 @@ export class App {
         history.replaceState(null, '', formatAppState(next, location.search));
         this.applyState(next);
       });
+    look
+      .add(p, 'skySeed', 0, 4294967295, 1)
+      .name('sky seed')
+      .onFinishChange((v: number) => this.sky.setSeed(Math.round(v) >>> 0));
+    const light = this.gui.addFolder('Sun');
+    const aimSun = (): void => {
+      const az = (p.sunAzimuthDeg * Math.PI) / 180;
+      const el = (p.sunElevationDeg * Math.PI) / 180;
+      (this.field ?? this.planet)?.sun.setDirection({ x: Math.cos(el) * Math.sin(az), y: Math.sin(el), z: Math.cos(el) * Math.cos(az) });
+    };
+    light.add(p, 'sunAzimuthDeg', -180, 180, 1).name('azimuth °').onChange(aimSun);
+    light.add(p, 'sunElevationDeg', -89, 89, 1).name('elevation °').onChange(aimSun);
+    light.close();
     const shadows = this.gui.addFolder('Shadows');
     shadows.add(p, 'shadows').onChange((v: boolean) => {
       this.renderer.shadowMap.enabled = v;
@@ -593,7 +621,8 @@ export class App {
     this.field?.dispose();
     this.planet?.dispose();
     this.mesher?.dispose();
-    this.backdrop.dispose();
+    this.sky.detach(this.scene);
+    this.sky.dispose();
     this.sampling?.gpuWorker?.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
