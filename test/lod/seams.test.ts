@@ -261,8 +261,27 @@ for (const ps of PLANET_SEEDS) {
         expectWatertight(meshPlanet(p.recipe, p.space, leaves, { field: p.field, cache: p.cache }));
       });
     }
+    if (ps === 3) {
+      // Octree simplification inside the chunks (collapsed boundary leaves meet the seams).
+      for (let seed = 41; seed <= 46; seed++) {
+        it(`planetRecipe(3), simplify 0.05, random LOD seed ${seed}: closed, manifold, oriented, Euler 2`, () => {
+          const leaves = randomLodConfiguration(p.space, p.shell, seed);
+          expectWatertight(meshPlanet(p.recipe, p.space, leaves, { field: p.field, cache: p.cache, simplify: 0.05 }));
+        });
+      }
+    }
   });
 }
+
+describe('planetRecipe(7) with 4 levels (levels 0-3 in one configuration)', () => {
+  const p = makePlanet('planet 7', planetRecipe(7), 3);
+  for (let seed = 1; seed <= 4; seed++) {
+    it(`planetRecipe(7), 4 levels, random LOD seed ${seed}: closed, manifold, oriented, Euler 2`, () => {
+      const leaves = randomLodConfiguration(p.space, p.shell, seed);
+      expectWatertight(meshPlanet(p.recipe, p.space, leaves, { field: p.field, cache: p.cache }));
+    });
+  }
+});
 
 describe('rough sphere (noise wavelength ~1 cell, amplitude ~1.6 level-0 cells): seams add no defect', () => {
   // Sub-cell noise gives cells with two surface pieces on face edges and the chunk mesher's own known
