@@ -99,6 +99,7 @@ export class App {
     shadows: true,
     shadowRadius: 3,
     shadowMapSize: 2048,
+    shadowBiasTexels: -1,
     seed: '',
     camera: 'orbit' as 'orbit' | 'fly',
     screenshotScale: 2,
@@ -601,6 +602,10 @@ export class App {
       .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
       .name('map size')
       .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ mapSize: v }));
+    shadows
+      .add(p, 'shadowBiasTexels', -4, 1, 0.1)
+      .name('bias (texels)')
+      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ biasTexels: v }));
     shadows.close();
     const shot = this.gui.addFolder('Screenshot');
     shot.add(p, 'screenshotScale', { '1× window': 1, '2× window': 2, '4× window': 4 }).name('size');

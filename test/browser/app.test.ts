@@ -144,6 +144,21 @@ describe('app shell (production build)', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('renders the sky cube map once per seed, not per frame', async () => {
+    const { page, log } = await newPage(browser);
+    await page.goto(`${server.url}/?seed=6`);
+    await waitForFrames(page, 5);
+    const frames0 = await page.evaluate(() => window.__sr!.frames());
+    await waitForFrames(page, frames0 + 5);
+    expect(await page.evaluate(() => window.__sr!.app!.sky.renderCount)).toBe(1);
+    await page.evaluate(() => window.__sr!.app!.setSeed(7));
+    const frames1 = await page.evaluate(() => window.__sr!.frames());
+    await waitForFrames(page, frames1 + 5);
+    expect(await page.evaluate(() => window.__sr!.app!.sky.renderCount)).toBe(2);
+    expect(new URL(page.url()).searchParams.get('seed')).toBe('7');
+    expect(log.errors).toEqual([]);
+  });
+
   it('hides every piece of UI in screenshot mode', async () => {
     const { page } = await newPage(browser);
     await page.goto(`${server.url}/?mode=screenshot&seed=3`);

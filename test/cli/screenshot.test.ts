@@ -4,6 +4,8 @@
  * before any build or browser. The runs that render are in test/browser/screenshotCli.test.ts.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScreenshotArgs, screenshotUrl, UsageError } from '../../scripts/screenshot';
@@ -79,7 +81,9 @@ describe('the command fails cleanly', () => {
   });
 
   it('CHROMIUM_PATH=/nonexistent: the harness’s message, exit code 1, before building anything', () => {
-    const r = cli(['--seed', '1', '--width', '64', '--height', '64', '--out', join(ROOT, 'test-results/never.png')], { CHROMIUM_PATH: '/nonexistent' });
+    // A folder that exists on a fresh clone too (test-results/ may not yet).
+    const out = join(mkdtempSync(join(tmpdir(), 'sr-cli-')), 'never.png');
+    const r = cli(['--seed', '1', '--width', '64', '--height', '64', '--out', out], { CHROMIUM_PATH: '/nonexistent' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('CHROMIUM_PATH=/nonexistent does not exist');
     expect(r.stdout).not.toMatch(/built the app/);
