@@ -247,7 +247,7 @@ export class PlanetView {
       if (this.inFlight.size >= maxInFlight) break;
       if (this.inFlight.has(req.key) || this.cache.has(req.key) || this.failed.has(req.key)) continue;
       const a = parseChunkKey(req.key);
-      const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...a, simplify: SIMPLIFY };
+      const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...a, coarser: [], simplify: SIMPLIFY };
       const job = pool.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: req.priority });
       this.inFlight.set(req.key, job);
       this.task ??= this.options.progress.begin('generating planet chunks', 0);

@@ -11,7 +11,7 @@ import type { FieldFn, FieldRecipe } from '../field/index.ts';
 import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';
 import { countDuplicateTriangles, validateMesh, weldMeshes } from '../mesher/validate.ts';
 import type { MeshReport } from '../mesher/validate.ts';
-import type { BoundaryLeaves, ChunkMesh, GridMapping, MeshChunkResult } from '../mesher/types.ts';
+import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour, GridMapping, MeshChunkResult } from '../mesher/types.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { childAddress } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
@@ -121,27 +121,49 @@ function coarserKeysOf(lod: PlanetLod, key: ChunkKey): ChunkKey[] {
   return lod.touching.get(key)!.filter((k) => lod.byKey.get(k)!.level === a.level + 1);
 }
 
+export interface CubeSphereChunkOptions {
+  /** Refine crossings and normals with the field (default true). */
+  refineCrossings?: boolean;
+  /** QEF simplification threshold (default 0). */
+  simplify?: number;
+  /** Samples from an earlier call (sampleChunk layout); sampled through canonicalSampleMapping when absent. */
+  values?: Float32Array;
+}
+
+/**
+ * Samples and meshes one cube-sphere chunk for the configuration it is drawn in: samples through
+ * {@link canonicalSampleMapping} (faces agree on shared points), positions through the face mapping,
+ * `coarserNeighbours` (the mesher's mixed-level contract) from {@link coarserNeighbourBoxes}. The one
+ * per-chunk path shared by `meshPlanet` and the renderer's chunk jobs. Returns the samples too.
+ */
+export function meshCubeSphereChunk(
+  space: CubeSphereSpace, a: ChunkAddress, coarser: readonly CoarserNeighbour[], field: FieldFn,
+  options: CubeSphereChunkOptions = {},
+): MeshChunkResult & { values: Float32Array } {
+  const U = space.chunkUnits(a.level);
+  const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level: a.level, cells: space.chunkCells };
+  const values = options.values ?? sampleChunk(spec, field, canonicalSampleMapping(space, a.face));
+  const result = meshChunk({
+    ...spec, values, mapping: space.faceMapping(a.face), field: (options.refineCrossings ?? true) ? field : undefined,
+    simplify: options.simplify ?? 0, coarserNeighbours: coarser,
+  });
+  return { ...result, values };
+}
+
 /** Samples and meshes one chunk of a snapshot (coarser neighbours from that snapshot). */
 function meshPlanetChunk(
   lod: PlanetLod, key: ChunkKey, field: FieldFn, refine: boolean, simplify: number, cache: PlanetMeshCache | undefined,
 ): { piece: PlanetPiece; mesh: ChunkMesh; boundary: BoundaryLeaves } {
-  const space = lod.space;
   const a = lod.byKey.get(key)!;
-  const U = space.chunkUnits(a.level);
-  const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as const, level: a.level, cells: space.chunkCells };
   const coarserKeys = coarserKeysOf(lod, key);
   const meshKey = `${key}|${coarserKeys.join(',')}|${simplify}|${refine}`;
-  let result = cache?.chunks.get(meshKey);
+  let result: MeshChunkResult | undefined = cache?.chunks.get(meshKey);
   if (!result) {
-    let values = cache?.samples.get(key);
-    if (!values) {
-      values = sampleChunk(spec, field, canonicalSampleMapping(space, a.face));
-      cache?.samples.set(key, values);
-    }
-    result = meshChunk({
-      ...spec, values, mapping: space.faceMapping(a.face), field: refine ? field : undefined, simplify,
-      coarserNeighbours: coarserNeighboursOf(lod, key),
+    const r = meshCubeSphereChunk(lod.space, a, coarserNeighboursOf(lod, key), field, {
+      refineCrossings: refine, simplify, values: cache?.samples.get(key),
     });
+    cache?.samples.set(key, r.values);
+    result = { mesh: r.mesh, boundary: r.boundary, stats: r.stats };
     cache?.chunks.set(meshKey, result);
   }
   return {

@@ -179,15 +179,47 @@ export function planetLod(space: CubeSphereSpace, leaves: readonly ChunkAddress[
 export function coarserNeighboursOf(lod: PlanetLod, key: ChunkKey): CoarserNeighbour[] {
   const a = lod.byKey.get(key);
   if (!a) throw new Error(`coarserNeighboursOf: ${key} is not in the configuration`);
-  const out: CoarserNeighbour[] = [];
+  const coarser: ChunkAddress[] = [];
   for (const tk of lod.touching.get(key)!) {
     const t = lod.byKey.get(tk)!;
-    if (t.level !== a.level + 1) continue;
+    if (t.level === a.level + 1) coarser.push(t);
+  }
+  return coarserNeighbourBoxes(lod.space, a, coarser);
+}
+
+/**
+ * The mesher's `coarserNeighbours` for chunk `a` given the touching chunks one level coarser (any
+ * faces): their boxes in `a`'s face frame. The streaming renderer's workers get the coarser chunks'
+ * keys from the LOD snapshot and call this (no whole {@link PlanetLod} in a chunk job).
+ */
+export function coarserNeighbourBoxes(space: CubeSphereSpace, a: ChunkAddress, coarser: readonly ChunkAddress[]): CoarserNeighbour[] {
+  const out: CoarserNeighbour[] = [];
+  for (const t of coarser) {
+    if (t.level !== a.level + 1) throw new Error(`coarserNeighbourBoxes: ${keyOf(t)} is not one level coarser than ${keyOf(a)}`);
     const box: GridBox = [0, 0, 0, 0, 0, 0];
-    if (!chunkBoxInFrame(lod.space, t, a.face, box)) continue;
+    if (!chunkBoxInFrame(space, t, a.face, box)) continue;
     out.push({ boxGrid: box, level: t.level });
   }
   return out;
+}
+
+/**
+ * The smallest snapshot {@link buildPlanetSeam} needs for one seam: the owner and the chunks it
+ * stitches (as listed by the full snapshot's `seamStitches`). A seam job in a worker builds from this
+ * instead of indexing the whole configuration again.
+ */
+export function seamSnapshot(space: CubeSphereSpace, owner: ChunkAddress, stitches: readonly ChunkAddress[]): PlanetLod {
+  const leaves = [owner, ...stitches];
+  const keys = leaves.map(keyOf);
+  const byKey = new Map<ChunkKey, ChunkAddress>();
+  leaves.forEach((a, i) => byKey.set(keys[i], a));
+  const stitchKeys = keys.slice(1);
+  return {
+    space, leaves, keys, byKey,
+    touching: new Map([[keys[0], stitchKeys]]),
+    seamStitches: new Map([[keys[0], stitchKeys]]),
+    seamsReading: new Map(),
+  };
 }
 
 /** A seam mesh with its provenance. */

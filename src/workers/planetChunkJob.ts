@@ -1,12 +1,24 @@
 /**
  * The planet chunk job: one cube-sphere chunk (face, level, ci, cj, ck) of a planet recipe →
- * JS field samples through the face mapping → Dual Contouring → mesh relative to the chunk's
- * body-local origin (float64), its boundary leaves (for seams) and whether it was empty or
- * full (so the LOD never asks for it again). Pure; runs in workers and Node tests.
+ * JS field samples (through `canonicalSampleMapping`, so faces agree on shared points) →
+ * Dual Contouring with the chunk's `coarserNeighbours` in the LOD configuration it will be
+ * drawn in (the mesher's mixed-level contract) → mesh relative to the chunk's body-local
+ * origin (float64), its boundary leaves (for seam jobs) and whether it was empty or full (so
+ * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
+ * meshing is `meshCubeSphereChunk` (src/lod/planetMesh.ts), the same path `meshPlanet` uses.
  */
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
-import { chunkSampleGapM, CubeSphereSpace, homogeneityFromSamples, type CubeSphereOptions } from '../lod/index';
-import { meshChunk, sampleChunk, type BoundaryLeaves, type ChunkStats } from '../mesher/index';
+import {
+  chunkSampleGapM,
+  coarserNeighbourBoxes,
+  CubeSphereSpace,
+  homogeneityFromSamples,
+  meshCubeSphereChunk,
+  parseChunkKey,
+  type ChunkKey,
+  type CubeSphereOptions,
+} from '../lod/index';
+import type { BoundaryLeaves, ChunkStats } from '../mesher/index';
 import { fnv1a } from './bodyJob';
 
 export interface PlanetChunkParams {
@@ -17,6 +29,8 @@ export interface PlanetChunkParams {
   ci: number;
   cj: number;
   ck: number;
+  /** Touching chunks one level coarser in the configuration the mesh is for (restriction). */
+  coarser: ChunkKey[];
   /** QEF simplification threshold, squared cells. */
   simplify: number;
 }
@@ -25,8 +39,11 @@ export interface PlanetChunkResult {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
+  /** 4 per vertex: the leaf identity (ChunkMesh.vertexCells), for welding with seams. */
+  vertexCells: Int32Array;
   /** Body-local position the positions are relative to (float64 metres). */
   originM: [number, number, number];
+  /** Null when homogeneous: seam jobs synthesise those leaves (planetSeamJob.ts). */
   boundary: BoundaryLeaves | null;
   /** `empty`/`full`: no surface here; `proven`: none in any descendant either (Lipschitz bound). */
   homogeneous: { state: 'empty' | 'full'; proven: boolean } | null;
@@ -34,23 +51,24 @@ export interface PlanetChunkResult {
   stats: ChunkStats | null;
 }
 
-interface Cached {
+export interface PlanetContext {
   key: string;
   field: FieldFn;
   space: CubeSphereSpace;
   lipschitz: number;
   maxRadiusM: number;
 }
-let cached: Cached | null = null;
+let cached: PlanetContext | null = null;
 
-function planetFor(params: PlanetChunkParams): Cached {
-  const key = JSON.stringify([params.recipe, params.space]);
+/** The compiled field and chunk space of a recipe, kept for the next job of the same planet. */
+export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptions): PlanetContext {
+  const key = JSON.stringify([recipe, spaceOptions]);
   if (cached?.key !== key) {
-    const bounds = recipeBounds(params.recipe);
+    const bounds = recipeBounds(recipe);
     cached = {
       key,
-      field: compileToJs(params.recipe),
-      space: new CubeSphereSpace(params.space),
+      field: compileToJs(recipe),
+      space: new CubeSphereSpace(spaceOptions),
       lipschitz: bounds.lipschitz,
       maxRadiusM: Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM,
     };
@@ -58,36 +76,32 @@ function planetFor(params: PlanetChunkParams): Cached {
   return cached;
 }
 
+const EMPTY_F32 = new Float32Array(0);
+
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
-  const { field, space, lipschitz, maxRadiusM } = planetFor(params);
-  const units = space.chunkUnits(params.level);
-  const spec = {
-    originGrid: [params.ci * units, params.cj * units, params.ck * units] as [number, number, number],
-    level: params.level,
-    cells: space.chunkCells,
-  };
-  const mapping = space.faceMapping(params.face);
-  const values = sampleChunk(spec, field, mapping);
-  const homogeneous = homogeneityFromSamples(values, lipschitz, chunkSampleGapM(space, params.level, maxRadiusM));
-  const origin = new Float64Array(3);
-  mapping.toWorld(spec.originGrid[0], spec.originGrid[1], spec.originGrid[2], origin);
+  const { field, space, lipschitz, maxRadiusM } = planetContext(params.recipe, params.space);
+  const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
+  const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
+  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify });
+  const homogeneous = homogeneityFromSamples(result.values, lipschitz, chunkSampleGapM(space, params.level, maxRadiusM));
   if (homogeneous) {
     return {
-      positions: new Float32Array(0),
-      normals: new Float32Array(0),
+      positions: EMPTY_F32.slice(),
+      normals: EMPTY_F32.slice(),
       indices: new Uint32Array(0),
-      originM: [origin[0], origin[1], origin[2]],
+      vertexCells: new Int32Array(0),
+      originM: result.mesh.originWorld,
       boundary: null,
       homogeneous: homogeneous as PlanetChunkResult['homogeneous'],
       hash: '00000000',
       stats: null,
     };
   }
-  const result = meshChunk({ ...spec, values, mapping, field, simplify: params.simplify });
   return {
     positions: result.mesh.positions,
     normals: result.mesh.normals,
     indices: result.mesh.indices,
+    vertexCells: result.mesh.vertexCells,
     originM: result.mesh.originWorld,
     boundary: result.boundary,
     homogeneous: null,
@@ -97,5 +111,10 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
 }
 
 export function planetResultTransfer(r: PlanetChunkResult): Transferable[] {
-  return [r.positions.buffer, r.normals.buffer, r.indices.buffer] as Transferable[];
+  const out: Transferable[] = [r.positions.buffer, r.normals.buffer, r.indices.buffer, r.vertexCells.buffer];
+  if (r.boundary) {
+    const b = r.boundary;
+    out.push(b.cells.buffer, b.corners.buffer, b.component.buffer, b.vertexGrid.buffer, b.normals.buffer);
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ describe('meshPlanetChunk', () => {
 
   it('meshes a surface chunk on every face, relative to a float64 body-local origin', () => {
     for (let face = 0; face < 6; face++) {
-      const r = meshPlanetChunk({ recipe, space: spaceOptions, face, level: root, ci: 0, cj: 0, ck: surfaceCk, simplify: 0 });
+      const r = meshPlanetChunk({ recipe, space: spaceOptions, face, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
       expect(r.homogeneous).toBeNull();
       expect(r.indices.length).toBeGreaterThan(0);
       const report = validateMesh({ positions: r.positions, indices: r.indices });
@@ -36,14 +36,14 @@ describe('meshPlanetChunk', () => {
   });
 
   it('reports chunks far below the surface as full, and proven for their descendants', () => {
-    const r = meshPlanetChunk({ recipe, space: spaceOptions, face: 2, level: 0, ci: 5, cj: 5, ck: 0, simplify: 0 });
+    const r = meshPlanetChunk({ recipe, space: spaceOptions, face: 2, level: 0, ci: 5, cj: 5, ck: 0, coarser: [], simplify: 0 });
     expect(r.homogeneous?.state).toBe('full');
     expect(r.indices.length).toBe(0);
   });
 
   it('is deterministic', () => {
-    const a = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, simplify: 0.02 });
-    const b = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, simplify: 0.02 });
+    const a = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
+    const b = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
     expect(a.hash).toBe(b.hash);
   });
 });

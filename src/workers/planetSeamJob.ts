@@ -1,0 +1,98 @@
+/**
+ * The planet seam job (issue 10): the seam owned by one chunk, built by `buildPlanetSeam` from
+ * the boundary leaves of the owner and the chunks it stitches, all from ONE snapshot of the drawn
+ * configuration (the main thread sends the leaves its chunk jobs returned for that snapshot).
+ * Homogeneous chunks have no chunk job result: their leaves (all boundary cells, one sign) are
+ * synthesised here by meshing a constant field with their coarser neighbours — no sampling.
+ * Pure; runs in workers and Node tests.
+ */
+import type { FieldRecipe } from '../field/index';
+import {
+  buildPlanetSeam,
+  coarserNeighbourBoxes,
+  parseChunkKey,
+  seamSnapshot,
+  type ChunkKey,
+  type CubeSphereOptions,
+  type CubeSphereSpace,
+} from '../lod/index';
+import { meshChunk, type BoundaryLeaves } from '../mesher/index';
+import { planetContext } from './planetChunkJob';
+
+/** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
+export interface PlanetSeamPart {
+  key: ChunkKey;
+  leaves?: BoundaryLeaves;
+  homogeneous?: 'empty' | 'full';
+  /** Coarser neighbours in the snapshot (for synthesised leaves: restriction changes the boundary cells). */
+  coarser?: ChunkKey[];
+}
+
+export interface PlanetSeamParams {
+  recipe: FieldRecipe;
+  space: CubeSphereOptions;
+  owner: ChunkKey;
+  /** The owner's stitched chunks in the snapshot (`PlanetLod.seamStitches`), canonical order. */
+  stitches: ChunkKey[];
+  /** The owner and every stitched chunk. */
+  parts: PlanetSeamPart[];
+}
+
+export interface PlanetSeamResult {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  vertexCells: Int32Array;
+  /** Face of each vertex's leaf (weld tag with vertexCells). */
+  vertexFaces: Uint8Array;
+  /** Body-local origin of the positions (the owner chunk's origin), float64 metres. */
+  originM: [number, number, number];
+  ms: number;
+}
+
+/** Synthesised leaves of homogeneous chunks, by key, sign and coarser set (a few per worker). */
+const synthesised = new Map<string, BoundaryLeaves>();
+const SYNTH_CACHE = 512;
+
+/** Boundary leaves of a chunk with no surface: a constant field of the right sign, meshed with its restriction. */
+export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full', coarser: readonly ChunkKey[]): BoundaryLeaves {
+  const id = `${key}|${state}|${coarser.join(',')}`;
+  let leaves = synthesised.get(id);
+  if (leaves) return leaves;
+  const a = parseChunkKey(key);
+  const U = space.chunkUnits(a.level);
+  const n = space.chunkCells + 1;
+  const values = new Float32Array(n * n * n).fill(state === 'empty' ? 1 : -1);
+  leaves = meshChunk({
+    originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells, values,
+    mapping: space.faceMapping(a.face), coarserNeighbours: coarserNeighbourBoxes(space, a, coarser.map((k) => parseChunkKey(k))),
+  }).boundary;
+  if (synthesised.size >= SYNTH_CACHE) synthesised.delete(synthesised.keys().next().value!);
+  synthesised.set(id, leaves);
+  return leaves;
+}
+
+export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
+  const t0 = performance.now();
+  const { space } = planetContext(params.recipe, params.space);
+  const lod = seamSnapshot(space, parseChunkKey(params.owner), params.stitches.map((k) => parseChunkKey(k)));
+  const leaves = new Map<ChunkKey, BoundaryLeaves>();
+  for (const p of params.parts) {
+    if (p.leaves) leaves.set(p.key, p.leaves);
+    else if (p.homogeneous) leaves.set(p.key, homogeneousLeaves(space, p.key, p.homogeneous, p.coarser ?? []));
+  }
+  const seam = buildPlanetSeam(lod, params.owner, (k) => leaves.get(k));
+  return {
+    positions: seam.mesh.positions,
+    normals: seam.mesh.normals,
+    indices: seam.mesh.indices,
+    vertexCells: seam.mesh.vertexCells,
+    vertexFaces: seam.vertexFaces,
+    originM: seam.mesh.originWorld,
+    ms: performance.now() - t0,
+  };
+}
+
+export function planetSeamTransfer(r: PlanetSeamResult): Transferable[] {
+  return [r.positions.buffer, r.normals.buffer, r.indices.buffer, r.vertexCells.buffer, r.vertexFaces.buffer] as Transferable[];
+}

@@ -1,0 +1,63 @@
+/**
+ * The renderer's worker path for planet seams (issue 10), in Node: chunk jobs meshed with their
+ * coarser neighbours from one snapshot, seam jobs from their boundary leaves (homogeneous chunks
+ * synthesised in the seam job, as the renderer sends them), welded: one closed 2-manifold.
+ */
+import { describe, expect, it } from 'vitest';
+import { recipeBounds } from '../../src/field/index';
+import {
+  CubeSphereSpace, keyOf, planetLod, planetShell, randomLodConfiguration, type ChunkKey,
+} from '../../src/lod/index';
+import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../src/mesher/index';
+import { planetRecipe } from '../../src/scene/planets';
+import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+
+const recipe = planetRecipe(7);
+const bounds = recipeBounds(recipe);
+const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
+
+describe('planet chunk + seam jobs', () => {
+  const space = new CubeSphereSpace(spaceOptions);
+  const shell = planetShell(bounds);
+  let synthesised = 0;
+  for (const seed of [1, 5]) {
+    it(`weld into one closed manifold (random configuration seed ${seed})`, { timeout: 60_000 }, () => {
+      const lod = planetLod(space, randomLodConfiguration(space, shell, seed));
+      const coarserOf = (k: ChunkKey): ChunkKey[] => {
+        const a = lod.byKey.get(k)!;
+        return lod.touching.get(k)!.filter((t) => lod.byKey.get(t)!.level === a.level + 1);
+      };
+      const meshes: ChunkMesh[] = [];
+      const tags: (number | Uint8Array)[] = [];
+      const leaves = new Map<ChunkKey, BoundaryLeaves>();
+      const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
+      for (const a of lod.leaves) {
+        const key = keyOf(a);
+        const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0 });
+        if (r.homogeneous) {
+          homogeneous.set(key, r.homogeneous.state);
+          continue;
+        }
+        leaves.set(key, r.boundary!);
+        meshes.push({ positions: r.positions, normals: r.normals, indices: r.indices, originWorld: r.originM, vertexCells: r.vertexCells });
+        tags.push(a.face);
+      }
+      synthesised += homogeneous.size;
+      for (const owner of lod.keys) {
+        const stitches = [...lod.seamStitches.get(owner)!];
+        const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
+          leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
+        const s = buildPlanetSeamJob({ recipe, space: spaceOptions, owner, stitches, parts });
+        meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
+        tags.push(s.vertexFaces);
+      }
+      const report = validateMesh(weldMeshes(meshes, tags));
+      expect(report.boundaryEdges).toBe(0);
+      expect(report.nonManifoldEdges).toBe(0);
+      expect(report.misorientedEdges).toBe(0);
+      expect(report.euler).toBe(2);
+    });
+  }
+  it('synthesised the leaves of some homogeneous chunks', () => expect(synthesised).toBeGreaterThan(0));
+});
