@@ -1,21 +1,14 @@
 /**
  * End-to-end: the production build served on 127.0.0.1, in headless Chromium with WebGL2.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
+import { newPage, resultPath, type Served, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startPreviewServer()]);
-});
-afterEach(closePages);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
 
 async function waitForFrames(page: Page, atLeast: number): Promise<void> {
   await page.waitForFunction((n) => (window.__sr?.frames() ?? 0) >= n, atLeast, { timeout: 60_000 });

@@ -2,25 +2,19 @@
  * glsl/sr_map_cubesphere.glsl in real Chromium WebGL2 (SwiftShader here) against the float64 JS
  * mapping of src/lod/cubeSphere.ts, on random points of random chunks of every level.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, openBlankPage, startDevServer, type PageLog, type Served } from './harness';
+import { closePages, openBlankPage, type PageLog, type Served, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
 let page: Page;
 let log: PageLog;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
-});
+useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
 afterEach(async () => {
   expect(log.errors, 'no console errors').toEqual([]);
   await closePages();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const PAGE = '/test/browser/pages/cubeSphereMap.ts';

@@ -2,21 +2,14 @@
  * The explore scene end to end (production build): seed → asteroid field generated in
  * workers → rendered; failures, stale-job cancellation and determinism.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type PageLog, type Served } from './harness';
+import { closePages, newPage, type PageLog, resultPath, type Served, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startPreviewServer()]);
-});
-afterEach(closePages);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
 
 const VIEW = { width: 640, height: 480 };
 

@@ -3,22 +3,15 @@
  * validator with no errors and re-imports with the same triangle count; the OBJ has one face
  * per triangle.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createRequire } from 'node:module';
-import { closePages, launchChromium, openBlankPage, startDevServer, type Served } from './harness';
+import { openBlankPage, type Served, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
-});
-afterEach(closePages);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
 
 const PAGE = '/test/browser/pages/exportMesh.ts';
 

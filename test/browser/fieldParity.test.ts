@@ -7,9 +7,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { closePages, launchChromium, openBlankPage, resultPath, ROOT, startDevServer, type Served } from './harness';
+import { closePages, openBlankPage, resultPath, ROOT, type Served, useBrowser } from './harness';
 import type { ParityResult } from './pages/fieldParityPage';
 
 const POINTS = 10_240;
@@ -18,15 +18,9 @@ const TOLERANCE = 1e-4;
 
 let browser: Browser;
 let server: Served;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
-});
+useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
 afterEach(async () => {
   await closePages();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe('field parity, GLSL vs JS', () => {

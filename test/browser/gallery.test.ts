@@ -3,22 +3,15 @@
  * the workers, drawn with the Sun and the family material into one WebGL context, copied to
  * per-cell 2D canvases; captions, clicks, paging and the thumbnail cache.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, newPage, resultPath, startDevServer, startPreviewServer, type PageLog, type Served } from './harness';
+import { closePages, newPage, type PageLog, resultPath, type Served, startPreviewServer, useBrowser } from './harness';
 import { asteroidFamily } from '../../src/scene';
 
 let browser: Browser;
 let server: Served;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
-});
-afterEach(closePages);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
 
 const PAGE = '/test/browser/pages/gallery.ts';
 

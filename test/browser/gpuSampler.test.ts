@@ -4,26 +4,20 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { asteroidRecipe } from '../../src/scene';
-import { closePages, launchChromium, openBlankPage, ROOT, startDevServer, type PageLog, type Served } from './harness';
+import { closePages, openBlankPage, type PageLog, ROOT, type Served, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
 let page: Page;
 let log: PageLog;
 
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDevServer()]);
-});
+useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
 afterEach(async () => {
   expect(log.errors, 'no console errors').toEqual([]);
   await closePages();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 async function open(): Promise<void> {

@@ -13,11 +13,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'test-results');
 
 // Finding and launching Chromium is shared with `npm run bench` and `npm run screenshot`.
+import { launchChromium } from '../../scripts/chromium';
+
 export { CHROMIUM_ARGS, findChromium, launchChromium } from '../../scripts/chromium';
 
 export interface Served {
@@ -117,4 +120,25 @@ export async function openBlankPage(browser: Browser, server: Served): Promise<{
   const opened = await newPage(browser);
   await opened.page.goto(`${server.url}/test/browser/pages/blank.html`);
   return opened;
+}
+
+/**
+ * The per-file set-up every browser test shares: Chromium and a server (`dev` for pages that
+ * import /src modules, `preview` for the production build) started once, pages closed after
+ * each test, both shut down at the end. `ready` receives them once they are up.
+ */
+export function useBrowser(kind: 'dev' | 'preview', ready: (browser: Browser, server: Served) => void): void {
+  let browser: Browser | undefined;
+  let server: Served | undefined;
+  beforeAll(async () => {
+    const [b, s] = await Promise.all([launchChromium(), kind === 'dev' ? startDevServer() : startPreviewServer()]);
+    browser = b;
+    server = s;
+    ready(b, s);
+  });
+  afterEach(closePages);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
