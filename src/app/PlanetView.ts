@@ -1,9 +1,15 @@
 /**
- * A planet drawn as cube-sphere chunk LOD (issue 9): selection in a worker (src/lod is pure,
- * and slow enough near the surface that it must stay off the main thread), chunk jobs on the
- * body worker pool, a budgeted apply step, the drawn set from the worker (a parent stays until
- * its children are in, so no hole shows), and a geometry cache with least-recently-visible
- * eviction that disposes in exactly one place.
+ * A planet drawn as cube-sphere chunk LOD (issues 9, 10): selection in a worker (src/lod is
+ * pure, and slow enough near the surface that it must stay off the main thread), chunk and seam
+ * jobs on the body worker pool, a budgeted apply step, and a geometry cache with
+ * least-recently-visible eviction that disposes in exactly one place.
+ *
+ * Seams (issue 10, docs/lod.md "Renderer"): the LOD worker sends the drawn configuration as one
+ * balanced, checked snapshot. Going from the drawn snapshot to a new one is a TRANSACTION: plan it
+ * with `planLodUpdate`, mesh the chunks whose restriction (coarser neighbours) is new, build the
+ * seams that read them, keep drawing the whole old set meanwhile, and swap chunks + seams in one
+ * frame when every job is done. A newer snapshot cancels the transaction and re-plans from what is
+ * drawn (results already computed are content-addressed in the cache and reused).
  *
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
  * sits at the planet centre; the app's floating origin does the rest.
@@ -25,12 +31,24 @@ import {
 } from 'three';
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
 import { compileToGlsl } from '../field/glsl';
-import { GeometryCache, parseChunkKey, type ChunkKey, type ChunkRequest, type CubeSphereOptions } from '../lod/index';
+import {
+  CubeSphereSpace,
+  GeometryCache,
+  parseChunkKey,
+  planLodUpdate,
+  type ChunkAddress,
+  type ChunkKey,
+  type ChunkRequest,
+  type CubeSphereOptions,
+  type PlanetLod,
+} from '../lod/index';
+import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type MeshReport } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
-import type { LodSelectResult, LodWorkerRequest } from '../workers/lod.worker';
+import type { LodSelectResult, LodSnapshot, LodWorkerRequest } from '../workers/lod.worker';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
+import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import { deserializeError, type WorkerResponse } from '../workers/protocol';
 import type { Progress, ProgressTask } from './progress';
@@ -49,7 +67,7 @@ export interface PlanetViewOptions {
   chunkCells?: number;
   /** Screen-space error that splits a chunk, pixels (default 6). */
   maxScreenErrorPx?: number;
-  /** Geometry memory budget, bytes (default 192 MiB). */
+  /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves. */
   budgetBytes?: number;
   /** Per-pixel field material (quality high). */
   detailMaterial?: boolean;
@@ -58,38 +76,92 @@ export interface PlanetViewOptions {
 }
 
 export interface PlanetStats {
+  /** Chunks in the drawn (committed) configuration. */
   drawn: number;
+  /** Seams drawn (non-empty seam meshes of the committed configuration). */
+  seams: number;
   inFlight: number;
   queued: number;
   cached: number;
   bytes: number;
   budgetBytes: number;
   triangles: number;
+  seamTriangles: number;
   holes: number;
   leaves: number;
   /** Chunks settled by a centre sample in the LOD worker instead of a job (running total). */
   prefiltered: number;
   selectMs: number;
   chunksDone: number;
-  /** Selection answered and nothing left to generate for it. */
+  seamsDone: number;
+  /** Transactions swapped in / cancelled by a newer snapshot (running totals). */
+  transactions: number;
+  cancelledTransactions: number;
+  /** Jobs of the open transaction still to finish (0 when none). */
+  transactionPending: number;
+  /** LOD snapshots the worker could not balance by coarsening (the previous one stayed drawn). */
+  balanceFallbacks: number;
+  /** Selection answered, nothing left to generate and the latest snapshot drawn. */
   complete: boolean;
 }
 
-interface ChunkEntry {
+/** Watertightness of what is drawn (debug; issue 10's crack check). */
+export interface PlanetCrackReport extends MeshReport {
+  chunks: number;
+  seams: number;
+  ms: number;
+}
+
+/** One cached piece: a chunk mesh for one restriction, or a seam for one set of stitched pieces. */
+interface PieceEntry {
+  kind: 'chunk' | 'seam';
+  /** Chunk key (seam: owner key). */
+  key: ChunkKey;
   mesh: Mesh | null;
   bytes: number;
   triangles: number;
+  /** For the crack check (same arrays as the geometry's attributes, plus vertexCells). */
+  chunkMesh: ChunkMesh | null;
+  /** Weld tag: the chunk's face, or per seam vertex. */
+  tags: number | Uint8Array;
+  boundary: BoundaryLeaves | null;
+}
+
+/** A drawn configuration: its snapshot and, per chunk and per seam, the cache id drawn (null: nothing to draw). */
+interface Configuration {
+  lod: PlanetLod;
+  snapshot: LodSnapshot;
+  chunkIds: Map<ChunkKey, string | null>;
+  seamIds: Map<ChunkKey, string | null>;
+}
+
+interface Transaction extends Configuration {
+  serial: number;
+  /** Chunks whose piece for this restriction is not in yet. */
+  waitingChunks: Set<ChunkKey>;
+  /** Seams not built yet. */
+  waitingSeams: Set<ChunkKey>;
+  /** Index of each chunk in the snapshot's arrays. */
+  index: Map<ChunkKey, number>;
 }
 
 const SIMPLIFY = 0.02;
 const APPLY_BUDGET_MS = 4;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
+/** Transaction jobs run before streaming requests. */
+const TRANSACTION_PRIORITY = 1e12;
+/** Largest chunk span (finest units) the seam builder's numeric leaf keys hold (see the constructor). */
+const MAX_SEAM_SPAN = 2 ** 15;
+const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0xa9a9a9, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
+const SEAM_COLOUR = 0xffffff;
 
 const frustum = new Frustum();
 const scratchLocal = new Vector3();
 const shadowSphere = new Sphere();
 const viewProjection = new Matrix4();
+
+const chunkId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
 
 export class PlanetView {
   readonly root = new Group();
@@ -97,16 +169,30 @@ export class PlanetView {
   readonly recipe: FieldRecipe;
   readonly radiusM: number;
   readonly space: CubeSphereOptions;
+  /** Tint chunks by level and seams white (debug; the GUI's "chunk levels" checkbox). */
+  debugLevels = false;
+  private readonly chunkSpace: CubeSphereSpace;
   private readonly field: FieldFn;
   private readonly lod: Worker;
-  private readonly cache: GeometryCache<ChunkEntry>;
+  private readonly cache: GeometryCache<PieceEntry>;
   private readonly material: Material;
+  private readonly levelMaterials: MeshStandardMaterial[];
+  private readonly seamMaterial: MeshStandardMaterial;
   private detail: BodyMaterial | null = null;
-  private readonly inFlight = new Map<ChunkKey, PoolJob<PlanetChunkResult>>();
-  private readonly results: { key: ChunkKey; result: PlanetChunkResult }[] = [];
+  /** Chunk and seam jobs by cache id. */
+  private readonly jobs = new Map<string, PoolJob<unknown>>();
+  private readonly results: { id: string; kind: 'chunk' | 'seam'; key: ChunkKey; result: PlanetChunkResult | PlanetSeamResult }[] = [];
   private readonly failed = new Set<ChunkKey>();
+  /** Cache ids per chunk key (any restriction): the LOD worker's "ready" is "some mesh exists". */
+  private readonly idsByKey = new Map<ChunkKey, Set<string>>();
+  /** Chunks known to hold no surface (from jobs and the LOD worker's record). */
+  private readonly homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
   private requests: ChunkRequest[] = [];
-  private drawn = new Set<ChunkKey>();
+  private requestCoarser = new Map<ChunkKey, ChunkKey[]>();
+  private committed: Configuration | null = null;
+  private tx: Transaction | null = null;
+  /** Cache ids drawn now (committed chunks + seams). */
+  private drawnIds = new Set<string>();
   private pool: WorkerPool | null = null;
   private selecting = false;
   private lastSelectAt = -Infinity;
@@ -116,7 +202,11 @@ export class PlanetView {
   private task: ProgressTask | null = null;
   private readyBatch: ChunkKey[] = [];
   private nextId = 1;
+  private txSerial = 0;
   chunksDone = 0;
+  seamsDone = 0;
+  transactions = 0;
+  cancelledTransactions = 0;
 
   constructor(private readonly options: PlanetViewOptions) {
     this.recipe = options.recipe;
@@ -128,14 +218,28 @@ export class PlanetView {
     this.sun = new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72] });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
+    // The seam builder keys boundary leaves by their position in a chunk's box in finest units and
+    // needs span³ · 64 < 2^53 (src/mesher/seam.ts `leafIndex`): root chunks span S = chunkCells · 2^levels,
+    // so S ≤ 2^15. Seen: every root seam threw "too large for a numeric leaf key" at 63 km with 1 m
+    // cells (S = 2^17). Until the mesher keys leaves relative to their level, coarsen the finest cell.
+    while (new CubeSphereSpace(this.space).faceUnits > MAX_SEAM_SPAN) this.space.finestCellM! *= 2;
+    this.chunkSpace = new CubeSphereSpace(this.space);
     this.material = new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 });
-    this.cache = new GeometryCache<ChunkEntry>({
+    this.levelMaterials = LEVEL_COLOURS.map((c) => new MeshStandardMaterial({ color: c, roughness: 0.9 }));
+    this.seamMaterial = new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 });
+    this.cache = new GeometryCache<PieceEntry>({
       budgetBytes: options.budgetBytes ?? 192 * 2 ** 20,
-      // The one place planet chunk geometry leaves the scene and the GPU.
-      dispose: (key, entry) => {
+      // The one place planet chunk and seam geometry leaves the scene and the GPU.
+      dispose: (id, entry) => {
         entry.mesh?.removeFromParent();
         entry.mesh?.geometry.dispose();
-        this.post({ id: 0, kind: 'evicted', params: { keys: [key] } });
+        if (entry.kind !== 'chunk') return;
+        const ids = this.idsByKey.get(entry.key);
+        ids?.delete(id);
+        if (ids && ids.size === 0) {
+          this.idsByKey.delete(entry.key);
+          this.post({ id: 0, kind: 'evicted', params: { keys: [entry.key] } });
+        }
       },
     });
     this.lod = new Worker(new URL('../workers/lod.worker.ts', import.meta.url), { type: 'module', name: 'planet-lod' });
@@ -172,15 +276,10 @@ export class PlanetView {
     const altitude = Math.max(1, this.altitude(camera.position));
     const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude;
     if (!this.selecting && (moved || now - this.lastSelectAt > 1000)) this.select(camera, viewportHeightPx, now);
-    this.schedule();
     this.apply();
-    if (this.detail) {
-      // The body material's per-pixel normals need each mesh's chunk origin and cell size.
-      for (const key of this.drawn) {
-        const mesh = this.cache.get(key)?.mesh;
-        if (mesh && mesh.material !== this.detail) this.bindDetail(key, mesh);
-      }
-    }
+    this.advanceTransaction();
+    this.schedule();
+    this.updateMaterials();
   }
 
   private select(camera: PerspectiveCamera, heightPx: number, now: number): void {
@@ -218,92 +317,289 @@ export class PlanetView {
     this.selecting = false;
     this.lastResult = result;
     this.requests = result.requests.filter((r) => !this.failed.has(r.key));
-    const drawn = new Set(result.drawn);
-    for (const key of this.drawn) if (!drawn.has(key)) this.setVisible(key, false);
-    for (const key of drawn) this.setVisible(key, true);
-    this.drawn = drawn;
-    this.cache.markVisible(drawn, this.frame);
-    this.cache.trim(drawn);
-    // Jobs for chunks no longer requested are stale: the camera moved on.
+    this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
+    if (result.problems.length > 0) {
+      // Never draw a configuration the seam builder cannot close: keep the drawn one.
+      this.options.onError(`planet LOD: drawn set is not 2:1 balanced (${result.problems.length}): ${result.problems.slice(0, 3).join('; ')}`);
+    } else if (result.snapshot) {
+      this.beginTransaction(result.snapshot);
+    }
+    this.cancelStaleJobs();
+  }
+
+  /** Jobs no transaction and no request needs any more: the camera moved on. */
+  private cancelStaleJobs(): void {
     const wanted = new Set(this.requests.map((r) => r.key));
-    for (const [key, job] of this.inFlight) {
-      if (!wanted.has(key)) {
-        job.cancel();
-        this.inFlight.delete(key);
-      }
+    for (const [id, job] of this.jobs) {
+      if (this.tx && (this.tx.chunkIds.get(keyOfId(id)) === id || this.tx.seamIds.get(keyOfId(id)) === id)) continue;
+      if (id.startsWith('c:') && wanted.has(keyOfId(id))) continue;
+      job.cancel();
+      this.jobs.delete(id);
     }
   }
 
-  private setVisible(key: ChunkKey, visible: boolean): void {
-    const mesh = this.cache.get(key)?.mesh;
-    if (mesh) mesh.visible = visible;
+  /**
+   * Plans the move from the drawn configuration to `snapshot` (planLodUpdate): pieces that stay
+   * exact are kept, chunks with a new restriction and seams reading them are (re)built. Replaces any
+   * open transaction (re-planned from what is drawn, not from the cancelled plan).
+   */
+  private beginTransaction(snapshot: LodSnapshot): void {
+    if (this.tx) this.cancelledTransactions++;
+    const lod = lodFromSnapshot(this.chunkSpace, snapshot);
+    snapshot.homogeneous.forEach((h, i) => { if (h) this.homogeneous.set(snapshot.keys[i], h); });
+    const before = this.committed;
+    const plan = planLodUpdate(before?.lod ?? null, lod);
+    const remesh = new Set(plan.meshChunks);
+    const rebuild = new Set(plan.buildSeams);
+    const tx: Transaction = {
+      lod, snapshot, serial: ++this.txSerial,
+      chunkIds: new Map(), seamIds: new Map(), waitingChunks: new Set(), waitingSeams: new Set(),
+      index: new Map(snapshot.keys.map((k, i) => [k, i])),
+    };
+    snapshot.keys.forEach((key, i) => {
+      if (!remesh.has(key) && before) {
+        tx.chunkIds.set(key, before.chunkIds.get(key)!);
+        return;
+      }
+      tx.chunkIds.set(key, this.homogeneous.has(key) ? null : chunkId(key, snapshot.coarser[i]));
+      if (tx.chunkIds.get(key) !== null && !this.cache.has(tx.chunkIds.get(key)!)) tx.waitingChunks.add(key);
+    });
+    for (const key of snapshot.keys) {
+      if (!rebuild.has(key) && before) tx.seamIds.set(key, before.seamIds.get(key)!);
+      else tx.waitingSeams.add(key);
+    }
+    this.tx = tx;
+  }
+
+  /** Fills in what finished, starts seams whose pieces are all in, swaps when nothing is left. */
+  private advanceTransaction(): void {
+    const tx = this.tx;
+    if (!tx) return;
+    for (const key of tx.waitingChunks) {
+      const id = tx.chunkIds.get(key);
+      if (id === null || (id !== undefined && this.cache.has(id))) tx.waitingChunks.delete(key);
+      else if (this.homogeneous.has(key)) {
+        tx.chunkIds.set(key, null);
+        tx.waitingChunks.delete(key);
+      }
+    }
+    for (const owner of tx.waitingSeams) {
+      const id = tx.seamIds.get(owner);
+      if (id !== undefined && (id === null || this.cache.has(id))) tx.waitingSeams.delete(owner);
+    }
+    if (tx.waitingChunks.size > 0 || tx.waitingSeams.size > 0) return;
+    // A piece evicted while waiting (over budget with kept pieces) would leave a gap: re-plan instead.
+    for (const id of tx.chunkIds.values()) if (id && !this.cache.has(id)) return this.beginTransaction(tx.snapshot);
+    this.commit(tx);
+  }
+
+  /** The swap: one frame, the old chunks and seams out, the new ones in. */
+  private commit(tx: Transaction): void {
+    const next = new Set<string>();
+    for (const id of tx.chunkIds.values()) if (id) next.add(id);
+    for (const id of tx.seamIds.values()) if (id) next.add(id);
+    for (const id of this.drawnIds) {
+      if (next.has(id)) continue;
+      const entry = this.cache.get(id);
+      if (entry?.mesh) entry.mesh.visible = false;
+      // Seams are exact for one snapshot only: the replaced ones go now (chunks stay cached for reuse).
+      if (entry?.kind === 'seam') this.cache.delete(id);
+    }
+    for (const id of next) {
+      const mesh = this.cache.get(id)?.mesh;
+      if (mesh) mesh.visible = true;
+    }
+    this.drawnIds = next;
+    this.committed = { lod: tx.lod, snapshot: tx.snapshot, chunkIds: tx.chunkIds, seamIds: tx.seamIds };
+    this.tx = null;
+    this.transactions++;
+    this.cache.markVisible(next, this.frame);
+    this.cache.trim(next);
   }
 
   private schedule(): void {
     const pool = this.pool;
     if (!pool) return;
     const maxInFlight = pool.size + 1;
-    for (const req of this.requests) {
-      if (this.inFlight.size >= maxInFlight) break;
-      if (this.inFlight.has(req.key) || this.cache.has(req.key) || this.failed.has(req.key)) continue;
-      const a = parseChunkKey(req.key);
-      const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...a, coarser: [], simplify: SIMPLIFY };
-      const job = pool.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: req.priority });
-      this.inFlight.set(req.key, job);
-      this.task ??= this.options.progress.begin('generating planet chunks', 0);
-      this.task.addTotal(1);
-      job.promise.then(
-        (result) => {
-          if (this.inFlight.get(req.key) !== job) return;
-          this.inFlight.delete(req.key);
-          this.results.push({ key: req.key, result });
-        },
-        (error: unknown) => {
-          if (this.inFlight.get(req.key) === job) this.inFlight.delete(req.key);
-          this.task?.advance();
-          if (error instanceof JobCancelledError || (error as Error)?.name === 'JobCancelledError') return;
-          this.failed.add(req.key);
-          this.options.onError(`Planet chunk ${req.key} failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-      );
+    const tx = this.tx;
+    if (tx) {
+      for (const key of tx.waitingChunks) {
+        if (this.jobs.size >= maxInFlight) return;
+        const id = tx.chunkIds.get(key)!;
+        if (!this.jobs.has(id)) this.runChunk(key, tx.snapshot.coarser[tx.index.get(key)!], id, TRANSACTION_PRIORITY);
+      }
+      for (const owner of tx.waitingSeams) {
+        if (this.jobs.size >= maxInFlight) return;
+        const sid = tx.seamIds.get(owner);
+        if (sid === undefined || (sid !== null && !this.jobs.has(sid) && !this.cache.has(sid))) this.startSeam(tx, owner);
+      }
     }
+    for (const req of this.requests) {
+      if (this.jobs.size >= maxInFlight) break;
+      if (this.idsByKey.has(req.key) || this.failed.has(req.key) || this.homogeneous.has(req.key)) continue;
+      const coarser = this.requestCoarser.get(req.key) ?? [];
+      const id = chunkId(req.key, coarser);
+      if (this.jobs.has(id)) continue;
+      this.runChunk(req.key, coarser, id, req.priority);
+    }
+  }
+
+  private runChunk(key: ChunkKey, coarser: ChunkKey[], id: string, priority: number): void {
+    const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...parseChunkKey(key), coarser, simplify: SIMPLIFY };
+    this.track(id, 'chunk', key, this.pool!.run<PlanetChunkResult>('meshPlanetChunk', params, { priority }));
+  }
+
+  /** Starts the seam job of `owner` once every piece it reads is in (or settles it as empty). */
+  private startSeam(tx: Transaction, owner: ChunkKey): void {
+    const i = tx.index.get(owner)!;
+    const stitches = tx.snapshot.stitches[i];
+    const parts: PlanetSeamPart[] = [];
+    const ids: string[] = [];
+    const states = new Set<string>();
+    for (const key of [owner, ...stitches]) {
+      const cid = tx.chunkIds.get(key);
+      if (cid === undefined || tx.waitingChunks.has(key)) return;
+      if (cid === null) {
+        const h = this.homogeneous.get(key)!;
+        states.add(h);
+        ids.push(`${key}:${h}`);
+        parts.push({ key, homogeneous: h, coarser: tx.snapshot.coarser[tx.index.get(key)!] });
+      } else {
+        const entry = this.cache.get(cid);
+        if (!entry) return; // evicted meanwhile: advanceTransaction will not see it either
+        states.add('surface');
+        ids.push(cid);
+        parts.push({ key, leaves: entry.boundary! });
+      }
+    }
+    if (states.size === 1 && !states.has('surface')) {
+      // Every chunk it stitches is empty (or every one full): no sign change, no seam.
+      tx.seamIds.set(owner, null);
+      tx.waitingSeams.delete(owner);
+      return;
+    }
+    const id = `s:${owner}|${ids.join(';')}`;
+    tx.seamIds.set(owner, id);
+    if (this.cache.has(id) || this.jobs.has(id)) return;
+    const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts };
+    this.track(id, 'seam', owner, this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: TRANSACTION_PRIORITY + 1 }));
+  }
+
+  private track(id: string, kind: 'chunk' | 'seam', key: ChunkKey, job: PoolJob<PlanetChunkResult | PlanetSeamResult>): void {
+    this.jobs.set(id, job as PoolJob<unknown>);
+    this.task ??= this.options.progress.begin('generating planet chunks', 0);
+    this.task.addTotal(1);
+    job.promise.then(
+      (result) => {
+        if (this.jobs.get(id) !== job) return;
+        this.jobs.delete(id);
+        this.results.push({ id, kind, key, result });
+      },
+      (error: unknown) => {
+        if (this.jobs.get(id) === job) this.jobs.delete(id);
+        this.task?.advance();
+        if (error instanceof JobCancelledError || (error as Error)?.name === 'JobCancelledError') return;
+        if (kind === 'chunk') this.failed.add(key);
+        this.options.onError(`Planet ${kind} ${key} failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
   }
 
   private apply(): void {
     const t0 = performance.now();
     while (this.results.length > 0 && performance.now() - t0 < APPLY_BUDGET_MS) {
-      const { key, result } = this.results.shift()!;
-      this.chunksDone++;
+      const { id, kind, key, result } = this.results.shift()!;
       this.task?.advance();
-      if (result.homogeneous) {
-        this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
-        continue;
-      }
-      let entry: ChunkEntry = { mesh: null, bytes: 0, triangles: 0 };
-      if (result.indices.length > 0) {
-        const mesh = new Mesh(createBodyGeometry({ positions: result.positions, normals: result.normals, indices: result.indices, bvhRoots: null }), this.detail ?? this.material);
-        mesh.position.set(...result.originM);
-        mesh.castShadow = mesh.receiveShadow = true;
-        mesh.name = key;
-        mesh.visible = false; // until the LOD worker puts it in the drawn set
-        mesh.userData.cellSizeM = this.cellSizeM(key);
-        mesh.userData.originM = result.originM;
-        if (this.detail) this.bindDetail(key, mesh);
-        this.root.add(mesh);
-        entry = { mesh, bytes: bodyGeometryBytes(result), triangles: result.indices.length / 3 };
-      }
-      this.cache.set(key, entry, entry.bytes, this.frame);
-      this.readyBatch.push(key);
+      if (kind === 'chunk') this.applyChunk(id, key, result as PlanetChunkResult);
+      else this.applySeam(id, key, result as PlanetSeamResult);
     }
-    if (this.task && this.results.length === 0 && this.inFlight.size === 0 && this.requests.every((r) => this.cache.has(r.key) || this.failed.has(r.key))) {
+    this.trimCache();
+    if (this.task && this.results.length === 0 && this.jobs.size === 0 && !this.tx) {
       this.task.finish();
       this.task = null;
     }
   }
 
+  private applyChunk(id: string, key: ChunkKey, result: PlanetChunkResult): void {
+    this.chunksDone++;
+    if (result.homogeneous) {
+      this.homogeneous.set(key, result.homogeneous.state);
+      this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
+      return;
+    }
+    const entry = this.pieceEntry('chunk', key, result, parseChunkKey(key).face);
+    const b = result.boundary!;
+    entry.boundary = b;
+    entry.bytes += b.cells.byteLength + b.corners.byteLength + b.component.byteLength + b.vertexGrid.byteLength + b.normals.byteLength;
+    this.cache.set(id, entry, entry.bytes, this.frame);
+    let ids = this.idsByKey.get(key);
+    if (!ids) {
+      ids = new Set();
+      this.idsByKey.set(key, ids);
+      this.readyBatch.push(key);
+    }
+    ids.add(id);
+  }
+
+  private applySeam(id: string, owner: ChunkKey, result: PlanetSeamResult): void {
+    this.seamsDone++;
+    const entry = this.pieceEntry('seam', owner, result, result.vertexFaces);
+    this.cache.set(id, entry, entry.bytes, this.frame);
+  }
+
+  /** Evicts least-recently-visible pieces over budget, never what is drawn or what the open transaction uses. */
+  private trimCache(): void {
+    if (!this.cache.overBudget) return;
+    const keep = new Set(this.drawnIds);
+    if (this.tx) {
+      for (const id of this.tx.chunkIds.values()) if (id) keep.add(id);
+      for (const id of this.tx.seamIds.values()) if (id) keep.add(id);
+    }
+    this.cache.trim(keep);
+  }
+
+  private pieceEntry(
+    kind: 'chunk' | 'seam', key: ChunkKey, r: PlanetChunkResult | PlanetSeamResult, tags: number | Uint8Array,
+  ): PieceEntry {
+    const chunkMesh: ChunkMesh = { positions: r.positions, normals: r.normals, indices: r.indices, originWorld: r.originM, vertexCells: r.vertexCells };
+    let mesh: Mesh | null = null;
+    if (r.indices.length > 0) {
+      mesh = new Mesh(createBodyGeometry({ positions: r.positions, normals: r.normals, indices: r.indices, bvhRoots: null }), this.materialFor(kind, key));
+      mesh.position.set(...r.originM);
+      mesh.castShadow = mesh.receiveShadow = true;
+      mesh.name = `${kind} ${key}`;
+      mesh.visible = false; // until a transaction swaps it in
+      mesh.userData.cellSizeM = this.cellSizeM(key);
+      mesh.userData.originM = r.originM;
+      mesh.userData.kind = kind;
+      mesh.userData.level = parseChunkKey(key).level;
+      if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
+      this.root.add(mesh);
+    }
+    const bytes = bodyGeometryBytes(r) + r.vertexCells.byteLength + (typeof tags === 'number' ? 0 : tags.byteLength);
+    return { kind, key, mesh, bytes, triangles: r.indices.length / 3, chunkMesh, tags, boundary: null };
+  }
+
+  private materialFor(kind: 'chunk' | 'seam', key: ChunkKey): Material {
+    if (this.debugLevels) return kind === 'seam' ? this.seamMaterial : this.levelMaterials[parseChunkKey(key).level % this.levelMaterials.length];
+    return this.detail ?? this.material;
+  }
+
+  /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled). */
+  private updateMaterials(): void {
+    for (const id of this.drawnIds) {
+      const entry = this.cache.get(id);
+      const mesh = entry?.mesh;
+      if (!mesh) continue;
+      const want = this.materialFor(entry.kind, entry.key);
+      if (mesh.material === want) continue;
+      if (want === this.detail) this.bindDetail(entry.key, mesh);
+      else mesh.material = want;
+    }
+  }
+
   private cellSizeM(key: ChunkKey): number {
-    const level = parseChunkKey(key).level;
-    return (this.options.finestCellM ?? 1) * 2 ** level;
+    return this.chunkSpace.cellSizeM(parseChunkKey(key).level);
   }
 
   private bindDetail(key: ChunkKey, mesh: Mesh): void {
@@ -343,25 +639,66 @@ export class PlanetView {
     this.sun.fitShadow(shadowSphere.set(ground, radius));
   }
 
+  /**
+   * Issue 10's crack check: every drawn chunk mesh and seam welded by leaf identity (face, vertex
+   * cell) and validated. The drawn set covers the whole shell, so a watertight set is one closed
+   * surface: `boundaryEdges` 0. Debug only (hundreds of ms on a full planet).
+   */
+  crackReport(): PlanetCrackReport {
+    const t0 = performance.now();
+    const meshes: ChunkMesh[] = [];
+    const tags: (number | Uint8Array)[] = [];
+    let chunks = 0, seams = 0;
+    for (const id of this.drawnIds) {
+      const e = this.cache.get(id);
+      if (!e?.chunkMesh || e.triangles === 0) continue;
+      meshes.push(e.chunkMesh);
+      tags.push(e.tags);
+      if (e.kind === 'chunk') chunks++;
+      else seams++;
+    }
+    const report = validateMesh(weldMeshes(meshes, tags));
+    return { ...report, chunks, seams, ms: performance.now() - t0 };
+  }
+
   stats(): PlanetStats {
-    let triangles = 0;
-    for (const key of this.drawn) triangles += this.cache.get(key)?.triangles ?? 0;
+    let triangles = 0, seamTriangles = 0, seams = 0;
+    for (const id of this.drawnIds) {
+      const e = this.cache.get(id);
+      if (!e) continue;
+      triangles += e.triangles;
+      if (e.kind === 'seam') {
+        seamTriangles += e.triangles;
+        seams++;
+      }
+    }
     const r = this.lastResult;
+    const tx = this.tx;
+    const committedLatest = this.committed !== null && r !== null && this.committed.snapshot.keys.length === r.drawn.length &&
+      this.committed.snapshot.keys.every((k, i) => k === r.drawn[i]);
     return {
-      drawn: this.drawn.size,
-      inFlight: this.inFlight.size,
-      queued: Math.max(0, this.requests.length - this.inFlight.size),
+      drawn: this.committed?.snapshot.keys.length ?? 0,
+      seams,
+      inFlight: this.jobs.size,
+      queued: Math.max(0, this.requests.length - this.jobs.size),
       cached: this.cache.size,
       bytes: this.cache.bytes,
       budgetBytes: this.options.budgetBytes ?? 192 * 2 ** 20,
       triangles,
+      seamTriangles,
       holes: r?.holes ?? -1,
       leaves: r?.leaves ?? 0,
       prefiltered: r?.prefiltered ?? 0,
       selectMs: r?.selectMs ?? 0,
       chunksDone: this.chunksDone,
-      complete: r !== null && !this.selecting && r.holes === 0 && this.inFlight.size === 0 && this.results.length === 0 &&
-        this.requests.every((q) => this.cache.has(q.key) || this.failed.has(q.key)),
+      seamsDone: this.seamsDone,
+      transactions: this.transactions,
+      cancelledTransactions: this.cancelledTransactions,
+      transactionPending: tx ? tx.waitingChunks.size + tx.waitingSeams.size : 0,
+      balanceFallbacks: r?.balanceFallbacks ?? 0,
+      complete: r !== null && !this.selecting && r.holes === 0 && !tx && committedLatest && this.jobs.size === 0 &&
+        this.results.length === 0 &&
+        this.requests.every((q) => this.idsByKey.has(q.key) || this.failed.has(q.key) || this.homogeneous.has(q.key)),
     };
   }
 
@@ -369,22 +706,46 @@ export class PlanetView {
     const s = this.stats();
     return (
       `planet R ${(this.radiusM / 1000).toFixed(0)} km · altitude ${formatM(this.altitude(camera.position))}` +
-      ` · chunks drawn ${s.drawn} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
+      ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
       ` · tris ${s.triangles.toLocaleString('en')} · ${(s.bytes / 2 ** 20).toFixed(1)} MiB · select ${s.selectMs.toFixed(0)} ms`
     );
   }
 
   dispose(): void {
-    for (const job of this.inFlight.values()) job.cancel();
-    this.inFlight.clear();
+    for (const job of this.jobs.values()) job.cancel();
+    this.jobs.clear();
     for (const key of [...this.cache.keys()]) this.cache.delete(key);
     this.lod.terminate();
     this.task?.finish();
     this.material.dispose();
+    for (const m of this.levelMaterials) m.dispose();
+    this.seamMaterial.dispose();
     this.detail?.dispose();
     this.sun.dispose();
     this.root.removeFromParent();
   }
+}
+
+/** The chunk key inside a cache id (`c:key|…` or `s:owner|…`). */
+function keyOfId(id: string): ChunkKey {
+  return id.slice(2, id.indexOf('|'));
+}
+
+/** A `PlanetLod` rebuilt from the LOD worker's flattened snapshot (only what planLodUpdate reads). */
+function lodFromSnapshot(space: CubeSphereSpace, s: LodSnapshot): PlanetLod {
+  const leaves: ChunkAddress[] = s.keys.map((k) => parseChunkKey(k));
+  const byKey = new Map<ChunkKey, ChunkAddress>();
+  s.keys.forEach((k, i) => byKey.set(k, leaves[i]));
+  const seamStitches = new Map<ChunkKey, readonly ChunkKey[]>();
+  const seamsReading = new Map<ChunkKey, ChunkKey[]>();
+  for (const k of s.keys) seamsReading.set(k, [k]);
+  s.keys.forEach((k, i) => {
+    seamStitches.set(k, s.stitches[i]);
+    for (const t of s.stitches[i]) seamsReading.get(t)!.push(k);
+  });
+  // `touching` holds only the coarser touching chunks: all planLodUpdate reads from it.
+  const touching = new Map<ChunkKey, readonly ChunkKey[]>(s.keys.map((k, i) => [k, s.coarser[i]]));
+  return { space, leaves, keys: s.keys, byKey, touching, seamStitches, seamsReading };
 }
 
 function formatM(m: number): string {

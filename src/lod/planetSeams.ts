@@ -28,7 +28,7 @@ import { buildSeam } from '../mesher/seam.ts';
 import { VERTEX_COMPONENT_SHIFT } from '../mesher/tables.ts';
 import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../mesher/types.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { childAddress, chunkKey, compareChunks, keyOf } from './chunkKey.ts';
+import { ancestorAddress, childAddress, chunkKey, compareChunks, containsChunk, keyOf } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { FACE_COUNT } from './cubeSphere.ts';
 import type { PlanetShell } from './culling.ts';
@@ -473,6 +473,45 @@ export function checkLodConfiguration(space: CubeSphereSpace, shell: PlanetShell
     }
   }
   return problems;
+}
+
+/**
+ * Makes a drawn set 2:1 balanced by COARSENING only (the seam builder's precondition, docs/lod.md):
+ * while a chunk touches a drawn chunk two or more levels coarser, the finer side is replaced by its
+ * ancestor one level finer than the coarse one, when that ancestor is ready (every drawn chunk inside
+ * it goes). Coverage is kept: a ready ancestor tiles exactly what it replaces. `drawnSet` keeps a
+ * parent until all its children are ready, region by region, so two neighbouring regions can be drawn
+ * levels apart although the desired selection is balanced. Returns null when an ancestor needed is not
+ * ready: the caller keeps drawing its previous configuration. Canonical order.
+ */
+export function coarsenToBalance(
+  space: CubeSphereSpace, drawn: readonly ChunkAddress[], isReady: (a: ChunkAddress) => boolean,
+): ChunkAddress[] | null {
+  const leafMap = new Map<ChunkKey, ChunkAddress>();
+  for (const a of drawn) leafMap.set(keyOf(a), a);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    scan: for (const [ak, a] of [...leafMap]) {
+      if (!leafMap.has(ak)) continue;
+      for (const t of touchingChunks(space, a)) {
+        let { ci, cj, ck } = t;
+        for (let l = t.level; l <= space.levels; l++) {
+          const c = leafMap.get(chunkKey(t.face, l, ci, cj, ck));
+          ci >>= 1; cj >>= 1; ck >>= 1;
+          if (!c) continue;
+          if (c.level - a.level < 2) break;
+          const up = ancestorAddress(a, c.level - 1);
+          if (!isReady(up)) return null;
+          for (const [k, b] of [...leafMap]) if (containsChunk(up, b)) leafMap.delete(k);
+          leafMap.set(keyOf(up), up);
+          changed = true;
+          continue scan;
+        }
+      }
+    }
+  }
+  return [...leafMap.values()].sort(compareChunks);
 }
 
 /** True when closed boxes of chunks a and b (any faces) touch in the world. Brute-force oracle for tests. */

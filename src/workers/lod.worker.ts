@@ -2,18 +2,27 @@
  * Worker entry for planet LOD selection (src/lod is pure TypeScript): selection near the
  * surface of a large planet takes 0.1–0.5 s (docs/lod.md), far too long for the main thread.
  * Keeps the previous selection (hysteresis), the ready set and the homogeneous record; answers
- * `select` with the chunk requests and the drawn set.
+ * `select` with the chunk requests and the drawn set. The drawn set is made 2:1 balanced
+ * (`coarsenToBalance`), checked (`checkLodConfiguration`) and indexed (`planetLod`) here, off the
+ * main thread: the renderer plans its seam transaction from that snapshot (issue 10).
  */
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
 import {
+  checkLodConfiguration,
   chunkBoundingSphere,
+  chunkKey,
+  coarsenToBalance,
   CubeSphereSpace,
   drawnSet,
   HomogeneousRecord,
+  keyOf,
   parseChunkKey,
+  planetLod,
   planetShell,
+  touchingChunks,
   requestsForSelection,
   selectChunks,
+  type ChunkAddress,
   type ChunkKey,
   type ChunkRequest,
   type CubeSphereOptions,
@@ -31,8 +40,28 @@ export type LodWorkerRequest =
   | WorkerRequest<'evicted', { keys: ChunkKey[] }>
   | WorkerRequest<'homogeneous', { key: ChunkKey; state: 'empty' | 'full'; proven: boolean }>;
 
+/**
+ * One consistent snapshot of the drawn configuration (a `PlanetLod` flattened for postMessage):
+ * per chunk, its coarser touching chunks (restriction), the chunks its seam stitches and its
+ * homogeneous state when known. Arrays parallel to `keys` (canonical order).
+ */
+export interface LodSnapshot {
+  keys: ChunkKey[];
+  coarser: ChunkKey[][];
+  stitches: ChunkKey[][];
+  homogeneous: ('empty' | 'full' | null)[];
+}
+
 export interface LodSelectResult {
   requests: ChunkRequest[];
+  /** Per request: its coarser neighbours in the selection (the configuration it will most likely be drawn in). */
+  requestCoarser: ChunkKey[][];
+  /** The drawn configuration indexed for seams; null when unchanged since the last answer or not drawable yet. */
+  snapshot: LodSnapshot | null;
+  /** `checkLodConfiguration` of the drawn set (must be empty: the renderer reports these as errors). */
+  problems: string[];
+  /** Drawn sets that could not be balanced by coarsening (ancestor not ready): the previous one was kept. */
+  balanceFallbacks: number;
   /** Chunks to draw now: the selection where ready, ancestors/descendants covering the rest. */
   drawn: ChunkKey[];
   /** Selected chunks with nothing ready to cover them (0 once the roots are in). */
@@ -54,6 +83,8 @@ let lipschitz = 1;
 let prefiltered = 0;
 const record = new HomogeneousRecord();
 const ready = new Set<ChunkKey>();
+let lastDrawn: ChunkKey[] = [];
+let balanceFallbacks = 0;
 
 const sphere = new Float64Array(4);
 
@@ -82,15 +113,75 @@ function select(view: LodView): LodSelectResult {
   const rootLevel = space.levels;
   const isDone = (key: ChunkKey): boolean => ready.has(key) || record.get(parseChunkKey(key), rootLevel) !== undefined;
   const requests = requestsForSelection(selection, isDone).filter((r) => !provenHomogeneous(r.key));
-  const drawn = drawnSet(space, shell, selection, (key) => isDone(key), ready);
+  const requestCoarser = requests.map((r) => selectionCoarser(selection.keys, parseChunkKey(r.key)));
+  const found = drawnSet(space, shell, selection, (key) => isDone(key), ready);
+  let drawn = found.drawn;
+  let snapshot: LodSnapshot | null = null;
+  let problems: string[] = [];
+  if (found.holes.length === 0) {
+    const balanced = coarsenToBalance(space, drawn.map((k) => parseChunkKey(k)), (a) => isDone(keyOf(a)));
+    if (!balanced) {
+      balanceFallbacks++;
+      drawn = lastDrawn;
+    } else {
+      drawn = balanced.map(keyOf);
+      if (!sameKeys(drawn, lastDrawn)) {
+        const leaves = balanced;
+        problems = checkLodConfiguration(space, shell, leaves);
+        const lod = planetLod(space, leaves);
+        snapshot = {
+          keys: lod.keys.slice(),
+          coarser: lod.keys.map((k) => {
+            const a = lod.byKey.get(k)!;
+            return lod.touching.get(k)!.filter((t) => lod.byKey.get(t)!.level === a.level + 1);
+          }),
+          stitches: lod.keys.map((k) => lod.seamStitches.get(k)!.slice()),
+          homogeneous: leaves.map((a) => record.get(a, rootLevel) ?? null),
+        };
+        lastDrawn = drawn;
+      }
+    }
+  }
   return {
     requests,
-    drawn: drawn.drawn,
-    holes: drawn.holes.length,
+    requestCoarser,
+    snapshot,
+    problems,
+    balanceFallbacks,
+    drawn,
+    holes: found.holes.length,
     leaves: selection.keys.length,
     prefiltered,
     selectMs: performance.now() - t0,
   };
+}
+
+function sameKeys(a: readonly ChunkKey[], b: readonly ChunkKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Touching chunks one level coarser among the selection's leaves: a guess at a request's restriction. */
+function selectionCoarser(leafKeys: ReadonlySet<ChunkKey> | readonly ChunkKey[], a: ChunkAddress): ChunkKey[] {
+  if (!space || a.level >= space.levels) return [];
+  const set = leafKeys instanceof Set ? leafKeys : selectionLeafSet(leafKeys as readonly ChunkKey[]);
+  const out = new Set<ChunkKey>();
+  for (const t of touchingChunks(space, a)) {
+    const p = chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1);
+    if (set.has(p)) out.add(p);
+  }
+  return [...out];
+}
+
+let leafSetFor: readonly ChunkKey[] | null = null;
+let leafSet = new Set<ChunkKey>();
+function selectionLeafSet(keys: readonly ChunkKey[]): Set<ChunkKey> {
+  if (leafSetFor !== keys) {
+    leafSetFor = keys;
+    leafSet = new Set(keys);
+  }
+  return leafSet;
 }
 
 scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
@@ -106,6 +197,7 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
         options = msg.params.select;
         previous = null;
         ready.clear();
+        lastDrawn = [];
         scope.postMessage({ id: msg.id, result: { levels: space.levels } } satisfies WorkerResponse);
         return;
       }

@@ -1,8 +1,10 @@
 /**
- * Planet LOD in the browser (issue 9): a scripted flight from three radii out to 10 m above
+ * Planet LOD in the browser (issues 9, 10): a scripted flight from three radii out to 10 m above
  * the surface and back. At every step the drawn chunks must cover the visible surface (the
- * drawn set has no holes: a parent is never removed before its children are in), geometry
- * stays under budget, and nothing errs. Screenshots at orbit, mid-altitude and the surface.
+ * drawn set has no holes: a parent is never removed before its children are in), the drawn
+ * chunks + seams weld into one closed surface (no crack: 0 boundary edges), geometry stays under
+ * budget, and nothing errs. Screenshots at orbit, mid-altitude and the surface, and close to the
+ * surface at a face edge and a cube corner with the chunk-level debug colouring on and off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -18,12 +20,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Puts the camera `altitudeM` above the surface along `dir`, looking at the horizon ahead. */
-async function placeCamera(page: Page, altitudeM: number): Promise<number> {
-  return page.evaluate((alt) => {
+type Vec = { x: number; y: number; z: number };
+
+/** Puts the camera `altitudeM` above the surface along `dir`, looking at the horizon ahead (or down, `tilt` 1). */
+async function placeCamera(page: Page, altitudeM: number, dir: Vec = { x: 0.3, y: 0.55, z: 0.78 }, tilt?: number): Promise<number> {
+  return page.evaluate(([alt, dir, tiltIn]) => {
     const app = window.__sr!.app!;
     const planet = app.planet!;
-    const dir = { x: 0.3, y: 0.55, z: 0.78 };
     const len = Math.hypot(dir.x, dir.y, dir.z);
     const d = { x: dir.x / len, y: dir.y / len, z: dir.z / len };
     // The field is close to a distance: a few Newton steps put the camera at the altitude.
@@ -35,45 +38,88 @@ async function placeCamera(page: Page, altitudeM: number): Promise<number> {
     }
     p.set(d.x * r, d.y * r, d.z * r);
     // Look along the surface, tilted down a little.
-    const ahead = { x: -d.y, y: d.x, z: 0 };
-    const tilt = alt > planet.radiusM ? 1 : 0.15;
+    let ahead = { x: -d.y, y: d.x, z: 0 };
+    if (Math.hypot(ahead.x, ahead.y) < 0.1) ahead = { x: 0, y: -d.z, z: d.y };
+    const al = Math.hypot(ahead.x, ahead.y, ahead.z);
+    ahead = { x: ahead.x / al, y: ahead.y / al, z: ahead.z / al };
+    const tilt = tiltIn ?? (alt > planet.radiusM ? 1 : 0.15);
+    const far = alt > planet.radiusM;
+    const reach = Math.max(100, alt * 3);
     app.controls.target.set(
-      alt > planet.radiusM ? 0 : p.x + ahead.x * 100 - d.x * 100 * tilt,
-      alt > planet.radiusM ? 0 : p.y + ahead.y * 100 - d.y * 100 * tilt,
-      alt > planet.radiusM ? 0 : p.z + ahead.z * 100 - d.z * 100 * tilt,
+      far ? 0 : p.x + ahead.x * reach - d.x * reach * tilt,
+      far ? 0 : p.y + ahead.y * reach - d.y * reach * tilt,
+      far ? 0 : p.z + ahead.z * reach - d.z * reach * tilt,
     );
     app.camera.lookAt(app.controls.target);
     return planet.altitude(p);
-  }, altitudeM);
+  }, [altitudeM, dir, tilt] as const);
+}
+
+/** Waits until the step's state is complete (LOD answered, every job done, the latest snapshot drawn), up to `ms`. */
+async function settle(page: Page, ms: number): Promise<boolean> {
+  return page
+    .waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: ms, polling: 250 })
+    .then(() => true, () => false);
+}
+
+async function cracks(page: Page) {
+  return page.evaluate(() => {
+    const r = window.__sr!.app!.planet!.crackReport();
+    return { boundaryEdges: r.boundaryEdges, nonManifoldEdges: r.nonManifoldEdges, chunks: r.chunks, seams: r.seams, triangles: r.triangles, ms: r.ms };
+  });
+}
+
+async function setDebugLevels(page: Page, on: boolean): Promise<void> {
+  await page.evaluate((v) => { window.__sr!.app!.planet!.debugLevels = v; }, on);
+  await page.waitForTimeout(400); // a few frames to re-bind materials and render
 }
 
 describe('planet: orbit to surface and back', () => {
-  it('keeps the surface covered, within budget, at every step', { timeout: 300_000 }, async () => {
+  it('keeps the surface covered and crack-free, within budget, at every step', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 480, height: 360 });
     await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
     // The six root chunks first: until then there is nothing to cover with.
-    await page.waitForFunction(() => (window.__sr?.planet()?.holes ?? -1) === 0, null, { timeout: 120_000, polling: 250 });
+    await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 120_000, polling: 250 });
     const radius = await page.evaluate(() => window.__sr!.app!.planet!.radiusM);
     const path = [3 * radius, radius, 0.3 * radius, 0.1 * radius, 3000, 300, 30, 10, 300, 3000, radius];
     const rows: string[] = [];
+    const crackCounts: number[] = [];
     for (const [i, target] of path.entries()) {
       const alt = await placeCamera(page, target);
-      // Let the LOD worker answer for this view and the workers fill in, up to a limit.
+      // Let the LOD worker answer for this view and the workers fill in, up to a limit; whatever is
+      // drawn at that moment (maybe an older, coarser configuration) must be watertight.
       const t0 = Date.now();
-      await page
-        .waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: 6_000, polling: 250 })
-        .catch(() => undefined);
+      const complete = await settle(page, 6_000);
       const s = (await page.evaluate(() => window.__sr!.planet()))!;
+      const c = await cracks(page);
+      crackCounts.push(c.boundaryEdges);
       rows.push(
-        `step ${i} alt ${alt.toFixed(1)} m: drawn ${s.drawn}, leaves ${s.leaves}, holes ${s.holes}, queued ${s.queued}, cached ${s.cached}, ${(s.bytes / 2 ** 20).toFixed(1)} MiB, prefiltered ${s.prefiltered}, complete ${s.complete} after ${Date.now() - t0} ms`,
+        `step ${i} alt ${alt.toFixed(1)} m: drawn ${s.drawn} (+${s.seams} seams, ${s.seamTriangles}/${s.triangles} tris), leaves ${s.leaves}, holes ${s.holes}, queued ${s.queued}, cached ${s.cached}, ${(s.bytes / 2 ** 20).toFixed(1)} MiB, tx ${s.transactions} (${s.cancelledTransactions} re-planned, ${s.balanceFallbacks} fallbacks), complete ${complete} after ${Date.now() - t0} ms; cracks: ${c.boundaryEdges} open, ${c.nonManifoldEdges} non-manifold edges (${c.ms.toFixed(0)} ms)`,
       );
       console.log(rows[rows.length - 1]);
       expect(Math.abs(alt - target) / target, 'camera placed at the altitude').toBeLessThan(0.05);
       expect(s.holes, `step ${i}: drawn chunks cover the surface`).toBe(0);
+      expect(c.boundaryEdges, `step ${i}: drawn chunks + seams are watertight`).toBe(0);
       expect(s.bytes).toBeLessThanOrEqual(s.budgetBytes);
       if (i === 0) await page.screenshot({ path: resultPath('planet-orbit.png') });
       if (i === 3) await page.screenshot({ path: resultPath('planet-mid.png') });
       if (i === 7) await page.screenshot({ path: resultPath('planet-surface.png') });
+    }
+    console.log(`crack counts per step (boundary edges, target 0): ${crackCounts.join(' ')}`);
+
+    // Close to the surface over a face edge (x = z, y small: faces +X and +Z) and a cube corner
+    // (x = y = z), looking down at the seams, with the chunk-level debug colouring on and off.
+    const spots: [string, Vec][] = [['edge', { x: 1, y: 0.12, z: 1 }], ['corner', { x: 1, y: 1, z: 1 }]];
+    for (const [name, dir] of spots) {
+      await placeCamera(page, 600, dir, 0.6);
+      const complete = await settle(page, 15_000);
+      const c = await cracks(page);
+      console.log(`${name}: complete ${complete}, ${c.chunks} chunk meshes + ${c.seams} seams, cracks ${c.boundaryEdges}`);
+      expect(c.boundaryEdges, `${name}: watertight`).toBe(0);
+      await setDebugLevels(page, true);
+      await page.screenshot({ path: resultPath(`planet-${name}-levels.png`) });
+      await setDebugLevels(page, false);
+      await page.screenshot({ path: resultPath(`planet-${name}.png`) });
     }
     expect(log.errors).toEqual([]);
   });

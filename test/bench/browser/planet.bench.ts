@@ -1,0 +1,135 @@
+/**
+ * Planet LOD under load, in this browser (issues 9, 10): the scripted orbit-to-surface flight of
+ * test/browser/planet.test.ts on planetRecipe(4) (R ≈ 63 km) with the production chunk size
+ * (32³) and 1 m finest cells, chunks + seams streamed by the body worker pool while a 480×360
+ * view keeps rendering. Reports chunks generated per second, the time to the complete state at the
+ * surface (every job done, the latest LOD snapshot swapped in; capped), main-thread long tasks
+ * (PerformanceObserver 'longtask'), the longest frame gap and geometry bytes per triangle.
+ */
+import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { rowFrom, type Benchmark, type BenchRow } from '../harness';
+import { PlanetView } from '../../../src/app/PlanetView';
+import { Progress } from '../../../src/app/progress';
+import { probeGpu } from '../../../src/app/capabilities';
+import { BodyMesher } from '../../../src/workers/BodyMesher';
+import { chooseSamplingPath } from '../../../src/workers/samplingPath';
+import { planetRecipe } from '../../../src/scene/index';
+
+const W = 480;
+const H = 360;
+/** Seconds a flight step may take before the next one starts. */
+const STEP_CAP_S = 25;
+/** The surface step's cap (time to full detail). */
+const SURFACE_CAP_S = 60;
+
+let renderer: WebGLRenderer | null = null;
+let mesher: BodyMesher | null = null;
+const samples = {
+  chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
+  longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
+};
+
+async function setup(): Promise<void> {
+  if (renderer) return;
+  renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
+  renderer.setSize(W, H, false);
+  document.body.appendChild(renderer.domElement);
+  const choice = await chooseSamplingPath(probeGpu());
+  mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
+}
+
+function place(planet: PlanetView, camera: PerspectiveCamera, altitudeM: number): void {
+  const d = new Vector3(0.3, 0.55, 0.78).normalize();
+  let r = planet.radiusM + altitudeM;
+  for (let i = 0; i < 8; i++) {
+    camera.position.copy(d).multiplyScalar(r);
+    r -= planet.altitude(camera.position) - altitudeM;
+  }
+  camera.position.copy(d).multiplyScalar(r);
+  if (altitudeM > planet.radiusM) camera.lookAt(0, 0, 0);
+  else {
+    const ahead = new Vector3(-d.y, d.x, 0).normalize();
+    camera.lookAt(camera.position.clone().addScaledVector(ahead, 100).addScaledVector(d, -15));
+  }
+}
+
+async function fly(): Promise<void> {
+  const scene = new Scene();
+  const camera = new PerspectiveCamera(60, W / H, 0.5, 1e7);
+  const errors: string[] = [];
+  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m) });
+  scene.add(planet.root);
+  planet.start(mesher!.pool);
+  const R = planet.radiusM;
+  const path = [3 * R, R, 0.3 * R, 0.1 * R, 3000, 300, 30, 10];
+
+  let longTasks = 0;
+  const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+  try {
+    observer.observe({ type: 'longtask', buffered: false });
+  } catch {
+    // No Long Tasks API in this browser: reported as 0.
+  }
+  const t0 = performance.now();
+  let last = t0;
+  let longestGap = 0;
+  let surfaceS = SURFACE_CAP_S;
+  const complete: string[] = [];
+  for (const [i, alt] of path.entries()) {
+    place(planet, camera, alt);
+    const surface = i === path.length - 1;
+    const cap = (surface ? SURFACE_CAP_S : STEP_CAP_S) * 1000;
+    const start = performance.now();
+    let frames = 0;
+    const done = await new Promise<boolean>((resolve) => {
+      const frame = (now: number): void => {
+        longestGap = Math.max(longestGap, now - last);
+        last = now;
+        planet.update(camera, H, now);
+        renderer!.render(scene, camera);
+        frames++;
+        if (frames > 3 && planet.stats().complete) resolve(true);
+        else if (now - start > cap) resolve(false);
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+    complete.push(done ? `${((performance.now() - start) / 1000).toFixed(1)}s` : 'cap');
+    if (surface && done) surfaceS = (performance.now() - start) / 1000;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  observer.disconnect();
+  const s = planet.stats();
+  samples.chunks.push(s.chunksDone);
+  samples.chunksPerS.push(s.chunksDone / seconds);
+  samples.seamsPerS.push(s.seamsDone / seconds);
+  samples.surfaceS.push(surfaceS);
+  samples.longTasks.push(longTasks);
+  samples.longestGapMs.push(longestGap);
+  samples.bytesPerTri.push(s.bytes / Math.max(1, s.triangles));
+  samples.cracks.push(planet.crackReport().boundaryEdges);
+  samples.complete.push(complete.join(' '));
+  if (errors.length > 0) console.error(errors.join('\n'));
+  planet.dispose();
+}
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: 'planet/flight/orbit-to-surface',
+    unit: 'ms',
+    runs: 1,
+    warmup: 0,
+    setup,
+    run: fly,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, 1 m cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
+    extraRows: (): BenchRow[] => [
+      rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³, incl. re-meshes for a new restriction)`),
+      rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
+      rowFrom('planet/flight/surface-full-detail', 's', samples.surfaceS, `10 m step: time to complete (cap ${SURFACE_CAP_S} s)`),
+      rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, 'main-thread tasks > 50 ms during the flight (target 0)'),
+      rowFrom('planet/flight/longest-frame-gap', 'ms', samples.longestGapMs, 'longest rAF interval during the flight'),
+      rowFrom('planet/flight/bytes-per-triangle', 'B/tri', samples.bytesPerTri, 'cached bytes (geometry + vertex cells + boundary leaves) / drawn triangles at the end'),
+      rowFrom('planet/flight/cracks', 'edges', samples.cracks, 'open edges of the drawn chunks + seams at the end (target 0)'),
+    ],
+  },
+];
