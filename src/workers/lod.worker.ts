@@ -12,6 +12,7 @@ import {
   chunkBoundingSphere,
   chunkKey,
   coarsenToBalance,
+  compareChunks,
   CubeSphereSpace,
   drawnSet,
   HomogeneousRecord,
@@ -113,7 +114,11 @@ function select(view: LodView): LodSelectResult {
   const rootLevel = space.levels;
   const isDone = (key: ChunkKey): boolean => ready.has(key) || record.get(parseChunkKey(key), rootLevel) !== undefined;
   const requests = requestsForSelection(selection, isDone).filter((r) => !provenHomogeneous(r.key));
-  const requestCoarser = requests.map((r) => selectionCoarser(selection.keys, parseChunkKey(r.key)));
+  // Guess each request's restriction from the drawn set (the next snapshot grows out of it) and the
+  // selection: a wrong guess costs a re-mesh in the transaction. Selection leaves alone guessed wrong
+  // for most chunks while streaming coarse-to-fine (every chunk meshed twice).
+  const guessFrom = new Set([...lastDrawn, ...selection.keys]);
+  const requestCoarser = requests.map((r) => selectionCoarser(guessFrom, parseChunkKey(r.key)));
   const found = drawnSet(space, shell, selection, (key) => isDone(key), ready);
   let drawn = found.drawn;
   let snapshot: LodSnapshot | null = null;
@@ -168,10 +173,13 @@ function selectionCoarser(leafKeys: ReadonlySet<ChunkKey> | readonly ChunkKey[],
   const set = leafKeys instanceof Set ? leafKeys : selectionLeafSet(leafKeys as readonly ChunkKey[]);
   const out = new Set<ChunkKey>();
   for (const t of touchingChunks(space, a)) {
+    // Not a's own parent (a same-face toucher can share it): that one is never drawn with a.
+    if (t.face === a.face && t.ci >> 1 === a.ci >> 1 && t.cj >> 1 === a.cj >> 1 && t.ck >> 1 === a.ck >> 1) continue;
     const p = chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1);
     if (set.has(p)) out.add(p);
   }
-  return [...out];
+  // Canonical order, as planetLod lists them: the order is part of the chunk's cache id.
+  return [...out].map((k) => parseChunkKey(k)).sort(compareChunks).map(keyOf);
 }
 
 let leafSetFor: readonly ChunkKey[] | null = null;
