@@ -577,6 +577,7 @@ export class App {
       .add(p, 'skySeed', 0, 4294967295, 1)
       .name('sky seed')
       .onFinishChange((v: number) => this.sky.setSeed(Math.round(v) >>> 0));
+    look.add({ chunkLevels: false }, 'chunkLevels').name('chunk levels (planet)').onChange((v: boolean) => { if (this.planet) this.planet.debugLevels = v; });
     const light = this.gui.addFolder('Sun');
     const aimSun = (): void => {
       const az = (p.sunAzimuthDeg * Math.PI) / 180;

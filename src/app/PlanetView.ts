@@ -153,7 +153,7 @@ const RESELECT_MOVE = 0.02;
 const TRANSACTION_PRIORITY = 1e12;
 /** Largest chunk span (finest units) the seam builder's numeric leaf keys hold (see the constructor). */
 const MAX_SEAM_SPAN = 2 ** 15;
-const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0xa9a9a9, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
+const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
 const SEAM_COLOUR = 0xffffff;
 
 const frustum = new Frustum();
