@@ -24,6 +24,7 @@ const SURFACE_CAP_S = 60;
 
 let renderer: WebGLRenderer | null = null;
 let mesher: BodyMesher | null = null;
+let finestCellM = 1;
 const samples = {
   chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
   longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
@@ -60,6 +61,7 @@ async function fly(): Promise<void> {
   const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m) });
   scene.add(planet.root);
   planet.start(mesher!.pool);
+  finestCellM = planet.space.finestCellM ?? 1;
   const R = planet.radiusM;
   const path = [3 * R, R, 0.3 * R, 0.1 * R, 3000, 300, 30, 10];
 
@@ -121,14 +123,14 @@ export const benchmarks: Benchmark[] = [
     warmup: 0,
     setup,
     run: fly,
-    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, 1 m cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells (1 m asked, clamped for the seam builder), ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³, incl. re-meshes for a new restriction)`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
       rowFrom('planet/flight/surface-full-detail', 's', samples.surfaceS, `10 m step: time to complete (cap ${SURFACE_CAP_S} s)`),
       rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, 'main-thread tasks > 50 ms during the flight (target 0)'),
       rowFrom('planet/flight/longest-frame-gap', 'ms', samples.longestGapMs, 'longest rAF interval during the flight'),
-      rowFrom('planet/flight/bytes-per-triangle', 'B/tri', samples.bytesPerTri, 'cached bytes (geometry + vertex cells + boundary leaves) / drawn triangles at the end'),
+      rowFrom('planet/flight/bytes-per-triangle', 'B/tri', samples.bytesPerTri, 'ALL cached bytes (drawn + hidden pieces: geometry, vertex cells, boundary leaves) / drawn triangles at the end: an upper bound'),
       rowFrom('planet/flight/cracks', 'edges', samples.cracks, 'open edges of the drawn chunks + seams at the end (target 0)'),
     ],
   },
