@@ -179,6 +179,7 @@ export class PlanetView {
   private readonly levelMaterials: MeshStandardMaterial[];
   private readonly seamMaterial: MeshStandardMaterial;
   private detail: BodyMaterial | null = null;
+  private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
   /** Chunk and seam jobs by cache id. */
   private readonly jobs = new Map<string, PoolJob<unknown>>();
   private readonly results: { id: string; kind: 'chunk' | 'seam'; key: ChunkKey; result: PlanetChunkResult | PlanetSeamResult }[] = [];
@@ -610,18 +611,26 @@ export class PlanetView {
   /** Compiles the planet's BodyMaterial off the frame path, then switches to it. */
   compileDetail(camera: PerspectiveCamera): void {
     const { renderer, scene } = this.options;
-    if (!this.options.detailMaterial || !renderer || !scene || this.detail) return;
+    // Once: called every frame, it must not start a second compile while one is in flight.
+    if (!this.options.detailMaterial || !renderer || !scene || this.detailState !== 'none') return;
+    this.detailState = 'compiling';
     const material = new BodyMaterial(compileToGlsl(this.recipe), { family: 'default', polarIce: true, craterShading: true });
     const probe = new Mesh(undefined, material);
     this.root.add(probe);
     renderer.compileAsync(probe, camera, scene).then(
       () => {
         probe.removeFromParent();
+        if (this.detailState !== 'compiling') {
+          material.dispose(); // disposed meanwhile
+          return;
+        }
         this.detail = material;
+        this.detailState = 'ready';
       },
       (e: unknown) => {
         probe.removeFromParent();
         material.dispose();
+        this.detailState = 'failed';
         this.options.onError(`planet material failed: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
@@ -721,6 +730,7 @@ export class PlanetView {
     for (const m of this.levelMaterials) m.dispose();
     this.seamMaterial.dispose();
     this.detail?.dispose();
+    this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
     this.sun.dispose();
     this.root.removeFromParent();
   }
