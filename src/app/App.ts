@@ -210,7 +210,7 @@ export class App {
       const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
       this.planet.update(this.camera, heightPx);
       this.planet.fitShadows(this.camera);
-      if (this.detailQuality()) this.planet.compileDetail(this.camera);
+      this.planet.compileDetail(this.camera); // no-op unless its detail material was asked for
       this.stats.setLine('field', this.planet.statsLine(this.camera));
     }
     this.sky.update(this.renderer); // renders only when the seed changed
@@ -458,7 +458,9 @@ export class App {
         centerM: [0, 0, 0],
         progress: this.progress,
         onError: (message) => this.notices.show('error', message),
-        detailMaterial: this.detailQuality(),
+        // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
+        // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
+        detailMaterial: this.state.quality === 'high',
         renderer: this.renderer,
         scene: this.scene,
       });

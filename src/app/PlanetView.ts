@@ -614,7 +614,7 @@ export class PlanetView {
     // Once: called every frame, it must not start a second compile while one is in flight.
     if (!this.options.detailMaterial || !renderer || !scene || this.detailState !== 'none') return;
     this.detailState = 'compiling';
-    const material = new BodyMaterial(compileToGlsl(this.recipe), { family: 'default', polarIce: true, craterShading: true });
+    const material = new BodyMaterial(compileToGlsl(this.recipe), { family: 'default', polarIce: true });
     const probe = new Mesh(undefined, material);
     this.root.add(probe);
     renderer.compileAsync(probe, camera, scene).then(
