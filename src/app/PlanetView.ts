@@ -151,8 +151,6 @@ const APPLY_BUDGET_MS = 4;
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
 const TRANSACTION_PRIORITY = 1e12;
-/** Largest chunk span (finest units) the seam builder's numeric leaf keys hold (see the constructor). */
-const MAX_SEAM_SPAN = 2 ** 15;
 const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
 const SEAM_COLOUR = 0xffffff;
 
@@ -219,11 +217,6 @@ export class PlanetView {
     this.sun = new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72] });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
-    // The seam builder keys boundary leaves by their position in a chunk's box in finest units and
-    // needs span³ · 64 < 2^53 (src/mesher/seam.ts `leafIndex`): root chunks span S = chunkCells · 2^levels,
-    // so S ≤ 2^15. Seen: every root seam threw "too large for a numeric leaf key" at 63 km with 1 m
-    // cells (S = 2^17). Until the mesher keys leaves relative to their level, coarsen the finest cell.
-    while (new CubeSphereSpace(this.space).faceUnits > MAX_SEAM_SPAN) this.space.finestCellM! *= 2;
     this.chunkSpace = new CubeSphereSpace(this.space);
     this.material = new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 });
     this.levelMaterials = LEVEL_COLOURS.map((c) => new MeshStandardMaterial({ color: c, roughness: 0.9 }));

@@ -85,11 +85,17 @@ function coarseComponent(mask: number, S: number, axis: number, ra: number, ru: 
 }
 
 interface LeafIndex {
-  /** Key (cell offset from the box origin, log2 size) → local index of the cell's first record. */
+  /**
+   * Key (cell offset from the box origin in units of the smallest leaf size present, log2 size) →
+   * local index of the cell's first record.
+   */
   map: Map<number, number>;
   /** log2 of the leaf sizes present, ascending. */
   logs: number[];
+  /** Box span in units of the smallest leaf size present (the key's radix). */
   span: number;
+  /** log2 of the smallest leaf size present (the key's unit). */
+  unitLog: number;
 }
 
 /**
@@ -99,22 +105,50 @@ interface LeafIndex {
  */
 const leafIndexCache = new WeakMap<BoundaryLeaves, LeafIndex>();
 
+/** Radix of `leafIndex`'s key: the box span in units of 2^unitLog, plus one. */
+function leafKeySpan(s: BoundaryLeaves, unitLog: number): number {
+  const b = s.boxGrid;
+  return Math.ceil((Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]) + 1) / 2 ** unitLog) + 1;
+}
+
+/** `leafIndex`'s key map in units of 2^unitLog, or null when a leaf's offset is not a multiple of the unit. */
+function leafKeys(s: BoundaryLeaves, unitLog: number): Map<number, number> | null {
+  const [x0, y0, z0] = s.boxGrid;
+  const unit = 2 ** unitLog;
+  const span = leafKeySpan(s, unitLog);
+  if (span ** 3 * 64 > Number.MAX_SAFE_INTEGER) {
+    throw new Error(`seam: chunk ${s.chunkId} spans too many leaf cells per axis (${span}) for a numeric leaf key`);
+  }
+  const map = new Map<number, number>();
+  const c = s.cells;
+  for (let i = 0; i < s.count; i++) {
+    const rx = c[4 * i] - x0, ry = c[4 * i + 1] - y0, rz = c[4 * i + 2] - z0;
+    if (rx % unit !== 0 || ry % unit !== 0 || rz % unit !== 0) return null;
+    const key = (((rx / unit) * span + ry / unit) * span + rz / unit) * 64 + Math.round(Math.log2(c[4 * i + 3]));
+    if (!map.has(key)) map.set(key, i); // first component record of the cell
+  }
+  return map;
+}
+
 function leafIndex(s: BoundaryLeaves): LeafIndex {
   const cached = leafIndexCache.get(s);
   if (cached) return cached;
-  const [x0, y0, z0, x1, y1, z1] = s.boxGrid;
-  const span = Math.max(x1 - x0, y1 - y0, z1 - z0) + 1;
-  if (span ** 3 * 64 > Number.MAX_SAFE_INTEGER) throw new Error(`seam: chunk ${s.chunkId} is too large for a numeric leaf key`);
-  const map = new Map<number, number>();
   const logs = new Set<number>();
+  let unitLog = Infinity;
   for (let i = 0; i < s.count; i++) {
-    const size = s.cells[4 * i + 3];
-    const lg = Math.round(Math.log2(size));
+    const lg = Math.round(Math.log2(s.cells[4 * i + 3]));
     logs.add(lg);
-    const key = (((s.cells[4 * i] - x0) * span + (s.cells[4 * i + 1] - y0)) * span + (s.cells[4 * i + 2] - z0)) * 64 + lg;
-    if (!map.has(key)) map.set(key, i); // first component record of the cell
+    if (lg < unitLog) unitLog = lg;
   }
-  const index = { map, logs: [...logs].sort((a, b) => a - b), span };
+  if (!Number.isFinite(unitLog)) unitLog = 0;
+  // Keys count in units of the smallest leaf size present, relative to the chunk's box, so they
+  // depend on the chunk's cells per axis, not on its span in finest units (root chunks of a 1 m,
+  // 63 km planet span 2^17+ finest cells; a leaf's offset from its chunk's box is a multiple of its
+  // size, and every size present is a power-of-two multiple of the unit).
+  let map = leafKeys(s, unitLog);
+  if (!map) { unitLog = 0; map = leafKeys(s, 0)!; } // a leaf off the unit lattice: key in grid units
+  const span = leafKeySpan(s, unitLog);
+  const index = { map, logs: [...logs].sort((a, b) => a - b), span, unitLog };
   leafIndexCache.set(s, index);
   return index;
 }
@@ -134,10 +168,12 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
   const maps: Map<number, number>[] = [];
   const sizeLogs: number[][] = [];
   const spans: number[] = [];
+  const units: number[] = [];
   for (let si = 0, g = 0; si < sets.length; si++) {
     const s = sets[si];
     const index = leafIndex(s);
     spans.push(index.span);
+    units.push(2 ** index.unitLog);
     maps.push(index.map);
     sizeLogs.push(index.logs);
     firstOf.push(g);
@@ -158,11 +194,11 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
     for (let si = 0; si < sets.length; si++) {
       const b = sets[si].boxGrid;
       if (qx < b[0] || qy < b[1] || qz < b[2] || qx >= b[3] || qy >= b[4] || qz >= b[5]) continue;
-      const span = spans[si];
+      const span = spans[si], unit = units[si];
       const rx = qx - b[0], ry = qy - b[1], rz = qz - b[2];
       for (const lg of sizeLogs[si]) {
         const s = 2 ** lg;
-        const key = (((rx - (rx % s)) * span + (ry - (ry % s))) * span + (rz - (rz % s))) * 64 + lg;
+        const key = ((((rx - (rx % s)) / unit) * span + (ry - (ry % s)) / unit) * span + (rz - (rz % s)) / unit) * 64 + lg;
         const li = maps[si].get(key);
         if (li !== undefined) return firstOf[si] + li;
       }
