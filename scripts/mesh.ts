@@ -17,7 +17,7 @@
  * Bad arguments: a message and exit code 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { compileToJs, parseRecipe, recipeBounds } from '../src/field/index.ts';
+import { compileToJs, createRandom, parseRecipe, recipeBounds } from '../src/field/index.ts';
 import {
   buildSeam, cartesianMapping, meshChunk, sampleChunk, validateMesh, weldMeshes,
 } from '../src/mesher/index.ts';
@@ -47,15 +47,16 @@ interface PlanetArgs {
   chunkCells: number; levels: number; maxErrorPx: number; simplify: number;
 }
 
-const PLANET_OPTIONS = ['planet', 'lod-config', 'seed', 'camera', 'out', 'chunk-cells', 'levels', 'max-error-px', 'simplify'];
+const MESH_OPTIONS = ['recipe', 'resolution', 'out', 'bounds', 'simplify', 'chunks', 'mixed-levels'];
 
-function parsePlanetArgs(argv: string[]): PlanetArgs {
+/** `--flag value` pairs, each flag one of `allowed`; `need(k)` fetches a required one. */
+function readFlags(argv: string[], allowed: readonly string[], context: string): { map: Map<string, string>; need: (k: string) => string } {
   const map = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`);
     const key = a.slice(2);
-    if (!PLANET_OPTIONS.includes(key)) throw new UsageError(`unknown option --${key} with --planet (allowed: ${PLANET_OPTIONS.map((o) => `--${o}`).join(' ')})`);
+    if (!allowed.includes(key)) throw new UsageError(`unknown option --${key}${context} (allowed: ${allowed.map((o) => `--${o}`).join(' ')})`);
     const v = argv[++i];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
     map.set(key, v);
@@ -65,6 +66,13 @@ function parsePlanetArgs(argv: string[]): PlanetArgs {
     if (v === undefined) throw new UsageError(`--${k} is required`);
     return v;
   };
+  return { map, need };
+}
+
+const PLANET_OPTIONS = ['planet', 'lod-config', 'seed', 'camera', 'out', 'chunk-cells', 'levels', 'max-error-px', 'simplify'];
+
+function parsePlanetArgs(argv: string[]): PlanetArgs {
+  const { map, need } = readFlags(argv, PLANET_OPTIONS, ' with --planet');
   const int = (k: string, v: string, min: number, max: number): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${k} must be an integer in [${min}, ${max}], got '${v}'`);
@@ -103,21 +111,7 @@ function parsePlanetArgs(argv: string[]): PlanetArgs {
 }
 
 function parseArgs(argv: string[]): Args {
-  const map = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`);
-    const key = a.slice(2);
-    if (!['recipe', 'resolution', 'out', 'bounds', 'simplify', 'chunks', 'mixed-levels'].includes(key)) throw new UsageError(`unknown option --${key}`);
-    const v = argv[++i];
-    if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
-    map.set(key, v);
-  }
-  const need = (k: string): string => {
-    const v = map.get(k);
-    if (v === undefined) throw new UsageError(`--${k} is required`);
-    return v;
-  };
+  const { map, need } = readFlags(argv, MESH_OPTIONS, '');
   const int = (k: string, v: string, min: number): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) throw new UsageError(`--${k} must be an integer >= ${min}, got '${v}'`);
@@ -150,15 +144,6 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function writeObj(path: string, m: ChunkMesh): void {
   const lines: string[] = ['# space-renderer Dual Contouring mesh'];
@@ -316,7 +301,7 @@ function main(): void {
   const mapping = cartesianMapping(unit, originWorld);
   const k = args.chunks;
   const S = N / k;
-  const rnd = mulberry32(args.mixedSeed ?? 0);
+  const rnd = createRandom(args.mixedSeed ?? 0);
   const t0 = performance.now();
   const meshes: ChunkMesh[] = [];
   const boundaries: BoundaryLeaves[] = [];

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { createNoise3D } from 'simplex-noise';
+import { createRandom } from '../../src/field/index.ts';
 import { meshChunk, sampleChunk } from '../../src/mesher/index.ts';
 import type { ChunkStats, FieldFn } from '../../src/mesher/index.ts';
 import { median } from './harness.ts';
@@ -14,18 +15,9 @@ import type { Benchmark } from './harness.ts';
 type SurfaceNets = (dims: number[], potential: (x: number, y: number, z: number) => number) => { positions: number[][]; cells: number[][] };
 const { surfaceNets } = createRequire(import.meta.url)('isosurface') as { surfaceNets: SurfaceNets };
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function noisySphere(N: number): FieldFn {
-  const noise = createNoise3D(mulberry32(42));
+  const noise = createNoise3D(createRandom(42));
   const c = N / 2;
   return (x, y, z) => {
     x -= c; y -= c; z -= c;
