@@ -2,20 +2,10 @@
  * glsl/sr_map_cubesphere.glsl in real Chromium WebGL2 (SwiftShader here) against the float64 JS
  * mapping of src/lod/cubeSphere.ts, on random points of random chunks of every level.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { closePages, openBlankPage, type PageLog, type Served, useBrowser } from './harness';
+import { expect, it } from 'vitest';
+import { useBlankPages } from './harness';
 
-let browser: Browser;
-let server: Served;
-let page: Page;
-let log: PageLog;
-
-useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
-afterEach(async () => {
-  expect(log.errors, 'no console errors').toEqual([]);
-  await closePages();
-});
+const pages = useBlankPages();
 
 const PAGE = '/test/browser/pages/cubeSphereMap.ts';
 
@@ -23,7 +13,7 @@ it.each([
   { radiusM: 50e3, seed: 1 },
   { radiusM: 6.0e6, seed: 2 },
 ])('sr_chunkPointM matches the JS mapping at R = $radiusM m (seed $seed)', async ({ radiusM, seed }) => {
-  ({ page, log } = await openBlankPage(browser, server));
+  const page = await pages.open();
   const r = await page.evaluate(
     async ([path, radiusM, seed]) => (await srImport(path)).mapParity(radiusM, seed, 60, 256),
     [PAGE, radiusM, seed] as const,

@@ -4,24 +4,16 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { asteroidRecipe } from '../../src/scene';
-import { closePages, openBlankPage, type PageLog, ROOT, type Served, useBrowser } from './harness';
+import { ROOT, useBlankPages } from './harness';
 
-let browser: Browser;
-let server: Served;
 let page: Page;
-let log: PageLog;
-
-useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
-afterEach(async () => {
-  expect(log.errors, 'no console errors').toEqual([]);
-  await closePages();
-});
+const pages = useBlankPages();
 
 async function open(): Promise<void> {
-  ({ page, log } = await openBlankPage(browser, server));
+  page = await pages.open();
 }
 
 const PAGE = '/test/browser/pages/gpuSampler.ts';

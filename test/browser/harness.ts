@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'test-results');
@@ -141,4 +141,27 @@ export function useBrowser(kind: 'dev' | 'preview', ready: (browser: Browser, se
     await browser?.close();
     await server?.close();
   });
+}
+
+/**
+ * A dev-server suite whose tests each open a blank page (`await pages.open()`): the page's
+ * console must stay free of errors, checked after each test before the page is closed.
+ */
+export function useBlankPages(): { open(): Promise<Page> } {
+  let browser: Browser;
+  let server: Served;
+  let log: PageLog | null = null;
+  useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
+  afterEach(() => {
+    const errors = log?.errors ?? [];
+    log = null;
+    expect(errors, 'no console errors').toEqual([]);
+  });
+  return {
+    async open() {
+      const opened = await openBlankPage(browser, server);
+      log = opened.log;
+      return opened.page;
+    },
+  };
 }

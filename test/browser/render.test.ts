@@ -4,23 +4,15 @@
  * seed). Canonical views are saved under test-results/ as render-*.png: look at them.
  */
 import { writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { closePages, openBlankPage, type PageLog, resultPath, type Served, useBrowser } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { resultPath, useBlankPages } from './harness';
 
-let browser: Browser;
-let server: Served;
 let page: Page;
-let log: PageLog;
-
-useBrowser('dev', (b, s) => ([browser, server] = [b, s]));
-afterEach(async () => {
-  expect(log.errors, 'no console errors').toEqual([]);
-  await closePages();
-});
+const pages = useBlankPages();
 
 async function open(): Promise<void> {
-  ({ page, log } = await openBlankPage(browser, server));
+  page = await pages.open();
 }
 
 const PAGE = '/test/browser/pages/renderScenes.ts';
