@@ -15,6 +15,52 @@ export type FieldFn = (x: number, y: number, z: number) => number;
 
 type NoiseCache = Map<number, NoiseFunction3D>;
 
+/** Options of {@link compileToJs}. */
+export interface CompileJsOptions {
+  /**
+   * Share the modifier evaluation (warped point, crater height, noise terms) between nodes whose
+   * active modifiers are structurally identical, when they are evaluated at the same point one
+   * after the other (default true). Bitwise the same values as without; `false` keeps the plain
+   * closure chain (the test oracle and the bench peer).
+   */
+  shareModifiers?: boolean;
+}
+
+/**
+ * The last point a group of structurally identical modifiers was evaluated at, and what they gave
+ * there: the warped point, the crater term (`hasCrater` false where the original returns the base
+ * value unchanged) and each noise layer's `amplitude * fractal(...)`, in layer order.
+ */
+interface ModifierMemo {
+  x: number; y: number; z: number;
+  wx: number; wy: number; wz: number;
+  hasCrater: boolean;
+  crater: number;
+  terms: Float64Array;
+}
+
+interface CompileContext {
+  cache: NoiseCache;
+  /** Structural key → memo, for keys held by two or more nodes (absent: no sharing). */
+  memos: Map<string, ModifierMemo> | null;
+}
+
+/** Structural key of a node's ACTIVE modifiers (those withModifiers applies), or null when none. */
+function modifierKey(mods: Modifiers): string | null {
+  const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
+  const noise = mods.noise ?? [];
+  const warp = mods.warp && mods.warp.amplitude > 0 ? mods.warp : null;
+  if (!craters && noise.length === 0 && !warp) return null;
+  return JSON.stringify([craters, noise, warp]);
+}
+
+function countModifierKeys(node: FieldNode, counts: Map<string, number>): void {
+  const key = modifierKey(node);
+  if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
+  if ('children' in node) for (const c of node.children) countModifierKeys(c, counts);
+  if ('child' in node) countModifierKeys(node.child, counts);
+}
+
 function noiseFor(cache: NoiseCache, seed: number): NoiseFunction3D {
   let n = cache.get(seed);
   if (!n) {
@@ -36,7 +82,7 @@ export function smax(a: number, b: number, k: number): number {
   return Math.max(a, b) + h * h * k * 0.25;
 }
 
-function compileShape(node: FieldNode, cache: NoiseCache): FieldFn {
+function compileShape(node: FieldNode, ctx: CompileContext): FieldFn {
   switch (node.type) {
     case 'sphere': {
       const r = node.radius;
@@ -92,14 +138,14 @@ function compileShape(node: FieldNode, cache: NoiseCache): FieldFn {
     case 'smoothUnion':
     case 'smoothIntersection':
     case 'smoothSubtraction':
-      return compileCsg(node.type, 'blend' in node ? node.blend : 0, node.children.map((c) => compileNode(c, cache)));
+      return compileCsg(node.type, 'blend' in node ? node.blend : 0, node.children.map((c) => compileNode(c, ctx)));
     case 'translate': {
-      const child = compileNode(node.child, cache);
+      const child = compileNode(node.child, ctx);
       const [ox, oy, oz] = node.offset;
       return (x, y, z) => child(x - ox, y - oy, z - oz);
     }
     case 'rotate': {
-      const child = compileNode(node.child, cache);
+      const child = compileNode(node.child, ctx);
       // The child is rotated by R, so it is evaluated at Rᵀ p.
       const m = rotationMatrix(node.axis, node.angleDeg);
       const [m00, m01, m02, m10, m11, m12, m20, m21, m22] = m;
@@ -107,12 +153,12 @@ function compileShape(node: FieldNode, cache: NoiseCache): FieldFn {
         child(m00 * x + m10 * y + m20 * z, m01 * x + m11 * y + m21 * z, m02 * x + m12 * y + m22 * z);
     }
     case 'scale': {
-      const child = compileNode(node.child, cache);
+      const child = compileNode(node.child, ctx);
       const s = node.factor, inv = 1 / node.factor;
       return (x, y, z) => child(x * inv, y * inv, z * inv) * s;
     }
     case 'shell': {
-      const child = compileNode(node.child, cache);
+      const child = compileNode(node.child, ctx);
       const t = node.thickness;
       return (x, y, z) => Math.abs(child(x, y, z)) - t;
     }
@@ -202,8 +248,71 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache): Field
   return fn;
 }
 
-function compileNode(node: FieldNode, cache: NoiseCache): FieldFn {
-  return withModifiers(compileShape(node, cache), node, cache);
+/**
+ * withModifiers for a node whose active modifiers other nodes share (same structural key): the
+ * modifier values at a point are computed once into the shared memo and reused by every node of
+ * the group evaluated next at the same point (the planet's cave shell follows the terrain with the
+ * terrain's own warp, noise and craters). Same operations in the same order as withModifiers:
+ * `(((base(w) - crater) - term0) - term1) …`, so the values are bitwise identical.
+ */
+function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, memo: ModifierMemo): FieldFn {
+  const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
+  const data = craters ? placeCraters(craters) : null;
+  const ejecta = craters ? craters.ejectaFalloff : 0;
+  const [cx, cy, cz] = craters ? craters.center : [0, 0, 0];
+  const layers = (mods.noise ?? []).map((l) => ({ ...l, fn: noiseFor(cache, l.seed) }));
+  const nLayers = layers.length;
+  const warp = mods.warp && mods.warp.amplitude > 0 ? mods.warp : null;
+  const warpNoise = warp ? noiseFor(cache, warp.seed) : null;
+  const [o0, o1, o2] = WARP_OFFSETS;
+  const update = (x: number, y: number, z: number): void => {
+    let wx = x, wy = y, wz = z;
+    if (warp) {
+      const { frequency: f, octaves, lacunarity, gain, amplitude: A } = warp;
+      const ux = x * f, uy = y * f, uz = z * f;
+      wx = x + A * fractal('fbm', warpNoise!, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain);
+      wy = y + A * fractal('fbm', warpNoise!, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain);
+      wz = z + A * fractal('fbm', warpNoise!, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain);
+    }
+    memo.wx = wx; memo.wy = wy; memo.wz = wz;
+    memo.hasCrater = false;
+    if (data) {
+      const dx = wx - cx, dy = wy - cy, dz = wz - cz;
+      const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (len > 0) {
+        const inv = 1 / len;
+        memo.hasCrater = true;
+        memo.crater = craterHeight(data, ejecta, dx * inv, dy * inv, dz * inv);
+      }
+    }
+    for (let i = 0; i < nLayers; i++) {
+      const l = layers[i];
+      const f = l.frequency;
+      memo.terms[i] = l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain);
+    }
+    memo.x = x; memo.y = y; memo.z = z;
+  };
+  // Same point, also in the sign of zeros (-0 and 0 may round differently downstream).
+  const holds = (x: number, y: number, z: number): boolean =>
+    x === memo.x && y === memo.y && z === memo.z &&
+    (x !== 0 || 1 / x === 1 / memo.x) && (y !== 0 || 1 / y === 1 / memo.y) && (z !== 0 || 1 / z === 1 / memo.z);
+  return (x, y, z) => {
+    if (!holds(x, y, z)) update(x, y, z);
+    let d = base(memo.wx, memo.wy, memo.wz);
+    // base may hold a node of the same group evaluated elsewhere: recompute if it moved the memo.
+    if (!holds(x, y, z)) update(x, y, z);
+    if (memo.hasCrater) d = d - memo.crater;
+    const terms = memo.terms;
+    for (let i = 0; i < nLayers; i++) d = d - terms[i];
+    return d;
+  };
+}
+
+function compileNode(node: FieldNode, ctx: CompileContext): FieldFn {
+  const base = compileShape(node, ctx);
+  const key = ctx.memos ? modifierKey(node) : null;
+  const memo = key !== null ? ctx.memos!.get(key) : undefined;
+  return memo ? withSharedModifiers(base, node, ctx.cache, memo) : withModifiers(base, node, ctx.cache);
 }
 
 function withBrush(fn: FieldFn, brush: Brush): FieldFn {
@@ -220,10 +329,20 @@ function withBrush(fn: FieldFn, brush: Brush): FieldFn {
  * Compiles a recipe (validated again here, so untrusted JSON is fine too: it throws
  * RecipeError) into `(x, y, z) => value`, metres in, metres out, double precision.
  */
-export function compileToJs(recipe: FieldRecipe | unknown): FieldFn {
+export function compileToJs(recipe: FieldRecipe | unknown, options: CompileJsOptions = {}): FieldFn {
   const parsed = parseRecipe(recipe);
-  const cache: NoiseCache = new Map();
-  let fn = compileNode(parsed.root, cache);
+  const ctx: CompileContext = { cache: new Map(), memos: null };
+  if (options.shareModifiers ?? true) {
+    const counts = new Map<string, number>();
+    countModifierKeys(parsed.root, counts);
+    for (const [key, n] of counts) {
+      if (n < 2) continue;
+      ctx.memos ??= new Map();
+      const layers = (JSON.parse(key) as [unknown, unknown[], unknown])[1].length;
+      ctx.memos.set(key, { x: NaN, y: NaN, z: NaN, wx: 0, wy: 0, wz: 0, hasCrater: false, crater: 0, terms: new Float64Array(layers) });
+    }
+  }
+  let fn = compileNode(parsed.root, ctx);
   for (const brush of parsed.brushes) fn = withBrush(fn, brush);
   return fn;
 }
