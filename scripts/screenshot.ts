@@ -1,7 +1,7 @@
 /**
  * Headless screenshots (and mesh exports) of the app:
  *
- *   npm run screenshot -- --seed 42 --mode explore|asteroid|gallery --width 1920 --height 1080 --out shot.png
+ *   npm run screenshot -- --seed 42 --mode explore|asteroid|planet|gallery --width 1920 --height 1080 --out shot.png
  *     [--scale 1…4] [--count <cells>] [--quality auto|low|high] [--export glb|obj] [--timeout <s>]
  *
  * Builds the app with Vite into a temp folder, serves it on 127.0.0.1, opens it in headless
@@ -12,6 +12,8 @@
  *   saved through `window.__sr.capture(w, h)`: the app renders at exactly that size (tiled
  *   past the GPU's limits);
  * - `asteroid`: `?mode=asteroid&seed=S&ui=0&t=0`, the same way;
+ * - `planet`: `?mode=planet&seed=S&ui=0&t=0` (the LOD planet alone, from three radii), the same way
+ *   once the planet's LOD is complete;
  * - `gallery`: `?mode=gallery&start=S&ui=0`, a page screenshot once every cell is drawn.
  *
  * `--export glb|obj` also writes the asteroid in view as a mesh next to the PNG (same name,
@@ -32,7 +34,7 @@ import { serveStatic } from './staticServer';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-export const SCREENSHOT_MODES = ['explore', 'asteroid', 'gallery'] as const;
+export const SCREENSHOT_MODES = ['explore', 'asteroid', 'planet', 'gallery'] as const;
 export type ScreenshotMode = (typeof SCREENSHOT_MODES)[number];
 export const EXPORT_FORMATS = ['glb', 'obj'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -40,7 +42,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const MIN_SIDE_PX = 16;
 export const MAX_SIDE_PX = 16384;
 
-export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|asteroid|gallery]
+export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|asteroid|planet|gallery]
          [--width <px>] [--height <px>] [--scale 1|2|3|4] [--out <file.png>] [--count <1…60>]
          [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>]
 --width/--height set the window (viewport); the PNG is --scale times that (default 1)
@@ -123,7 +125,7 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   const quality = get('quality') !== undefined ? oneOf('quality', get('quality')!, ['auto', 'low', 'high'] as const) : 'auto';
   const timeoutS = get('timeout') !== undefined ? wholeNumber('timeout', get('timeout')!, 1, 3600) : 600;
   const format = get('export') !== undefined ? oneOf('export', get('export')!, EXPORT_FORMATS) : null;
-  if (format && mode === 'gallery') throw new UsageError('--export needs --mode explore or asteroid (the gallery has no asteroid in view)');
+  if (format && (mode === 'gallery' || mode === 'planet')) throw new UsageError(`--export needs --mode explore or asteroid (${mode === 'planet' ? 'planet chunks are not exported' : 'the gallery has no asteroid in view'})`);
 
   const outArg = get('out') ?? `sr-${mode}-seed${seed}-${widthPx * scale}x${heightPx * scale}.png`;
   if (outArg === '') throw new UsageError('--out needs a file name');
@@ -162,8 +164,8 @@ export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'coun
   if (args.mode === 'explore') {
     params.set('mode', 'screenshot');
     params.set('seed', String(args.seed));
-  } else if (args.mode === 'asteroid') {
-    params.set('mode', 'asteroid');
+  } else if (args.mode === 'asteroid' || args.mode === 'planet') {
+    params.set('mode', args.mode);
     params.set('seed', String(args.seed));
     params.set('ui', '0');
     params.set('t', '0');

@@ -16,13 +16,15 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
-import { planetRecipe, singleAsteroidSpec } from '../scene/index';
+import type { Sun } from '../render/Sun';
+import type { FieldRecipe } from '../field/index';
+import { explorePlanet, heroCamera, planetRecipe, singleAsteroidSpec } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
 import { AsteroidField } from './AsteroidField';
 import { Gallery } from './Gallery';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
-import { PlanetView } from './PlanetView';
+import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
 import { captureView, download, type CaptureResult } from './screenshot';
@@ -199,19 +201,23 @@ export class App {
     this.lastFrameMs = timeMs;
     if (this.fly.enabled) this.fly.update(dtS);
     else this.controls.update();
+    const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
+    // Explore holds both: the shared sun's shadows and the body pool go to the one the camera is at.
+    const atPlanet = this.atPlanet();
     if (this.field) {
-      const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
       this.field.update(this.camera, heightPx, dtS, this.sceneTime());
-      const near = this.field.nearest(this.controls.target);
-      this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
+      if (!atPlanet) {
+        const near = this.field.nearest(this.controls.target);
+        this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
+      }
       this.stats.setLine('field', this.field.statsLine());
     }
     if (this.planet) {
-      const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
+      this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(this.camera, heightPx);
-      this.planet.fitShadows(this.camera);
+      if (atPlanet) this.planet.fitShadows(this.camera);
       this.planet.compileDetail(this.camera); // no-op unless its detail material was asked for
-      this.stats.setLine('field', this.planet.statsLine(this.camera));
+      this.stats.setLine('planet', this.planet.statsLine(this.camera));
     }
     this.sky.update(this.renderer); // renders only when the seed changed
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
@@ -238,16 +244,27 @@ export class App {
     this.scheduleUrlWrite();
   }
 
+  /**
+   * The camera is at the planet rather than among the asteroids: nearer the planet's surface than
+   * any asteroid's (always in planet mode, never without a planet).
+   */
+  atPlanet(): boolean {
+    if (!this.planet) return false;
+    if (!this.field) return true;
+    return this.planet.altitude(this.camera.position) < this.field.nearest(this.camera.position).distanceM;
+  }
+
   /** Height above the nearest surface, metres (the field is roughly a distance). */
   altitude(): number {
-    if (this.planet) return this.planet.altitude(this.camera.position);
-    if (this.field) return this.field.fieldAt(this.camera.position);
-    return 100;
+    const planet = this.planet ? this.planet.altitude(this.camera.position) : Infinity;
+    const field = this.field ? this.field.fieldAt(this.camera.position) : Infinity;
+    const h = Math.min(planet, field);
+    return Number.isFinite(h) ? h : 100;
   }
 
   /** Stops a move 1 m short of the first surface along it (BVH raycast; the field on planets). */
   private collide(from: Vector3, to: Vector3): Vector3 {
-    if (this.planet) return this.planet.altitude(to) < 1 ? from : to;
+    if (this.planet && this.planet.altitude(to) < 1) return from;
     if (!this.field) return to;
     const dir = to.clone().sub(from);
     const length = dir.length();
@@ -310,8 +327,8 @@ export class App {
   /** Nothing left to generate or fade in: what a screenshot should wait for. */
   settled(): boolean {
     if (this.state.mode === 'gallery') return this.gallery?.ready() ?? false;
-    if (this.planet) return this.planet.stats().complete;
-    return this.field?.settled() ?? false;
+    if (this.planet && !this.planet.stats().complete) return false;
+    return this.field?.settled() ?? this.planet !== null;
   }
 
   /** Per-pixel field detail on: `quality=high`, or `auto` on a hardware GPU. */
@@ -453,19 +470,7 @@ export class App {
     this.planet?.dispose();
     this.planet = null;
     if (kind === 'planet') {
-      this.planet = new PlanetView({
-        recipe: planetRecipe(seed),
-        centerM: [0, 0, 0],
-        progress: this.progress,
-        onError: (message) => this.notices.show('error', message),
-        // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
-        // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
-        detailMaterial: this.state.quality === 'high',
-        renderer: this.renderer,
-        scene: this.scene,
-      });
-      this.world.add(this.planet.root);
-      if (this.mesher) this.planet.start(this.mesher.pool);
+      this.addPlanet(planetRecipe(seed), [0, 0, 0]);
       return;
     }
     this.field = new AsteroidField({
@@ -480,21 +485,38 @@ export class App {
     });
     this.world.add(this.field.root);
     if (this.mesher) this.field.start(this.mesher);
+    if (kind === 'field') {
+      // The explore scene's planet: the LOD planet of this seed, beside the field, under its sun.
+      const planet = explorePlanet(seed, this.field.spec);
+      this.addPlanet(planet.recipe, planet.centerM, this.field.sun);
+    }
+  }
+
+  private addPlanet(recipe: FieldRecipe, centerM: [number, number, number], sun?: Sun): void {
+    this.planet = new PlanetView({
+      recipe,
+      centerM,
+      sun,
+      progress: this.progress,
+      onError: (message) => this.notices.show('error', message),
+      // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
+      // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
+      detailMaterial: this.state.quality === 'high',
+      renderer: this.renderer,
+      scene: this.scene,
+    });
+    this.world.add(this.planet.root);
+    if (this.mesher) this.planet.start(this.mesher.pool);
   }
 
   /** Looking at the hero asteroid from beside the sun direction (so the terminator shows), a few radii out. */
   private defaultCamera(): CameraState {
-    if (this.planet) {
+    if (this.planet && !this.field) {
       // Three radii out, the sunlit limb in view.
       const r = this.planet.radiusM;
       return { position: [0.9 * r, 0.6 * r, 2.8 * r], target: [0, 0, 0] };
     }
-    const hero = this.field!.spec.asteroids[0];
-    const sun = new Vector3(...this.field!.spec.sunDirection);
-    const side = new Vector3(0, 1, 0).cross(sun).normalize();
-    const eye = sun.multiplyScalar(0.3).add(side.multiplyScalar(1)).normalize().multiplyScalar(hero.radiusM * 3.2);
-    const target = new Vector3(...hero.positionM);
-    return { position: eye.add(target).toArray() as [number, number, number], target: target.toArray() as [number, number, number] };
+    return heroCamera(this.field!.spec);
   }
 
   private currentCamera(): CameraState {

@@ -57,8 +57,13 @@ export interface PlanetViewOptions {
   recipe: FieldRecipe;
   /** Where the planet's centre is, world metres. */
   centerM: [number, number, number];
-  /** Unit vector towards the sun. */
+  /** Unit vector towards the sun (ignored when `sun` is given). */
   sunDirection?: [number, number, number];
+  /**
+   * A sun shared with the rest of the scene (explore: the asteroid field's). The planet then
+   * neither adds nor disposes it, and adds no fill light of its own. Default: its own sun.
+   */
+  sun?: Sun;
   progress: Progress;
   onError: (message: string) => void;
   /** Lateral size of the finest cells at the surface, metres (default 1). */
@@ -157,6 +162,9 @@ const SEAM_COLOUR = 0xffffff;
 const frustum = new Frustum();
 const scratchLocal = new Vector3();
 const shadowSphere = new Sphere();
+const scratchParent = new Vector3();
+/** {@link PlanetView.priorityOffset} that puts the planet's jobs after everything else. */
+export const BACKGROUND_PRIORITY = -1e14;
 const viewProjection = new Matrix4();
 
 const chunkId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
@@ -169,6 +177,13 @@ export class PlanetView {
   readonly space: CubeSphereOptions;
   /** Tint chunks by level and seams white (debug; the GUI's "chunk levels" checkbox). */
   debugLevels = false;
+  /**
+   * Added to every job priority on the shared body pool. 0: the planet's jobs come first (it is
+   * what the camera is at); {@link BACKGROUND_PRIORITY}: after every job of priority ≥ 0 (explore
+   * sets it while the camera is among the asteroids). Order among the planet's own jobs is kept.
+   */
+  priorityOffset = 0;
+  private readonly ownsSun: boolean;
   private readonly chunkSpace: CubeSphereSpace;
   private readonly field: FieldFn;
   private readonly lod: Worker;
@@ -180,6 +195,9 @@ export class PlanetView {
   private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
   /** Chunk and seam jobs by cache id. */
   private readonly jobs = new Map<string, PoolJob<unknown>>();
+  /** Each job's own priority, without {@link priorityOffset}. */
+  private readonly jobPriority = new Map<string, number>();
+  private appliedOffset = 0;
   private readonly results: { id: string; kind: 'chunk' | 'seam'; key: ChunkKey; result: PlanetChunkResult | PlanetSeamResult }[] = [];
   private readonly failed = new Set<ChunkKey>();
   /** Cache ids per chunk key (any restriction): the LOD worker's "ready" is "some mesh exists". */
@@ -214,8 +232,9 @@ export class PlanetView {
     this.field = compileToJs(options.recipe);
     this.root.name = `planet ${options.recipe.name ?? ''}`;
     this.root.position.set(...options.centerM);
-    this.sun = new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72] });
-    this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
+    this.ownsSun = !options.sun;
+    this.sun = options.sun ?? new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72] });
+    if (this.ownsSun) this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
     this.chunkSpace = new CubeSphereSpace(this.space);
     this.material = new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 });
@@ -329,6 +348,7 @@ export class PlanetView {
       if (id.startsWith('c:') && wanted.has(keyOfId(id))) continue;
       job.cancel();
       this.jobs.delete(id);
+      this.jobPriority.delete(id);
     }
   }
 
@@ -414,6 +434,10 @@ export class PlanetView {
   private schedule(): void {
     const pool = this.pool;
     if (!pool) return;
+    if (this.appliedOffset !== this.priorityOffset) {
+      this.appliedOffset = this.priorityOffset;
+      for (const [id, job] of this.jobs) job.setPriority((this.jobPriority.get(id) ?? 0) + this.priorityOffset);
+    }
     const maxInFlight = pool.size + 1;
     const tx = this.tx;
     if (tx) {
@@ -440,7 +464,7 @@ export class PlanetView {
 
   private runChunk(key: ChunkKey, coarser: ChunkKey[], id: string, priority: number): void {
     const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...parseChunkKey(key), coarser, simplify: SIMPLIFY };
-    this.track(id, 'chunk', key, this.pool!.run<PlanetChunkResult>('meshPlanetChunk', params, { priority }));
+    this.track(id, 'chunk', key, this.pool!.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: priority + this.priorityOffset }), priority);
   }
 
   /** Starts the seam job of `owner` once every piece it reads is in (or settles it as empty). */
@@ -476,21 +500,27 @@ export class PlanetView {
     tx.seamIds.set(owner, id);
     if (this.cache.has(id) || this.jobs.has(id)) return;
     const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts };
-    this.track(id, 'seam', owner, this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: TRANSACTION_PRIORITY + 1 }));
+    const priority = TRANSACTION_PRIORITY + 1;
+    this.track(id, 'seam', owner, this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset }), priority);
   }
 
-  private track(id: string, kind: 'chunk' | 'seam', key: ChunkKey, job: PoolJob<PlanetChunkResult | PlanetSeamResult>): void {
+  private track(id: string, kind: 'chunk' | 'seam', key: ChunkKey, job: PoolJob<PlanetChunkResult | PlanetSeamResult>, priority: number): void {
     this.jobs.set(id, job as PoolJob<unknown>);
+    this.jobPriority.set(id, priority);
     this.task ??= this.options.progress.begin('generating planet chunks', 0);
     this.task.addTotal(1);
     job.promise.then(
       (result) => {
         if (this.jobs.get(id) !== job) return;
         this.jobs.delete(id);
+        this.jobPriority.delete(id);
         this.results.push({ id, kind, key, result });
       },
       (error: unknown) => {
-        if (this.jobs.get(id) === job) this.jobs.delete(id);
+        if (this.jobs.get(id) === job) {
+          this.jobs.delete(id);
+          this.jobPriority.delete(id);
+        }
         this.task?.advance();
         if (error instanceof JobCancelledError || (error as Error)?.name === 'JobCancelledError') return;
         if (kind === 'chunk') this.failed.add(key);
@@ -637,7 +667,9 @@ export class PlanetView {
     const local = scratchLocal.copy(camera.position).sub(this.root.position);
     const altitude = Math.max(0, this.altitude(camera.position));
     const radius = Math.min(this.radiusM * 1.2, Math.max(200, altitude * 4));
-    const ground = local.setLength(this.radiusM);
+    // The ground point in the sun's parent space (the planet's root, or the shared sun's group).
+    const ground = local.setLength(this.radiusM).add(this.root.position);
+    if (this.sun.parent) ground.sub(this.sun.parent.getWorldPosition(scratchParent));
     this.sun.fitShadow(shadowSphere.set(ground, radius));
   }
 
@@ -724,7 +756,7 @@ export class PlanetView {
     this.seamMaterial.dispose();
     this.detail?.dispose();
     this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
-    this.sun.dispose();
+    if (this.ownsSun) this.sun.dispose();
     this.root.removeFromParent();
   }
 }

@@ -25,7 +25,7 @@ export interface DebugHooks {
   asteroids(): AsteroidStatus[];
   /** Every asteroid has its wanted mesh and nothing is in flight. */
   allGenerated(): boolean;
-  /** The planet's LOD numbers in planet mode, else null. */
+  /** The planet's LOD numbers (planet mode and explore), else null. */
   planet(): PlanetStats | null;
   /** Generated and done fading: safe to take a screenshot. */
   settled(): boolean;

@@ -2,3 +2,4 @@
 export { asteroidRecipe, asteroidFamily, ASTEROID_FAMILIES, ASTEROID_RADIUS_MIN_M, ASTEROID_RADIUS_MAX_M, type AsteroidFamily, type AsteroidOptions } from './asteroids';
 export { planetRecipe, PLANET_RADIUS_MIN_M, PLANET_RADIUS_MAX_M } from './planets';
 export { asteroidFieldSpec, asteroidGrid, singleAsteroidSpec, DEFAULT_ASTEROID_COUNT, type AsteroidFieldSpec, type AsteroidSpec } from './asteroidField';
+export { explorePlanet, heroCamera, PLANET_ASIDE_RAD, PLANET_DISTANCE_RADII, type ExplorePlanetSpec } from './exploreScene';

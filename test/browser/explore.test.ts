@@ -53,6 +53,38 @@ describe('explore: the seed’s asteroid field', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('the explore scene holds the seed’s LOD planet: streamed after the asteroids, in view, watertight', async () => {
+    const { page, log } = await openExplore('?seed=1');
+    await page.setViewportSize({ width: 400, height: 300 });
+    await waitGenerated(page);
+    // The planet's jobs run behind every asteroid job on the shared pool.
+    const atAsteroids = await page.evaluate(() => window.__sr!.planet());
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 170_000, polling: 500 });
+    const planet = await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      const p = app.planet!;
+      app.camera.updateMatrixWorld();
+      const centre = p.root.position.clone().project(app.camera);
+      return { stats: p.stats(), cracks: p.crackReport(), radiusM: p.radiusM, ndc: [centre.x, centre.y, centre.z], atPlanet: app.atPlanet() };
+    });
+    console.log(
+      `explore seed 1 planet: R ${(planet.radiusM / 1000).toFixed(0)} km, ${planet.stats.drawn} chunks + ${planet.stats.seams} seams drawn, ` +
+        `${planet.stats.triangles} triangles, ${planet.stats.chunksDone} chunk jobs (${atAsteroids?.chunksDone ?? 0} done when the asteroids were), ` +
+        `centre at NDC ${planet.ndc.map((v) => v.toFixed(2)).join(', ')}`,
+    );
+    expect(planet.atPlanet).toBe(false);
+    expect(planet.stats.complete).toBe(true);
+    expect(planet.stats.drawn).toBeGreaterThanOrEqual(6);
+    expect(planet.stats.triangles).toBeGreaterThan(1000);
+    expect(planet.cracks.boundaryEdges).toBe(0);
+    // In front of the default camera, within the view (its disc reaches into the frame).
+    expect(Math.abs(planet.ndc[0])).toBeLessThan(1.2);
+    expect(Math.abs(planet.ndc[1])).toBeLessThan(1.2);
+    expect(planet.ndc[2]).toBeLessThan(1);
+    await page.screenshot({ path: resultPath('explore-seed-1-planet.png') });
+    expect(log.errors).toEqual([]);
+  });
+
   it('quality=high gives near asteroids per-pixel field detail (their own material)', async () => {
     const { page, log } = await openExplore('?seed=1&quality=high');
     await page.setViewportSize({ width: 400, height: 300 });

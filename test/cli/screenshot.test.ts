@@ -46,7 +46,8 @@ describe('parseScreenshotArgs', () => {
     [['--width', '20000'], /--width must be from 16 to 16384/],
     [['--width', '9000', '--scale', '2'], /within 16384 pixels/],
     [['--seed', '4294967296'], /--seed must be from 0 to 4294967295/],
-    [['--mode', 'planet'], /--mode must be one of explore, asteroid, gallery, got "planet"/],
+    [['--mode', 'moon'], /--mode must be one of explore, asteroid, planet, gallery, got "moon"/],
+    [['--export', 'obj', '--mode', 'planet'], /planet chunks are not exported/],
     [['--export', 'stl'], /--export must be one of glb, obj/],
     [['--export', 'glb', '--mode', 'gallery'], /--export needs --mode explore or asteroid/],
     [['--out', 'shot.jpg'], /--out must end in \.png/],
@@ -58,10 +59,11 @@ describe('parseScreenshotArgs', () => {
     expect(() => parseScreenshotArgs(argv)).toThrowError(message);
   });
 
-  it('URLs: explore is screenshot mode; asteroid hides the UI and freezes time; gallery starts at the seed', () => {
+  it('URLs: explore is screenshot mode; asteroid and planet hide the UI and freeze time; gallery starts at the seed', () => {
     const base = { seed: 42, count: null, quality: 'auto' as const };
     expect(screenshotUrl({ ...base, mode: 'explore' })).toBe('/index.html?mode=screenshot&seed=42');
     expect(screenshotUrl({ ...base, mode: 'asteroid' })).toBe('/index.html?mode=asteroid&seed=42&ui=0&t=0');
+    expect(screenshotUrl({ ...base, mode: 'planet' })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0');
     expect(screenshotUrl({ ...base, mode: 'gallery', count: 6 })).toBe('/index.html?mode=gallery&seed=42&start=42&count=6&ui=0');
   });
 });
@@ -75,9 +77,9 @@ describe('the command fails cleanly', () => {
   });
 
   it('unknown mode: exit code 2', () => {
-    const r = cli(['--mode', 'planet']);
+    const r = cli(['--mode', 'moon']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/--mode must be one of explore, asteroid, gallery/);
+    expect(r.stderr).toMatch(/--mode must be one of explore, asteroid, planet, gallery/);
   });
 
   it('CHROMIUM_PATH=/nonexistent: the harness’s message, exit code 1, before building anything', () => {
