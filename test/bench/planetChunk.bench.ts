@@ -1,0 +1,113 @@
+/**
+ * The planet chunk job (`meshPlanetChunk`, what body workers run for every planet chunk): JS field
+ * samples of a 32³ chunk of `planetRecipe(4)` (radius ~62 km, 1 m finest cells, 12 levels) through
+ * the cube-sphere mapping, then Dual Contouring with field-refined crossings and normals. One chunk
+ * per level 0, 3, 6 and 9 on face 0, each holding the surface (found by bisection along the radius
+ * at a fixed face point). Rows: chunks per second over the four, ms per chunk per level (same runs),
+ * and peers from the same run: `sampleChunk` alone on the same chunks (the sampling floor), and
+ * with the field compiled without shared modifiers (`shareModifiers: false`, the sampling cost
+ * before the terrain and cave shell shared their warp, noise and craters).
+ */
+import { compileToJs, type FieldFn } from '../../src/field/index.ts';
+import { canonicalSampleMapping, CubeSphereSpace, type ChunkAddress } from '../../src/lod/index.ts';
+import { sampleChunk } from '../../src/mesher/index.ts';
+import { planetRecipe } from '../../src/scene/index.ts';
+import { meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
+import { median, rowFrom } from './harness.ts';
+import type { Benchmark, BenchRow } from './harness.ts';
+
+export const PLANET_SEED = 4;
+export const BENCH_LEVELS = [0, 3, 6, 9] as const;
+
+const recipe = planetRecipe(PLANET_SEED);
+const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
+
+/** Face-0 chunks at `levels` that hold the surface at a fixed off-centre face point. */
+export function surfaceChunks(space: CubeSphereSpace, field: FieldFn, levels: readonly number[]): ChunkAddress[] {
+  const S = space.faceUnits;
+  const gi = Math.floor(S * 0.4137), gj = Math.floor(S * 0.5821);
+  const mapping = space.faceMapping(0);
+  const w = new Float64Array(3);
+  const at = (gk: number): number => {
+    mapping.toWorld(gi, gj, gk, w);
+    return field(w[0], w[1], w[2]);
+  };
+  let lo = space.gkAtRadius(space.radiusM - 5000), hi = space.gkAtRadius(space.radiusM + 5000);
+  if (!(at(lo) < 0 && at(hi) > 0)) throw new Error('planet chunk bench: no surface within ±5 km of the radius');
+  for (let it = 0; it < 60; it++) {
+    const m = 0.5 * (lo + hi);
+    if (at(m) < 0) lo = m; else hi = m;
+  }
+  return levels.map((level) => {
+    const U = space.chunkUnits(level);
+    return { face: 0, level, ci: Math.floor(gi / U), cj: Math.floor(gj / U), ck: Math.floor(lo / U) };
+  });
+}
+
+function planetBenches(): Benchmark[] {
+  let chunks: ChunkAddress[] = [];
+  let space: CubeSphereSpace | null = null;
+  const perLevel: number[][] = BENCH_LEVELS.map(() => []);
+  const rates: Record<string, number[]> = { job: [], sample: [], plain: [] };
+  let triangles = 0;
+  const setup = (): void => {
+    if (space) return;
+    const ctx = planetContext(recipe, spaceOptions);
+    space = ctx.space;
+    chunks = surfaceChunks(space, ctx.field, BENCH_LEVELS);
+  };
+  const chunksPerS = (ms: number): number => chunks.length / (ms / 1000);
+  const sampleAll = (field: FieldFn): void => {
+    for (const a of chunks) {
+      const U = space!.chunkUnits(a.level);
+      sampleChunk({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space!.chunkCells }, field, canonicalSampleMapping(space!, a.face));
+    }
+  };
+  const ratio = (peer: string): string => (median(rates.job) / median(rates[peer])).toFixed(2);
+  let plainField: FieldFn | null = null;
+  return [
+    {
+      name: 'planet/chunk-job/32^3',
+      unit: 'chunks/s',
+      runs: 5,
+      warmup: 1,
+      setup,
+      run: () => {
+        triangles = 0;
+        chunks.forEach((a, i) => {
+          const t0 = performance.now();
+          const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0 });
+          perLevel[i].push(performance.now() - t0);
+          triangles += r.indices.length / 3;
+        });
+      },
+      toValue: (ms) => { const v = chunksPerS(ms); rates.job.push(v); return v; },
+      notes: () => `meshPlanetChunk, planetRecipe(${PLANET_SEED}) r=${(radiusM / 1000).toFixed(1)} km, surface chunks at levels ${BENCH_LEVELS.join('/')} on face 0, ${triangles} triangles; one thread`,
+      extraRows: (): BenchRow[] => BENCH_LEVELS.map((level, i) =>
+        rowFrom(`planet/chunk-job/32^3/L${level}`, 'ms', perLevel[i].slice(-5), `ms per chunk, level ${level} (same runs as planet/chunk-job/32^3)`)),
+    },
+    {
+      name: 'planet/chunk-sample/32^3',
+      unit: 'chunks/s',
+      runs: 5,
+      warmup: 1,
+      setup,
+      run: () => sampleAll(planetContext(recipe, spaceOptions).field),
+      toValue: (ms) => { const v = chunksPerS(ms); rates.sample.push(v); return v; },
+      notes: () => `peer: sampleChunk only (33³ field samples) of the same chunks; job/sample ${ratio('sample')}`,
+    },
+    {
+      name: 'planet/chunk-sample/32^3/plain-field',
+      unit: 'chunks/s',
+      runs: 3,
+      warmup: 1,
+      setup: () => { setup(); plainField = compileToJs(recipe, { shareModifiers: false }); },
+      run: () => sampleAll(plainField!),
+      toValue: (ms) => { const v = chunksPerS(ms); rates.plain.push(v); return v; },
+      notes: () => `peer: sampleChunk with compileToJs(recipe, { shareModifiers: false }) (sampling before modifier sharing); sample/plain ${(median(rates.sample) / median(rates.plain)).toFixed(2)}`,
+    },
+  ];
+}
+
+export const benchmarks: Benchmark[] = planetBenches();
