@@ -19,6 +19,7 @@ import { glslWithIncludes } from '../field/glslChunks';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
 import fragmentTemplate from '../../glsl/body.frag.glsl?raw';
+import sunShadowChunk from '../../glsl/sun_shadow.glsl?raw';
 
 /** three.js's own shader chunk names: our include mechanism leaves them for three to resolve. */
 export const THREE_CHUNK_NAMES: ReadonlySet<string> = new Set(Object.keys(ShaderChunk));
@@ -209,8 +210,9 @@ export class BodyMaterial extends ShaderMaterial {
       vertexShader: glslWithIncludes(vertexTemplate, 'body.vert', { external: THREE_CHUNK_NAMES }),
       fragmentShader: glslWithIncludes(fragmentTemplate, 'body.frag', {
         external: THREE_CHUNK_NAMES,
-        // The same generated field the GPU sampler splices (src/field/compileGlsl.ts).
-        chunks: { sr_field: compiled.chunk },
+        // The same generated field the GPU sampler splices (src/field/compileGlsl.ts), and
+        // the sun's cascaded shadow lookup (src/render/Sun.ts).
+        chunks: { sr_field: compiled.chunk, sr_sun_shadow: sunShadowChunk },
       }),
     });
     this.sizeM = sizeM;

@@ -10,6 +10,8 @@ import {
   ShaderMaterial,
   Vector3,
   type ColorRepresentation,
+  type Object3D,
+  type PerspectiveCamera,
   type Sphere,
 } from 'three';
 import { glslWithIncludes } from '../field/glslChunks';
@@ -44,6 +46,39 @@ export interface SunOptions {
   discIntensity?: number;
   /** HDR intensity of the glow at the disc's edge; default 1.2. */
   glowIntensity?: number;
+  /**
+   * Shadow cascades (1 = one map fitted with {@link Sun.fitShadow}, as before); default 1.
+   * {@link Sun.fitCascades} can change the count later (a one-off shader recompile).
+   */
+  cascades?: number;
+  /**
+   * Map size of each cascade relative to `shadowMapSize`; default 1 for every cascade but the
+   * last of several, which gets 0.5 (3 cascades at 2048: 2048, 2048, 1024).
+   */
+  cascadeMapScale?: number[];
+}
+
+/** Options of {@link Sun.fitCascades}. Distances are view distances along the camera's axis (m). */
+export interface CascadeFitOptions {
+  /** Where shadows end (m): the far edge of the last cascade. */
+  farM: number;
+  /** Where the first cascade starts (m); default the camera's near plane. */
+  nearM?: number;
+  /**
+   * Inner split distances (count − 1, increasing, between nearM and farM). Default: the
+   * practical split scheme, `lambda` × logarithmic + (1 − lambda) × uniform.
+   */
+  splitsM?: number[];
+  /** Weight of logarithmic against uniform splits; default 0.7. */
+  lambda?: number;
+  /**
+   * How far (m) towards the sun beyond each cascade's bounding sphere the light camera reaches,
+   * so casters outside the view (a mountain between the ground and the sun) still cast.
+   * Default `farM`.
+   */
+  casterDepthM?: number;
+  /** Number of cascades; default the current count. Changing it recompiles lit materials once. */
+  count?: number;
 }
 
 const DEFAULT_DIRECTION: [number, number, number] = [-0.55, 0.6, 0.58];
@@ -52,7 +87,53 @@ const UP_X = new Vector3(1, 0, 0);
 const ORIGIN = new Vector3();
 const scratchLightRotation = new Matrix4();
 const scratchInverse = new Matrix4();
+const scratchRotationInverse = new Matrix4();
+const scratchSnapped = new Vector3();
 const scratchCentre = new Vector3();
+const scratchForward = new Vector3();
+const scratchCamera = new Vector3();
+
+/** One shadow map of the sun: cascade 0 is the sun's light, the others carry no light. */
+interface Cascade {
+  light: DirectionalLight;
+  /** Map size relative to the sun's shadowMapSize. */
+  mapScale: number;
+  /** Bounding radius the map covers (m). */
+  radiusM: number;
+  /** Light-to-target distance (m). */
+  distanceM: number;
+}
+
+/**
+ * Practical split scheme (Zhang et al., PSSM): split i of n between `near` and `far` is
+ * `lambda · near (far/near)^(i/n) + (1 − lambda) (near + (far − near) i/n)`. Returns the n + 1
+ * boundaries, first `near`, last `far`.
+ */
+export function cascadeSplits(count: number, nearM: number, farM: number, lambda = 0.7): number[] {
+  const near = Math.max(nearM, 1e-3);
+  const far = Math.max(farM, near * 1.001);
+  const out = [near];
+  for (let i = 1; i < count; i++) {
+    const t = i / count;
+    out.push(lambda * near * Math.pow(far / near, t) + (1 - lambda) * (near + (far - near) * t));
+  }
+  out.push(far);
+  return out;
+}
+
+/**
+ * Smallest sphere around the slice [n, f] of a symmetric perspective frustum whose corners sit
+ * at (±n·tx, ±n·ty, −n) … (±f·tx, ±f·ty, −f): centre on the axis at distance `centre`.
+ */
+export function sliceSphere(nearM: number, farM: number, tanHalfX: number, tanHalfY: number): { centreM: number; radiusM: number } {
+  const k2 = tanHalfX * tanHalfX + tanHalfY * tanHalfY;
+  // Equidistant from the near and far corners; if that lies beyond the far plane, the far
+  // corners' circle alone bounds the slice.
+  let c = ((farM + nearM) * (1 + k2)) / 2;
+  if (c >= farM) c = farM;
+  const r = Math.max(Math.hypot(c - nearM, nearM * Math.sqrt(k2)), Math.hypot(farM - c, farM * Math.sqrt(k2)));
+  return { centreM: c, radiusM: r };
+}
 
 /**
  * The sun: a `DirectionalLight` with a PCF shadow map whose orthographic camera is fitted
@@ -63,13 +144,21 @@ const scratchCentre = new Vector3();
  * `renderer.shadowMap.enabled = true` and `renderer.shadowMap.type = PCFShadowMap` for shadows.
  */
 export class Sun extends Group {
+  /** The sun's light; with cascades it is cascade 0 and the only one that carries light. */
   readonly light: DirectionalLight;
   readonly disc: Mesh<PlaneGeometry, ShaderMaterial>;
   /** Unit world direction towards the sun. */
   readonly direction = new Vector3();
+  /**
+   * View distances (m) bounding the cascades after {@link fitCascades}: cascade i covers
+   * [splitsM[i], splitsM[i + 1]]. Empty until then.
+   */
+  readonly splitsM: number[] = [];
   private biasTexels: number;
   private normalBiasTexels: number;
-  private fitRadiusM = 1;
+  private baseMapSize: number;
+  private readonly cascadeMapScale: number[] | undefined;
+  private readonly cascadeList: Cascade[] = [];
 
   constructor(options: SunOptions = {}) {
     super();
@@ -77,12 +166,14 @@ export class Sun extends Group {
     this.light = new DirectionalLight(options.color ?? 0xfff2e0, options.intensity ?? 3);
     this.light.name = 'sun light';
     this.light.castShadow = true;
-    const size = options.shadowMapSize ?? 2048;
-    this.light.shadow.mapSize.set(size, size);
+    this.baseMapSize = options.shadowMapSize ?? 2048;
+    this.cascadeMapScale = options.cascadeMapScale;
+    this.light.shadow.mapSize.set(this.baseMapSize, this.baseMapSize);
     this.light.shadow.radius = options.shadowRadius ?? 2.5;
     this.biasTexels = options.shadowBiasTexels ?? -1;
     this.normalBiasTexels = options.shadowNormalBiasTexels ?? 1.5;
     this.add(this.light, this.light.target);
+    this.cascadeList.push({ light: this.light, mapScale: 1, radiusM: 1, distanceM: 2 });
 
     const glowRadiusRad = options.glowRadiusRad ?? 0.35;
     this.disc = new Mesh(
@@ -114,7 +205,59 @@ export class Sun extends Group {
     this.disc.receiveShadow = false;
     this.add(this.disc);
 
+    this.setCascadeCount(options.cascades ?? 1);
     this.setDirection(new Vector3(...(options.direction ?? DEFAULT_DIRECTION)));
+    this.applyBias();
+  }
+
+  /** Number of shadow cascades (1 = the single fitted map). */
+  get cascadeCount(): number {
+    return this.cascadeList.length;
+  }
+
+  /** The shadow-casting lights, nearest cascade first (`cascadeLights[0]` is {@link light}). */
+  get cascadeLights(): DirectionalLight[] {
+    return this.cascadeList.map((c) => c.light);
+  }
+
+  /**
+   * Sets the number of cascades. Cascades 1… are DirectionalLights of intensity 0 that only
+   * render a shadow map: BodyMaterial takes the sun's light once, from cascade 0, shadowed by
+   * whichever cascade covers the fragment. A material that does not know about cascades
+   * (e.g. MeshStandardMaterial) still gets the sun exactly once, shadowed by cascade 0 only.
+   *
+   * All of them cast shadows, so three.js sorts them first among directional lights, in the
+   * order they are added here; the scene must hold no other shadow-casting directional light.
+   * Changing the count changes the lights' hash: lit materials recompile once.
+   */
+  setCascadeCount(count: number): void {
+    const n = Math.max(1, Math.min(4, Math.round(count)));
+    while (this.cascadeList.length > n) {
+      const c = this.cascadeList.pop()!;
+      c.light.shadow.map?.dispose();
+      c.light.dispose();
+      this.remove(c.light, c.light.target);
+    }
+    while (this.cascadeList.length < n) {
+      const light = new DirectionalLight(this.light.color, 0);
+      light.name = `sun cascade ${this.cascadeList.length}`;
+      light.castShadow = true;
+      light.shadow.radius = this.light.shadow.radius;
+      // Appended after the previous cascades: three keeps scene order among shadow-casting
+      // lights, so directional shadow i is cascade i. The target moves with the floating origin.
+      this.add(light, light.target);
+      this.cascadeList.push({ light, mapScale: 1, radiusM: this.cascadeList[0].radiusM, distanceM: this.cascadeList[0].distanceM });
+    }
+    this.cascadeList.forEach((c, i) => {
+      c.mapScale = this.cascadeMapScale?.[i] ?? (n > 1 && i === n - 1 ? 0.5 : 1);
+      const size = Math.max(64, Math.round(this.baseMapSize * c.mapScale));
+      if (c.light.shadow.mapSize.x !== size) {
+        c.light.shadow.mapSize.set(size, size);
+        c.light.shadow.map?.dispose();
+        c.light.shadow.map = null;
+      }
+    });
+    this.setDirection(this.direction);
     this.applyBias();
   }
 
@@ -122,10 +265,11 @@ export class Sun extends Group {
   setDirection(dir: { x: number; y: number; z: number }): void {
     this.direction.set(dir.x, dir.y, dir.z).normalize();
     (this.disc.material.uniforms.uDirectionWorld.value as Vector3).copy(this.direction);
-    const target = this.light.target.position;
-    this.light.position.copy(target).addScaledVector(this.direction, Math.max(2 * this.fitRadiusM, 1));
-    this.light.updateMatrixWorld();
-    this.light.target.updateMatrixWorld();
+    for (const c of this.cascadeList) {
+      c.light.position.copy(c.light.target.position).addScaledVector(this.direction, Math.max(c.distanceM, 1));
+      c.light.updateMatrixWorld();
+      c.light.target.updateMatrixWorld();
+    }
   }
 
   /**
@@ -135,32 +279,94 @@ export class Sun extends Group {
    * move; bias and normal bias are rescaled to the new texel size.
    */
   fitShadow(bounds: Sphere): void {
+    // With several cascades every map covers the same sphere (use fitCascades instead).
     const r = Math.max(bounds.radius, 1e-6) * 1.02;
-    this.fitRadiusM = r;
-    const size = this.light.shadow.mapSize.x;
+    this.splitsM.length = 0;
+    for (const c of this.cascadeList) this.fitCascade(c, bounds.center, r, 0.5 * r);
+    this.applyBias();
+  }
+
+  /**
+   * Cascaded shadow maps for `camera` (the camera in the same world space as this Group's
+   * parent, e.g. the app's unshifted world camera: positions are converted with the parent's
+   * world matrix, so a floating origin applied only while drawing is fine). Splits the view
+   * frustum between `nearM` and `farM` into {@link cascadeCount} slices and fits cascade i's
+   * orthographic camera around the smallest sphere of slice i — a sphere, so the map's extent
+   * does not change as the camera turns — with its radius rounded up to 1/8-octave steps and
+   * its centre snapped to whole texels in light space, so shadows do not crawl or shimmer. The
+   * light camera reaches `casterDepthM` further towards the sun for casters outside the view;
+   * bias and normal bias are rescaled per cascade from their texel sizes.
+   */
+  fitCascades(camera: PerspectiveCamera, options: CascadeFitOptions): void {
+    if (options.count !== undefined && options.count !== this.cascadeCount) this.setCascadeCount(options.count);
+    const n = this.cascadeCount;
+    const nearM = Math.max(options.nearM ?? camera.near, 1e-3);
+    const farM = Math.max(options.farM, nearM * 1.01);
+    let splits: number[];
+    if (options.splitsM && options.splitsM.length === n - 1) splits = [nearM, ...options.splitsM, farM];
+    else splits = cascadeSplits(n, nearM, farM, options.lambda ?? 0.7);
+    this.splitsM.length = 0;
+    this.splitsM.push(...splits);
+
+    camera.updateMatrixWorld();
+    // Half-angle tangents from the projection matrix (covers zoom and aspect).
+    const p = camera.projectionMatrix.elements;
+    const tanX = 1 / p[0];
+    const tanY = 1 / p[5];
+    scratchForward.set(0, 0, -1).transformDirection(camera.matrixWorld);
+    scratchCamera.setFromMatrixPosition(camera.matrixWorld);
+    const parent: Object3D | null = this.parent;
+    if (parent) {
+      parent.updateWorldMatrix(true, false);
+      scratchInverse.copy(parent.matrixWorld).invert();
+      scratchCamera.applyMatrix4(scratchInverse);
+      scratchForward.transformDirection(scratchInverse);
+    }
+    const casterM = Math.max(options.casterDepthM ?? farM, 0);
+    for (let i = 0; i < n; i++) {
+      const s = sliceSphere(splits[i], splits[i + 1], tanX, tanY);
+      // Round the radius up to 1/8-octave steps: a farM that changes every frame (altitude)
+      // then changes the texel size only now and then, not continuously (no shimmer).
+      const r = Math.pow(2, Math.ceil(Math.log2(s.radiusM * 1.02) * 8) / 8);
+      scratchCentre.copy(scratchCamera).addScaledVector(scratchForward, s.centreM);
+      this.fitCascade(this.cascadeList[i], scratchCentre, r, casterM);
+    }
+    this.applyBias();
+  }
+
+  /**
+   * Fits one cascade's orthographic camera around a sphere (centre in this Group's parent
+   * space, radius r), its near plane `reachM` beyond the sphere towards the sun.
+   */
+  private fitCascade(c: Cascade, centre: Vector3, r: number, reachM: number): void {
+    const size = c.light.shadow.mapSize.x;
     const texelM = (2 * r) / size;
     // Snap the centre in the light's view basis to whole texels.
     scratchLightRotation.lookAt(this.direction, ORIGIN, Math.abs(this.direction.y) < 0.99 ? UP_Y : UP_X);
     // A pure rotation: its inverse is its transpose.
-    scratchInverse.copy(scratchLightRotation).transpose();
-    scratchCentre.copy(bounds.center).applyMatrix4(scratchInverse);
-    scratchCentre.x = Math.round(scratchCentre.x / texelM) * texelM;
-    scratchCentre.y = Math.round(scratchCentre.y / texelM) * texelM;
-    scratchCentre.applyMatrix4(scratchLightRotation);
+    const inverse = scratchRotationInverse.copy(scratchLightRotation).transpose();
+    const snapped = scratchSnapped.copy(centre).applyMatrix4(inverse);
+    snapped.x = Math.round(snapped.x / texelM) * texelM;
+    snapped.y = Math.round(snapped.y / texelM) * texelM;
+    snapped.applyMatrix4(scratchLightRotation);
 
-    this.light.target.position.copy(scratchCentre);
-    this.light.position.copy(scratchCentre).addScaledVector(this.direction, 2 * r);
-    const cam = this.light.shadow.camera;
+    // fitShadow's range (light 2 r from the centre, near 0.5 r, far 3.5 r: reach 0.5 r)
+    // generalised to any reach towards the sun.
+    const lightDistanceM = 1.5 * r + reachM;
+    c.radiusM = r;
+    c.distanceM = lightDistanceM;
+    c.light.target.position.copy(snapped);
+    c.light.position.copy(snapped).addScaledVector(this.direction, lightDistanceM);
+    const cam = c.light.shadow.camera;
     cam.left = -r;
     cam.right = r;
     cam.top = r;
     cam.bottom = -r;
     cam.near = 0.5 * r;
-    cam.far = 3.5 * r;
+    cam.far = lightDistanceM + 1.5 * r;
     cam.updateProjectionMatrix();
-    this.light.updateMatrixWorld();
-    this.light.target.updateMatrixWorld();
-    this.applyBias();
+    c.light.updateMatrixWorld();
+    c.light.target.updateMatrixWorld();
   }
 
   /**
@@ -168,38 +374,51 @@ export class Sun extends Group {
    * bias (in texels of world size, see {@link SunOptions}).
    */
   setShadowQuality(q: { mapSize?: number; radius?: number; biasTexels?: number; normalBiasTexels?: number }): void {
-    const shadow = this.light.shadow;
-    if (q.mapSize !== undefined && q.mapSize !== shadow.mapSize.x) {
-      shadow.mapSize.set(q.mapSize, q.mapSize);
-      // three re-creates the map at the new size when it is missing.
-      shadow.map?.dispose();
-      shadow.map = null;
+    if (q.mapSize !== undefined && q.mapSize !== this.baseMapSize) {
+      this.baseMapSize = q.mapSize;
+      for (const c of this.cascadeList) {
+        const size = Math.max(64, Math.round(q.mapSize * c.mapScale));
+        c.light.shadow.mapSize.set(size, size);
+        // three re-creates the map at the new size when it is missing.
+        c.light.shadow.map?.dispose();
+        c.light.shadow.map = null;
+      }
     }
-    if (q.radius !== undefined) shadow.radius = q.radius;
+    for (const c of this.cascadeList) if (q.radius !== undefined) c.light.shadow.radius = q.radius;
     if (q.biasTexels !== undefined) this.biasTexels = q.biasTexels;
     if (q.normalBiasTexels !== undefined) this.normalBiasTexels = q.normalBiasTexels;
     this.applyBias();
   }
 
-  /** World size of one shadow-map texel (m) for the current fit. */
+  /** World size of one shadow-map texel (m) for the current fit (cascade 0, the finest). */
   get shadowTexelM(): number {
-    return (2 * this.fitRadiusM) / this.light.shadow.mapSize.x;
+    return this.cascadeTexelM(0);
+  }
+
+  /** World size of one texel (m) of cascade `i`'s map for the current fit. */
+  cascadeTexelM(i: number): number {
+    const c = this.cascadeList[i];
+    return (2 * c.radiusM) / c.light.shadow.mapSize.x;
   }
 
   private applyBias(): void {
-    const shadow = this.light.shadow;
-    const texelM = this.shadowTexelM;
-    const depthRangeM = Math.max(shadow.camera.far - shadow.camera.near, 1e-9);
-    shadow.bias = (this.biasTexels * texelM) / depthRangeM;
-    shadow.normalBias = this.normalBiasTexels * texelM;
+    this.cascadeList.forEach((c, i) => {
+      const shadow = c.light.shadow;
+      const texelM = this.cascadeTexelM(i);
+      const depthRangeM = Math.max(shadow.camera.far - shadow.camera.near, 1e-9);
+      shadow.bias = (this.biasTexels * texelM) / depthRangeM;
+      shadow.normalBias = this.normalBiasTexels * texelM;
+    });
   }
 
-  /** Frees the disc's geometry and material and the shadow map. */
+  /** Frees the disc's geometry and material and the shadow maps. */
   override dispose(): void {
     this.disc.geometry.dispose();
     this.disc.material.dispose();
-    this.light.shadow.map?.dispose();
-    this.light.dispose();
+    for (const c of this.cascadeList) {
+      c.light.shadow.map?.dispose();
+      c.light.dispose();
+    }
   }
 }
 
