@@ -4,7 +4,7 @@
  * throughout, so the JS back end is the reference the GPU is tested against.
  */
 import type { NoiseFunction3D } from 'simplex-noise';
-import { craterHeight, placeCraters } from './craters';
+import { craterHeight, craterHeightIndexed, indexCraters, placeCraters } from './craters';
 import { fractal, seededNoise3D, WARP_OFFSETS } from './noise';
 import { parseRecipe } from './parseRecipe';
 import type { Brush, FieldNode, FieldRecipe, Modifiers } from './recipe';
@@ -18,12 +18,13 @@ type NoiseCache = Map<number, NoiseFunction3D>;
 /** Options of {@link compileToJs}. */
 export interface CompileJsOptions {
   /**
-   * Share the modifier evaluation (warped point, crater height, noise terms) between nodes whose
-   * active modifiers are structurally identical, when they are evaluated at the same point one
-   * after the other (default true). Bitwise the same values as without; `false` keeps the plain
-   * closure chain (the test oracle and the bench peer).
+   * The plain closure chain (default false): no modifier sharing, full crater loops. The default
+   * closures share the modifier evaluation (warped point, crater height, noise terms) between nodes
+   * whose active modifiers are structurally identical, evaluated at the same point one after the
+   * other, and visit only the craters that can reach a direction (craterHeightIndexed); both give
+   * bitwise the values of this chain, which is kept as their test oracle and bench peer.
    */
-  shareModifiers?: boolean;
+  reference?: boolean;
 }
 
 /**
@@ -41,6 +42,8 @@ interface ModifierMemo {
 
 interface CompileContext {
   cache: NoiseCache;
+  /** Crater loops through a direction index (false: the reference chain's full loops). */
+  indexCraters: boolean;
   /** Structural key → memo, for keys held by two or more nodes (absent: no sharing). */
   memos: Map<string, ModifierMemo> | null;
 }
@@ -210,14 +213,22 @@ function compileCsg(type: FieldNode['type'], k: number, fns: FieldFn[]): FieldFn
 }
 
 /** Wraps a node's own function with its modifiers: warp(p) → base + craters − noise. */
-function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache): FieldFn {
+function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexed: boolean): FieldFn {
   let fn = base;
   if (mods.craters && mods.craters.count > 0) {
     const inner = fn;
     const data = placeCraters(mods.craters);
     const ejecta = mods.craters.ejectaFalloff;
     const [cx, cy, cz] = mods.craters.center;
-    fn = (x, y, z) => {
+    const index = indexed ? indexCraters(data, ejecta) : null;
+    fn = index ? (x, y, z) => {
+      const dx = x - cx, dy = y - cy, dz = z - cz;
+      const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const d = inner(x, y, z);
+      if (!(len > 0)) return d;
+      const inv = 1 / len;
+      return d - craterHeightIndexed(index, dx * inv, dy * inv, dz * inv);
+    } : (x, y, z) => {
       const dx = x - cx, dy = y - cy, dz = z - cz;
       const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const d = inner(x, y, z);
@@ -257,8 +268,7 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache): Field
  */
 function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, memo: ModifierMemo): FieldFn {
   const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
-  const data = craters ? placeCraters(craters) : null;
-  const ejecta = craters ? craters.ejectaFalloff : 0;
+  const index = craters ? indexCraters(placeCraters(craters), craters.ejectaFalloff) : null;
   const [cx, cy, cz] = craters ? craters.center : [0, 0, 0];
   const layers = (mods.noise ?? []).map((l) => ({ ...l, fn: noiseFor(cache, l.seed) }));
   const nLayers = layers.length;
@@ -276,13 +286,13 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
     }
     memo.wx = wx; memo.wy = wy; memo.wz = wz;
     memo.hasCrater = false;
-    if (data) {
+    if (index) {
       const dx = wx - cx, dy = wy - cy, dz = wz - cz;
       const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
       if (len > 0) {
         const inv = 1 / len;
         memo.hasCrater = true;
-        memo.crater = craterHeight(data, ejecta, dx * inv, dy * inv, dz * inv);
+        memo.crater = craterHeightIndexed(index, dx * inv, dy * inv, dz * inv);
       }
     }
     for (let i = 0; i < nLayers; i++) {
@@ -312,7 +322,7 @@ function compileNode(node: FieldNode, ctx: CompileContext): FieldFn {
   const base = compileShape(node, ctx);
   const key = ctx.memos ? modifierKey(node) : null;
   const memo = key !== null ? ctx.memos!.get(key) : undefined;
-  return memo ? withSharedModifiers(base, node, ctx.cache, memo) : withModifiers(base, node, ctx.cache);
+  return memo ? withSharedModifiers(base, node, ctx.cache, memo) : withModifiers(base, node, ctx.cache, ctx.indexCraters);
 }
 
 function withBrush(fn: FieldFn, brush: Brush): FieldFn {
@@ -331,8 +341,9 @@ function withBrush(fn: FieldFn, brush: Brush): FieldFn {
  */
 export function compileToJs(recipe: FieldRecipe | unknown, options: CompileJsOptions = {}): FieldFn {
   const parsed = parseRecipe(recipe);
-  const ctx: CompileContext = { cache: new Map(), memos: null };
-  if (options.shareModifiers ?? true) {
+  const reference = options.reference ?? false;
+  const ctx: CompileContext = { cache: new Map(), indexCraters: !reference, memos: null };
+  if (!reference) {
     const counts = new Map<string, number>();
     countModifierKeys(parsed.root, counts);
     for (const [key, n] of counts) {

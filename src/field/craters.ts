@@ -104,3 +104,118 @@ export function craterHeight(craters: Float64Array, ejecta: number, nx: number, 
   }
   return raised + lowered;
 }
+
+/** Buckets per cube-face axis of a {@link CraterIndex}. */
+const INDEX_RES = 16;
+/** Extra angle (rad) every bucket test allows: covers rounding of directions, bucket picks, acos. */
+const INDEX_MARGIN_RAD = 1e-6;
+
+/**
+ * Craters by direction, for {@link craterHeightIndexed}: the unit sphere is cut into the cells of a
+ * cube map (6 × INDEX_RES²), and each cell lists (lazily, on first use) the craters whose ejecta cap
+ * can reach it. A crater outside a cell's list has x² ≥ (1 + ejecta)² at every direction of the
+ * cell with a margin of INDEX_MARGIN_RAD, so craterHeight skips it there anyway; the craters in the
+ * list go through exactly craterHeight's arithmetic, and max/min do not depend on order, so the
+ * height is bitwise craterHeight's.
+ */
+export interface CraterIndex {
+  craters: Float64Array;
+  ejecta: number;
+  /** Per crater: angular radius of its ejecta cap (rad), π when it covers the sphere. */
+  capRad: Float64Array;
+  /** Per cell: offsets (into `craters`) of the craters that can reach it, or undefined until used. */
+  cells: (Int32Array | undefined)[];
+}
+
+export function indexCraters(craters: Float64Array, ejecta: number): CraterIndex {
+  const n = craters.length / CRATER_STRIDE;
+  const capRad = new Float64Array(n);
+  const outer2 = (1 + ejecta) * (1 + ejecta);
+  for (let c = 0; c < n; c++) {
+    // Skipped where |dir − centre|² · (R/r)² ≥ outer2: a chord of sqrt(outer2 / (R/r)²).
+    const chord = Math.sqrt(outer2 / craters[c * CRATER_STRIDE + CRATER_INV_RADIUS2]);
+    capRad[c] = chord >= 2 || !Number.isFinite(chord) ? Math.PI : 2 * Math.asin(chord / 2);
+  }
+  return { craters, ejecta, capRad, cells: new Array<Int32Array | undefined>(6 * INDEX_RES * INDEX_RES) };
+}
+
+/** Unit direction of cube-face point (a, b) ∈ [−1, 1]² on face `face` (axis = face >> 1, sign = face & 1). */
+function faceDirection(face: number, a: number, b: number, out: number[]): void {
+  const axis = face >> 1;
+  const s = face & 1 ? -1 : 1;
+  const len = Math.sqrt(1 + a * a + b * b);
+  out[axis] = s / len;
+  out[(axis + 1) % 3] = a / len;
+  out[(axis + 2) % 3] = b / len;
+}
+
+function buildCell(index: CraterIndex, cell: number): Int32Array {
+  const face = Math.floor(cell / (INDEX_RES * INDEX_RES));
+  const iu = cell % INDEX_RES, iv = Math.floor(cell / INDEX_RES) % INDEX_RES;
+  const u0 = -1 + (2 * iu) / INDEX_RES, u1 = -1 + (2 * (iu + 1)) / INDEX_RES;
+  const v0 = -1 + (2 * iv) / INDEX_RES, v1 = -1 + (2 * (iv + 1)) / INDEX_RES;
+  const centre = [0, 0, 0], corner = [0, 0, 0];
+  faceDirection(face, 0.5 * (u0 + u1), 0.5 * (v0 + v1), centre);
+  // The cell is a convex spherical quadrilateral: its farthest point from the centre is a corner.
+  let rho = 0;
+  for (const [a, b] of [[u0, v0], [u1, v0], [u0, v1], [u1, v1]]) {
+    faceDirection(face, a, b, corner);
+    const dot = centre[0] * corner[0] + centre[1] * corner[1] + centre[2] * corner[2];
+    rho = Math.max(rho, Math.acos(Math.min(1, dot)));
+  }
+  const list: number[] = [];
+  const c = index.craters;
+  for (let k = 0, o = 0; o < c.length; k++, o += CRATER_STRIDE) {
+    const dot = centre[0] * c[o] + centre[1] * c[o + 1] + centre[2] * c[o + 2];
+    const angle = Math.acos(Math.max(-1, Math.min(1, dot)));
+    if (angle <= rho + index.capRad[k] + INDEX_MARGIN_RAD) list.push(o);
+  }
+  const out = Int32Array.from(list);
+  index.cells[cell] = out;
+  return out;
+}
+
+/**
+ * {@link craterHeight} through a {@link CraterIndex}: bitwise the same value, visiting only the
+ * craters that can reach the direction's cube-map cell. Falls back to the full loop for anything
+ * not a unit vector within 1e-9 (the cell argument needs one).
+ */
+export function craterHeightIndexed(index: CraterIndex, nx: number, ny: number, nz: number): number {
+  const len2 = nx * nx + ny * ny + nz * nz;
+  if (!(len2 > 1 - 1e-9 && len2 < 1 + 1e-9)) return craterHeight(index.craters, index.ejecta, nx, ny, nz);
+  const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+  let face: number, a: number, b: number, m: number;
+  if (ax >= ay && ax >= az) { face = nx < 0 ? 1 : 0; a = ny; b = nz; m = ax; }
+  else if (ay >= az) { face = ny < 0 ? 3 : 2; a = nz; b = nx; m = ay; }
+  else { face = nz < 0 ? 5 : 4; a = nx; b = ny; m = az; }
+  const half = 0.5 * INDEX_RES;
+  const iu = Math.min(INDEX_RES - 1, Math.max(0, Math.floor((a / m + 1) * half)));
+  const iv = Math.min(INDEX_RES - 1, Math.max(0, Math.floor((b / m + 1) * half)));
+  const cell = (face * INDEX_RES + iv) * INDEX_RES + iu;
+  const list = index.cells[cell] ?? buildCell(index, cell);
+  const craters = index.craters;
+  let raised = 0;
+  let lowered = 0;
+  const outer2 = (1 + index.ejecta) * (1 + index.ejecta);
+  const invEjecta = 1 / index.ejecta;
+  for (let k = 0; k < list.length; k++) {
+    const o = list[k];
+    const dx = nx - craters[o];
+    const dy = ny - craters[o + 1];
+    const dz = nz - craters[o + 2];
+    const x2 = (dx * dx + dy * dy + dz * dz) * craters[o + CRATER_INV_RADIUS2];
+    if (x2 >= outer2) continue;
+    const depth = craters[o + CRATER_DEPTH_M];
+    const rim = craters[o + CRATER_RIM_M];
+    let h: number;
+    if (x2 < 1) {
+      h = -depth + (depth + rim) * x2;
+    } else {
+      const t = 1 - (Math.sqrt(x2) - 1) * invEjecta;
+      h = rim * t * t;
+    }
+    if (h > raised) raised = h;
+    if (h < lowered) lowered = h;
+  }
+  return raised + lowered;
+}

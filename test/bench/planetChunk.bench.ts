@@ -5,7 +5,7 @@
  * per level 0, 3, 6 and 9 on face 0, each holding the surface (found by bisection along the radius
  * at a fixed face point). Rows: chunks per second over the four, ms per chunk per level (same runs),
  * and peers from the same run: `sampleChunk` alone on the same chunks (the sampling floor), and
- * with the field compiled without shared modifiers (`shareModifiers: false`, the sampling cost
+ * with the field compiled without shared modifiers (`reference: true`, the sampling cost
  * before the terrain and cave shell shared their warp, noise and craters).
  */
 import { compileToJs, type FieldFn } from '../../src/field/index.ts';
@@ -102,10 +102,10 @@ function planetBenches(): Benchmark[] {
       unit: 'chunks/s',
       runs: 3,
       warmup: 1,
-      setup: () => { setup(); plainField = compileToJs(recipe, { shareModifiers: false }); },
+      setup: () => { setup(); plainField = compileToJs(recipe, { reference: true }); },
       run: () => sampleAll(plainField!),
       toValue: (ms) => { const v = chunksPerS(ms); rates.plain.push(v); return v; },
-      notes: () => `peer: sampleChunk with compileToJs(recipe, { shareModifiers: false }) (sampling before modifier sharing); sample/plain ${(median(rates.sample) / median(rates.plain)).toFixed(2)}`,
+      notes: () => `peer: sampleChunk with compileToJs(recipe, { reference: true }) (sampling before modifier sharing); sample/plain ${(median(rates.sample) / median(rates.plain)).toFixed(2)}`,
     },
   ];
 }

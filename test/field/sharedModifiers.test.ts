@@ -2,7 +2,7 @@
  * compileToJs shares the modifier evaluation between nodes with structurally identical modifiers
  * evaluated at the same point (the planet's cave shell follows the terrain with the terrain's own
  * warp, noise and craters). The values must be bitwise those of the plain closure chain
- * (`shareModifiers: false`), for every recipe, at random points and at repeated points.
+ * (`reference: true`), for every recipe, at random points and at repeated points.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ function points(recipe: FieldRecipe, seed: number, n: number): number[] {
 }
 
 function expectSame(recipe: FieldRecipe, seed: number, n = 600): void {
-  const plain = compileToJs(recipe, { shareModifiers: false });
+  const plain = compileToJs(recipe, { reference: true });
   const shared = compileToJs(recipe);
   const pts = points(recipe, seed, n);
   let bad = 0;
