@@ -9,7 +9,7 @@
  * before the terrain and cave shell shared their warp, noise and craters).
  */
 import { compileToJs, type FieldFn } from '../../src/field/index.ts';
-import { canonicalSampleMapping, CubeSphereSpace, type ChunkAddress } from '../../src/lod/index.ts';
+import { canonicalSampleMapping, CubeSphereSpace, meshCubeSphereChunk, type ChunkAddress } from '../../src/lod/index.ts';
 import { sampleChunk } from '../../src/mesher/index.ts';
 import { planetRecipe } from '../../src/scene/index.ts';
 import { meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
@@ -51,11 +51,21 @@ function planetBenches(): Benchmark[] {
   const perLevel: number[][] = BENCH_LEVELS.map(() => []);
   const rates: Record<string, number[]> = { job: [], sample: [], plain: [] };
   let triangles = 0;
+  let evalsPerEdge = '';
   const setup = (): void => {
     if (space) return;
     const ctx = planetContext(recipe, spaceOptions);
     space = ctx.space;
     chunks = surfaceChunks(space, ctx.field, BENCH_LEVELS);
+    // Field evaluations per sign-changing edge in the hermite stage (counted once, untimed).
+    evalsPerEdge = chunks.map((a) => {
+      const U = space!.chunkUnits(a.level);
+      const values = sampleChunk({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space!.chunkCells }, ctx.field, canonicalSampleMapping(space!, a.face));
+      let evals = 0;
+      const counted: FieldFn = (x, y, z) => { evals++; return ctx.field(x, y, z); };
+      const edges = meshCubeSphereChunk(space!, a, [], counted, { values }).stats.edges;
+      return (evals / Math.max(edges, 1)).toFixed(1);
+    }).join('/');
   };
   const chunksPerS = (ms: number): number => chunks.length / (ms / 1000);
   const sampleAll = (field: FieldFn): void => {
@@ -83,7 +93,7 @@ function planetBenches(): Benchmark[] {
         });
       },
       toValue: (ms) => { const v = chunksPerS(ms); rates.job.push(v); return v; },
-      notes: () => `meshPlanetChunk, planetRecipe(${PLANET_SEED}) r=${(radiusM / 1000).toFixed(1)} km, surface chunks at levels ${BENCH_LEVELS.join('/')} on face 0, ${triangles} triangles; one thread`,
+      notes: () => `meshPlanetChunk, planetRecipe(${PLANET_SEED}) r=${(radiusM / 1000).toFixed(1)} km, surface chunks at levels ${BENCH_LEVELS.join('/')} on face 0, ${triangles} triangles, hermite ${evalsPerEdge} field evaluations per edge; one thread`,
       extraRows: (): BenchRow[] => BENCH_LEVELS.map((level, i) =>
         rowFrom(`planet/chunk-job/32^3/L${level}`, 'ms', perLevel[i].slice(-5), `ms per chunk, level ${level} (same runs as planet/chunk-job/32^3)`)),
     },
