@@ -482,6 +482,8 @@ export class App {
       renderer: this.renderer,
       scene: this.scene,
       detailMaterials: this.detailQuality(),
+      // Explore: the planet shares this sun and needs its cascades near the surface.
+      sunCascades: kind === 'field' ? 3 : 1,
     });
     this.world.add(this.field.root);
     if (this.mesher) this.field.start(this.mesher);

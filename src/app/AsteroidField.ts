@@ -115,6 +115,11 @@ export interface AsteroidFieldOptions {
   /** For compiling body materials off the frame path (`compileAsync`). */
   renderer?: WebGLRenderer;
   scene?: Scene;
+  /**
+   * Shadow cascades of the field's sun (default 1). Explore shares the sun with the planet, which
+   * fits 3 cascades near its surface; here the field fits cascade 0 and the others are parked.
+   */
+  sunCascades?: number;
 }
 
 const scratch = new Vector3();
@@ -144,7 +149,7 @@ export class AsteroidField {
     this.spec = options.spec ?? asteroidFieldSpec(options.seed, options.count);
     this.debugFailIndex = options.debugFailIndex ?? -1;
     this.detailMaterials = options.detailMaterials ?? true;
-    this.sun = new Sun({ direction: this.spec.sunDirection });
+    this.sun = new Sun({ direction: this.spec.sunDirection, cascades: options.sunCascades ?? 1 });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.25));
 
     this.asteroids = this.spec.asteroids.map((spec) => {

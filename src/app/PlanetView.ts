@@ -45,6 +45,7 @@ import {
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type MeshReport } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { Sun } from '../render/Sun';
+import { withSunCascades } from '../render/sunCascades';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import type { LodSelectResult, LodSnapshot, LodWorkerRequest } from '../workers/lod.worker';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
@@ -183,6 +184,11 @@ export class PlanetView {
    * sets it while the camera is among the asteroids). Order among the planet's own jobs is kept.
    */
   priorityOffset = 0;
+  /**
+   * The longest main-thread time of each phase since the last reset (ms): what a long task during
+   * streaming was spent on (the bench reports it; `lodMessage` is planning a transaction).
+   */
+  readonly slowestMs = { select: 0, lodMessage: 0, apply: 0, transaction: 0, schedule: 0, materials: 0 };
   private readonly ownsSun: boolean;
   private readonly chunkSpace: CubeSphereSpace;
   private readonly field: FieldFn;
@@ -233,13 +239,14 @@ export class PlanetView {
     this.root.name = `planet ${options.recipe.name ?? ''}`;
     this.root.position.set(...options.centerM);
     this.ownsSun = !options.sun;
-    this.sun = options.sun ?? new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72] });
+    this.sun = options.sun ?? new Sun({ direction: options.sunDirection ?? [0.6, 0.35, 0.72], cascades: 3 });
     if (this.ownsSun) this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
     this.chunkSpace = new CubeSphereSpace(this.space);
-    this.material = new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 });
-    this.levelMaterials = LEVEL_COLOURS.map((c) => new MeshStandardMaterial({ color: c, roughness: 0.9 }));
-    this.seamMaterial = new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 });
+    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too).
+    this.material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+    this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
+    this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
     this.cache = new GeometryCache<PieceEntry>({
       budgetBytes: options.budgetBytes ?? 192 * 2 ** 20,
       // The one place planet chunk and seam geometry leaves the scene and the GPU.
@@ -256,7 +263,11 @@ export class PlanetView {
       },
     });
     this.lod = new Worker(new URL('../workers/lod.worker.ts', import.meta.url), { type: 'module', name: 'planet-lod' });
-    this.lod.onmessage = (e: MessageEvent<WorkerResponse<LodSelectResult>>) => this.onLodMessage(e.data);
+    this.lod.onmessage = (e: MessageEvent<WorkerResponse<LodSelectResult>>) => {
+      const t0 = performance.now();
+      this.onLodMessage(e.data);
+      this.timed('lodMessage', t0);
+    };
     this.lod.onerror = (e) => this.options.onError(`planet LOD worker failed: ${e.message}`);
     this.post({
       id: this.nextId++,
@@ -288,11 +299,24 @@ export class PlanetView {
     }
     const altitude = Math.max(1, this.altitude(camera.position));
     const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude;
+    let t = performance.now();
     if (!this.selecting && (moved || now - this.lastSelectAt > 1000)) this.select(camera, viewportHeightPx, now);
+    t = this.timed('select', t);
     this.apply();
+    t = this.timed('apply', t);
     this.advanceTransaction();
+    t = this.timed('transaction', t);
     this.schedule();
+    t = this.timed('schedule', t);
     this.updateMaterials();
+    this.timed('materials', t);
+  }
+
+  /** Records the phase that started at `t0` in {@link slowestMs}; returns now. */
+  private timed(phase: keyof PlanetView['slowestMs'], t0: number): number {
+    const t = performance.now();
+    this.slowestMs[phase] = Math.max(this.slowestMs[phase], t - t0);
+    return t;
   }
 
   private select(camera: PerspectiveCamera, heightPx: number, now: number): void {
@@ -660,12 +684,24 @@ export class PlanetView {
   }
 
   /**
-   * Fits the sun's shadow map around the ground below the camera: the whole planet from orbit,
-   * a few altitudes across near the surface (the terrain shadows itself there).
+   * Fits the sun's shadows to the view. With cascades (the planet's own sun: 3): the view from
+   * half the altitude out to the horizon plus the horizon of the highest terrain (relief ≈ 1 % of
+   * R), split nearly uniformly (λ 0.97: near the ground a log split would spend the first map on
+   * the first metres) — the terrain shadows itself to the horizon. With one map: around the ground
+   * below the camera, a few altitudes across (the whole planet from orbit).
    */
   fitShadows(camera: PerspectiveCamera): void {
-    const local = scratchLocal.copy(camera.position).sub(this.root.position);
     const altitude = Math.max(0, this.altitude(camera.position));
+    if (this.sun.cascadeCount > 1) {
+      const horizon = (h: number): number => Math.sqrt(h * (2 * this.radiusM + h));
+      this.sun.fitCascades(camera, {
+        nearM: Math.max(camera.near, 0.5 * altitude),
+        farM: horizon(altitude) + horizon(0.01 * this.radiusM),
+        lambda: 0.97,
+      });
+      return;
+    }
+    const local = scratchLocal.copy(camera.position).sub(this.root.position);
     const radius = Math.min(this.radiusM * 1.2, Math.max(200, altitude * 4));
     // The ground point in the sun's parent space (the planet's root, or the shared sun's group).
     const ground = local.setLength(this.radiusM).add(this.root.position);

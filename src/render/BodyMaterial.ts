@@ -20,6 +20,7 @@ import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
 import fragmentTemplate from '../../glsl/body.frag.glsl?raw';
 import sunShadowChunk from '../../glsl/sun_shadow.glsl?raw';
+import sunDirectChunk from '../../glsl/sr_sun_direct.glsl?raw';
 
 /** three.js's own shader chunk names: our include mechanism leaves them for three to resolve. */
 export const THREE_CHUNK_NAMES: ReadonlySet<string> = new Set(Object.keys(ShaderChunk));
@@ -212,7 +213,7 @@ export class BodyMaterial extends ShaderMaterial {
         external: THREE_CHUNK_NAMES,
         // The same generated field the GPU sampler splices (src/field/compileGlsl.ts), and
         // the sun's cascaded shadow lookup (src/render/Sun.ts).
-        chunks: { sr_field: compiled.chunk, sr_sun_shadow: sunShadowChunk },
+        chunks: { sr_field: compiled.chunk, sr_sun_shadow: sunShadowChunk, sr_sun_direct: sunDirectChunk },
       }),
     });
     this.sizeM = sizeM;

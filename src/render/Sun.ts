@@ -92,6 +92,9 @@ const scratchSnapped = new Vector3();
 const scratchCentre = new Vector3();
 const scratchForward = new Vector3();
 const scratchCamera = new Vector3();
+const scratchPark = new Vector3();
+/** How far aside (perpendicular to the sun) {@link Sun.fitShadow} parks unused cascades, metres. */
+const PARK_DISTANCE_M = 1e9;
 
 /** One shadow map of the sun: cascade 0 is the sun's light, the others carry no light. */
 interface Cascade {
@@ -279,10 +282,18 @@ export class Sun extends Group {
    * move; bias and normal bias are rescaled to the new texel size.
    */
   fitShadow(bounds: Sphere): void {
-    // With several cascades every map covers the same sphere (use fitCascades instead).
     const r = Math.max(bounds.radius, 1e-6) * 1.02;
     this.splitsM.length = 0;
-    for (const c of this.cascadeList) this.fitCascade(c, bounds.center, r, 0.5 * r);
+    this.fitCascade(this.cascadeList[0], bounds.center, r, 0.5 * r);
+    // With several cascades the others are parked: a tiny map far off to the side, which no
+    // fragment falls in and no caster reaches, so their passes draw nothing and the one fitted map
+    // decides (a sun shared by an asteroid field and a planet keeps its cascade count, and so
+    // its shader variants, whichever body the camera is at).
+    if (this.cascadeList.length > 1) {
+      scratchLightRotation.lookAt(this.direction, ORIGIN, Math.abs(this.direction.y) < 0.99 ? UP_Y : UP_X);
+      const aside = scratchPark.set(1, 0, 0).applyMatrix4(scratchLightRotation).multiplyScalar(PARK_DISTANCE_M).add(bounds.center);
+      for (let i = 1; i < this.cascadeList.length; i++) this.fitCascade(this.cascadeList[i], aside, 1e-3, 0);
+    }
     this.applyBias();
   }
 

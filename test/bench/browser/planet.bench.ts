@@ -28,6 +28,7 @@ let finestCellM = 1;
 const samples = {
   chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
   longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
+  longestUpdateMs: [] as number[], longestRenderMs: [] as number[], phases: [] as string[], attributed: [] as string[],
 };
 
 async function setup(): Promise<void> {
@@ -72,6 +73,18 @@ async function fly(): Promise<void> {
   } catch {
     // No Long Tasks API in this browser: reported as 0.
   }
+  // Long-task attribution: each long task is matched to the frame work that overlapped it.
+  const work: { name: string; start: number; end: number }[] = [];
+  const longTaskSpans: { start: number; end: number }[] = [];
+  const spans = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longTaskSpans.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  try {
+    spans.observe({ type: 'longtask', buffered: false });
+  } catch {
+    // No Long Tasks API: nothing to attribute.
+  }
+  let longestUpdate = 0, longestRender = 0;
   const t0 = performance.now();
   let last = t0;
   let longestGap = 0;
@@ -87,8 +100,15 @@ async function fly(): Promise<void> {
       const frame = (now: number): void => {
         longestGap = Math.max(longestGap, now - last);
         last = now;
+        const a = performance.now();
         planet.update(camera, H, now);
+        const b = performance.now();
         renderer!.render(scene, camera);
+        const c = performance.now();
+        longestUpdate = Math.max(longestUpdate, b - a);
+        longestRender = Math.max(longestRender, c - b);
+        if (b - a > 20) work.push({ name: 'update', start: a, end: b });
+        if (c - b > 20) work.push({ name: 'render', start: b, end: c });
         frames++;
         if (frames > 3 && planet.stats().complete) resolve(true);
         else if (now - start > cap) resolve(false);
@@ -101,6 +121,22 @@ async function fly(): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   observer.disconnect();
+  spans.disconnect();
+  // A long task is 'update' or 'render' when that frame work covers most of it; else 'other'
+  // (message handling: worker results and LOD snapshots deserialised, GC, the browser).
+  const byCause = new Map<string, number>();
+  for (const task of longTaskSpans) {
+    let cause = 'other';
+    for (const w of work) {
+      const overlap = Math.min(task.end, w.end) - Math.max(task.start, w.start);
+      if (overlap > 0.5 * (task.end - task.start)) cause = w.name;
+    }
+    byCause.set(cause, (byCause.get(cause) ?? 0) + 1);
+  }
+  samples.attributed.push([...byCause].map(([k, v]) => `${k} ${v}`).join(', ') || 'none');
+  samples.longestUpdateMs.push(longestUpdate);
+  samples.longestRenderMs.push(longestRender);
+  samples.phases.push(Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '));
   const s = planet.stats();
   samples.chunks.push(s.chunksDone);
   samples.chunksPerS.push(s.chunksDone / seconds);
@@ -123,12 +159,14 @@ export const benchmarks: Benchmark[] = [
     warmup: 0,
     setup,
     run: fly,
-    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells (1 m asked, clamped for the seam builder), ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³, incl. re-meshes for a new restriction)`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
       rowFrom('planet/flight/surface-full-detail', 's', samples.surfaceS, `10 m step: time to complete (cap ${SURFACE_CAP_S} s)`),
-      rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, 'main-thread tasks > 50 ms during the flight (target 0)'),
+      rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, `main-thread tasks > 50 ms during the flight (target 0); by cause: ${samples.attributed.at(-1)}`),
+      rowFrom('planet/flight/longest-update', 'ms', samples.longestUpdateMs, `longest PlanetView.update (slowest phases, ms: ${samples.phases.at(-1)})`),
+      rowFrom('planet/flight/longest-render', 'ms', samples.longestRenderMs, 'longest renderer.render of the 480×360 view (SwiftShader)'),
       rowFrom('planet/flight/longest-frame-gap', 'ms', samples.longestGapMs, 'longest rAF interval during the flight'),
       rowFrom('planet/flight/bytes-per-triangle', 'B/tri', samples.bytesPerTri, 'ALL cached bytes (drawn + hidden pieces: geometry, vertex cells, boundary leaves) / drawn triangles at the end: an upper bound'),
       rowFrom('planet/flight/cracks', 'edges', samples.cracks, 'open edges of the drawn chunks + seams at the end (target 0)'),
