@@ -15,6 +15,8 @@ import {
   homogeneityFromSamples,
   meshCubeSphereChunk,
   parseChunkKey,
+  sampleCubeSphereChunk,
+  type ChunkAddress,
   type ChunkKey,
   type CubeSphereOptions,
 } from '../lod/index';
@@ -82,21 +84,17 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   const { field, space, lipschitz, maxRadiusM } = planetContext(params.recipe, params.space);
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
-  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify });
-  const homogeneous = homogeneityFromSamples(result.values, lipschitz, chunkSampleGapM(space, params.level, maxRadiusM));
-  if (homogeneous) {
-    return {
-      positions: EMPTY_F32.slice(),
-      normals: EMPTY_F32.slice(),
-      indices: new Uint32Array(0),
-      vertexCells: new Int32Array(0),
-      originM: result.mesh.originWorld,
-      boundary: null,
-      homogeneous: homogeneous as PlanetChunkResult['homogeneous'],
-      hash: '00000000',
-      stats: null,
-    };
+  // Faces + every other interior point first: most chunks near the surface are empty or full and
+  // stop there (a third of the samples); the others get every point, exactly as before.
+  const samples = sampleCubeSphereChunk(space, a, field);
+  if (!samples.complete) {
+    // The sparse lattice's points are up to a 2-cell block's half diagonal from any point.
+    const proven = samples.minAbs > lipschitz * 2 * chunkSampleGapM(space, params.level, maxRadiusM);
+    return homogeneousResult(space, a, { state: samples.state!, proven });
   }
+  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values: samples.values });
+  const homogeneous = homogeneityFromSamples(result.values, lipschitz, chunkSampleGapM(space, params.level, maxRadiusM));
+  if (homogeneous) return homogeneousResult(space, a, homogeneous as NonNullable<PlanetChunkResult['homogeneous']>);
   return {
     positions: result.mesh.positions,
     normals: result.mesh.normals,
@@ -107,6 +105,26 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
     homogeneous: null,
     hash: fnv1a([result.mesh.positions, result.mesh.indices]),
     stats: result.stats,
+  };
+}
+
+/** The result of a chunk without surface: no mesh, no boundary leaves (seam jobs synthesise them). */
+function homogeneousResult(
+  space: CubeSphereSpace, a: ChunkAddress, homogeneous: NonNullable<PlanetChunkResult['homogeneous']>,
+): PlanetChunkResult {
+  const U = space.chunkUnits(a.level);
+  const originM: [number, number, number] = [0, 0, 0];
+  space.toWorld(a.face, a.ci * U, a.cj * U, a.ck * U, originM);
+  return {
+    positions: EMPTY_F32.slice(),
+    normals: EMPTY_F32.slice(),
+    indices: new Uint32Array(0),
+    vertexCells: new Int32Array(0),
+    originM,
+    boundary: null,
+    homogeneous,
+    hash: '00000000',
+    stats: null,
   };
 }
 
