@@ -99,6 +99,9 @@ export interface PlanetStats {
   prefiltered: number;
   selectMs: number;
   chunksDone: number;
+  /** Of chunksDone: chunks found empty or full, and chunks meshed again for a new restriction. */
+  chunksHomogeneous: number;
+  chunksRemeshed: number;
   seamsDone: number;
   /** Transactions swapped in / cancelled by a newer snapshot (running totals). */
   transactions: number;
@@ -227,6 +230,9 @@ export class PlanetView {
   private nextId = 1;
   private txSerial = 0;
   chunksDone = 0;
+  /** Of {@link chunksDone}: found empty or full / meshed again for another restriction. */
+  chunksHomogeneous = 0;
+  chunksRemeshed = 0;
   seamsDone = 0;
   transactions = 0;
   cancelledTransactions = 0;
@@ -570,6 +576,8 @@ export class PlanetView {
 
   private applyChunk(id: string, key: ChunkKey, result: PlanetChunkResult): void {
     this.chunksDone++;
+    if (result.homogeneous) this.chunksHomogeneous++;
+    else if (this.idsByKey.has(key)) this.chunksRemeshed++;
     if (result.homogeneous) {
       this.homogeneous.set(key, result.homogeneous.state);
       this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
@@ -761,6 +769,8 @@ export class PlanetView {
       prefiltered: r?.prefiltered ?? 0,
       selectMs: r?.selectMs ?? 0,
       chunksDone: this.chunksDone,
+      chunksHomogeneous: this.chunksHomogeneous,
+      chunksRemeshed: this.chunksRemeshed,
       seamsDone: this.seamsDone,
       transactions: this.transactions,
       cancelledTransactions: this.cancelledTransactions,

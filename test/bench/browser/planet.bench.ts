@@ -28,7 +28,7 @@ let finestCellM = 1;
 const samples = {
   chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
   longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
-  longestUpdateMs: [] as number[], longestRenderMs: [] as number[], phases: [] as string[], attributed: [] as string[],
+  chunkKinds: [] as string[], longestUpdateMs: [] as number[], longestRenderMs: [] as number[], phases: [] as string[], attributed: [] as string[],
 };
 
 async function setup(): Promise<void> {
@@ -139,6 +139,7 @@ async function fly(): Promise<void> {
   samples.phases.push(Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '));
   const s = planet.stats();
   samples.chunks.push(s.chunksDone);
+  samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction`);
   samples.chunksPerS.push(s.chunksDone / seconds);
   samples.seamsPerS.push(s.seamsDone / seconds);
   samples.surfaceS.push(surfaceS);
@@ -161,7 +162,7 @@ export const benchmarks: Benchmark[] = [
     run: fly,
     notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
-      rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³, incl. re-meshes for a new restriction)`),
+      rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³; of the last run's: ${samples.chunkKinds.at(-1)})`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
       rowFrom('planet/flight/surface-full-detail', 's', samples.surfaceS, `10 m step: time to complete (cap ${SURFACE_CAP_S} s)`),
       rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, `main-thread tasks > 50 ms during the flight (target 0); by cause: ${samples.attributed.at(-1)}`),
