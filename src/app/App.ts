@@ -16,6 +16,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
+import { drawShifted } from '../render/floatingOrigin';
 import type { Sun } from '../render/Sun';
 import type { FieldRecipe } from '../field/index';
 import { explorePlanet, heroCamera, planetRecipe, singleAsteroidSpec } from '../scene/index';
@@ -343,23 +344,12 @@ export class App {
   }
 
   /**
-   * Runs `draw` with the floating origin at the camera: the world group shifted by
-   * −camera.position and the render camera at the origin with the camera's orientation and
-   * projection. CPU-side logic (LOD, raycasts, fields) always sees the unshifted world.
+   * Runs `draw` with the floating origin at the camera (src/render/floatingOrigin.ts): the world
+   * group shifted by −camera.position, the render camera at the origin with the camera's
+   * orientation and projection. CPU-side logic (LOD, raycasts, fields) always sees the unshifted world.
    */
   drawShifted(draw: () => void): void {
-    const rc = this.renderCamera;
-    rc.copy(this.camera, false);
-    rc.position.set(0, 0, 0);
-    rc.updateMatrixWorld(true);
-    this.world.position.copy(this.camera.position).negate();
-    this.world.updateMatrixWorld(true);
-    try {
-      draw();
-    } finally {
-      this.world.position.set(0, 0, 0);
-      this.world.updateMatrixWorld(true);
-    }
+    drawShifted(this.world, this.camera, this.renderCamera, draw);
   }
 
   /** Workers the body pool replaced after they died. */

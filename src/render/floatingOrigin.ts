@@ -1,0 +1,24 @@
+/**
+ * The floating origin (issue 9's precision at planet scale): for the draw, the world group is
+ * shifted by −camera.position and a render camera sits at the origin with the camera's
+ * orientation and projection. three.js composes every matrix in float64 on the CPU and uploads
+ * float32; shifted, the model-view matrices of everything near the camera hold small numbers, so
+ * a vertex 2 m away is exact to micrometres even with the planet 20,000 km from the world origin
+ * (test/app/floatingOrigin.test.ts). CPU-side logic (LOD, raycasts, fields) always sees the
+ * unshifted world. Pure three.js (no DOM): App uses it, and Node tests measure it.
+ */
+import type { Camera, Object3D } from 'three';
+
+export function drawShifted(world: Object3D, camera: Camera, renderCamera: Camera, draw: () => void): void {
+  renderCamera.copy(camera, false);
+  renderCamera.position.set(0, 0, 0);
+  renderCamera.updateMatrixWorld(true);
+  world.position.copy(camera.position).negate();
+  world.updateMatrixWorld(true);
+  try {
+    draw();
+  } finally {
+    world.position.set(0, 0, 0);
+    world.updateMatrixWorld(true);
+  }
+}
