@@ -22,6 +22,7 @@ import {
   planetShell,
   touchingChunks,
   requestsForSelection,
+  frontierFirst,
   selectChunks,
   type ChunkAddress,
   type ChunkKey,
@@ -114,11 +115,6 @@ function select(view: LodView): LodSelectResult {
   const rootLevel = space.levels;
   const isDone = (key: ChunkKey): boolean => ready.has(key) || record.get(parseChunkKey(key), rootLevel) !== undefined;
   const requests = requestsForSelection(selection, isDone).filter((r) => !provenHomogeneous(r.key));
-  // Guess each request's restriction from the drawn set (the next snapshot grows out of it) and the
-  // selection: a wrong guess costs a re-mesh in the transaction. Selection leaves alone guessed wrong
-  // for most chunks while streaming coarse-to-fine (every chunk meshed twice).
-  const guessFrom = new Set([...lastDrawn, ...selection.keys]);
-  const requestCoarser = requests.map((r) => selectionCoarser(guessFrom, parseChunkKey(r.key)));
   const found = drawnSet(space, shell, selection, (key) => isDone(key), ready);
   let drawn = found.drawn;
   let snapshot: LodSnapshot | null = null;
@@ -147,6 +143,13 @@ function select(view: LodView): LodSelectResult {
       }
     }
   }
+  // Chunks that refine what is drawn first (their parent is drawn): visible progress every group.
+  frontierFirst(requests, new Set(drawn), rootLevel);
+  // Guess each request's restriction from the drawn set (the next snapshot grows out of it) and the
+  // selection: a wrong guess costs a re-mesh in the transaction. Selection leaves alone guessed wrong
+  // for most chunks while streaming coarse-to-fine (every chunk meshed twice).
+  const guessFrom = new Set([...lastDrawn, ...selection.keys]);
+  const requestCoarser = requests.map((r) => selectionCoarser(guessFrom, parseChunkKey(r.key)));
   return {
     requests,
     requestCoarser,

@@ -57,6 +57,9 @@ async function placeCamera(page: Page, altitudeM: number, dir: Vec = { x: 0.3, y
 
 /** Waits until the step's state is complete (LOD answered, every job done, the latest snapshot drawn), up to `ms`. */
 async function settle(page: Page, ms: number): Promise<boolean> {
+  // Two frames first: the app's frame starts the selection for the new camera (until then the
+  // previous view's state may still read as complete).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page
     .waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: ms, polling: 250 })
     .then(() => true, () => false);

@@ -1,7 +1,7 @@
 /** Scheduling and cache: priorities, caps, cancellation, apply budget, budgeted LRU eviction, a streaming simulation. */
 import { describe, expect, it } from 'vitest';
 import {
-  ChunkScheduler, chunkKey, CubeSphereSpace, drawnSet, GeometryCache, requestsForSelection, selectChunks,
+  ChunkScheduler, chunkKey, CubeSphereSpace, drawnSet, FRONTIER_TIER, frontierFirst, GeometryCache, requestsForSelection, selectChunks,
   type ChunkKey, type PlanetShell, type Selection,
 } from '../../src/lod/index';
 import { lookAtView, Prng, randomDirection, scale } from './helpers';
@@ -131,4 +131,61 @@ describe('streaming simulation (selection → scheduler → cache → drawn set)
       expect(finest).toBeLessThanOrEqual(space.levels - 5);
     });
   }
+});
+
+describe('frontierFirst: detail shows up group by group', () => {
+  const space = new CubeSphereSpace({ radiusM: 50e3, chunkCells: 32, finestCellM: 2 });
+  const shell: PlanetShell = { innerM: 50e3 - 300, outerM: 50e3 + 200 };
+
+  it('puts the requests whose parent is drawn first, keeping the order within each tier', () => {
+    const cam = scale([0.3, 0.55, 0.78], (50e3 + 50) / Math.hypot(0.3, 0.55, 0.78));
+    const sel = selectChunks(space, shell, lookAtView(cam, [0, 0, 0]));
+    const requests = requestsForSelection(sel, () => false);
+    const drawn = new Set(Array.from({ length: 6 }, (_, f) => chunkKey(f, space.levels, 0, 0, 0)));
+    const before = new Map(requests.map((r) => [r.key, r.priority]));
+    const out = frontierFirst(requests.map((r) => ({ ...r })), drawn, space.levels);
+    const onFrontier = (key: string): boolean => {
+      const [f, l, i, j, k] = key.split('/').map(Number);
+      return l === space.levels - 1 && drawn.has(chunkKey(f, l + 1, i >> 1, j >> 1, k >> 1));
+    };
+    const frontier = out.filter((r) => onFrontier(r.key)).length;
+    expect(frontier).toBeGreaterThan(0);
+    expect(frontier).toBeLessThan(out.length);
+    // The frontier first, then the rest; within each, the original order by error.
+    expect(out.slice(0, frontier).every((r) => onFrontier(r.key) && r.priority >= FRONTIER_TIER)).toBe(true);
+    expect(out.slice(frontier).every((r) => !onFrontier(r.key) && r.priority < FRONTIER_TIER)).toBe(true);
+    for (let n = 1; n < out.length; n++) {
+      if (n === frontier) continue;
+      expect(before.get(out[n - 1].key)!).toBeGreaterThanOrEqual(before.get(out[n].key)!);
+    }
+  });
+
+  it('a camera parked 50 m up at 3 jobs per frame: the drawn set grows sooner and deeper than by error alone', () => {
+    const cam = scale([0.3, 0.55, 0.78], (50e3 + 50) / Math.hypot(0.3, 0.55, 0.78));
+    const view = lookAtView(cam, scale([0.35, 0.5, 0.78], 50e3));
+    const run = (frontier: boolean): { drawnAt: number[]; finestAt: number[] } => {
+      const ready = new Set(Array.from({ length: 6 }, (_, f) => chunkKey(f, space.levels, 0, 0, 0)));
+      let prev: Selection | null = null;
+      let drawn: string[] = [...ready];
+      const drawnAt: number[] = [], finestAt: number[] = [];
+      for (let frame = 1; frame <= 60; frame++) {
+        const sel = selectChunks(space, shell, view, {}, prev);
+        prev = sel;
+        let requests = requestsForSelection(sel, (k) => ready.has(k));
+        if (frontier) requests = frontierFirst(requests, new Set(drawn), space.levels);
+        for (const r of requests.slice(0, 3)) ready.add(r.key);
+        drawn = drawnSet(space, shell, sel, (k) => ready.has(k), [...ready]).drawn;
+        drawnAt.push(drawn.length);
+        finestAt.push(Math.min(...drawn.map((k) => +k.split('/')[1])));
+      }
+      return { drawnAt, finestAt };
+    };
+    const base = run(false), front = run(true);
+    console.log(`drawn chunks every 10 frames — by error: ${base.drawnAt.filter((_, i) => i % 10 === 9).join(' ')}; frontier first: ${front.drawnAt.filter((_, i) => i % 10 === 9).join(' ')}`);
+    console.log(`finest drawn level every 10 frames — by error: ${base.finestAt.filter((_, i) => i % 10 === 9).join(' ')}; frontier first: ${front.finestAt.filter((_, i) => i % 10 === 9).join(' ')}`);
+    const sum = (a: number[]): number => a.reduce((s, v) => s + v, 0);
+    // More chunks drawn over the run (detail earlier), and at least as fine by the end.
+    expect(sum(front.drawnAt)).toBeGreaterThan(sum(base.drawnAt));
+    expect(front.finestAt.at(-1)!).toBeLessThanOrEqual(base.finestAt.at(-1)!);
+  });
 });
