@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRecipe, recipeBounds } from '../../src/field/index';
 import { CubeSphereSpace } from '../../src/lod/index';
 import { validateMesh } from '../../src/mesher/index';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { meshPlanetChunk, sampleCacheStats } from '../../src/workers/planetChunkJob';
 
 const R = 50_000;
 const recipe = parseRecipe({
@@ -45,5 +45,26 @@ describe('meshPlanetChunk', () => {
     const a = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
     const b = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
     expect(a.hash).toBe(b.hash);
+  });
+
+  it('re-meshes for a new restriction from the samples it kept: same mesh as from scratch', () => {
+    const level = root - 1;
+    const ck = Math.floor(space.gkAtRadius(R) / space.chunkUnits(level));
+    // Chunk ci = 1 lies in root chunk 0 and touches root chunk 1 across its +i face.
+    const job = (coarser: string[]) => meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level, ci: 1, cj: 0, ck, coarser, simplify: 0.02 });
+    const coarser = [`4/${root}/1/0/${ck >> 1}`];
+    expect(job([]).homogeneous).toBeNull();
+    const hits = sampleCacheStats.hits;
+    const warm = job(coarser);
+    expect(sampleCacheStats.hits).toBe(hits + 1);
+    // Another planet clears the cache: the same job again, sampled from scratch.
+    meshPlanetChunk({ recipe: parseRecipe({ ...recipe, name: 'other' }), space: spaceOptions, face: 0, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
+    const misses = sampleCacheStats.misses;
+    const cold = job(coarser);
+    expect(sampleCacheStats.misses).toBe(misses + 1);
+    expect(warm.hash).toBe(cold.hash);
+    expect(warm.indices).toEqual(cold.indices);
+    // The restriction changed the mesh (the shared face follows the coarse lattice).
+    expect(warm.hash).not.toBe(job([]).hash);
   });
 });

@@ -116,7 +116,7 @@ async function fly(): Promise<void> {
       };
       requestAnimationFrame(frame);
     });
-    complete.push(done ? `${((performance.now() - start) / 1000).toFixed(1)}s` : 'cap');
+    complete.push(`${done ? `${((performance.now() - start) / 1000).toFixed(1)}s` : 'cap'} (${planet.stats().drawn} drawn)`);
     if (surface && done) surfaceS = (performance.now() - start) / 1000;
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -160,7 +160,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 0,
     setup,
     run: fly,
-    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); step done at: ${samples.complete.at(-1)}`,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³; of the last run's: ${samples.chunkKinds.at(-1)})`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
