@@ -217,7 +217,10 @@ export class App {
       this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(this.camera, heightPx);
       if (atPlanet) this.planet.fitShadows(this.camera);
-      this.planet.compileDetail(this.camera); // no-op unless its detail material was asked for
+      // No-op unless its detail material was asked for; in explore only once the camera is at the
+      // planet: seen from the asteroids its cells are already ~1 px, below where the per-pixel field
+      // fades in, and the whole planet recipe per pixel is the heaviest shader there is.
+      if (atPlanet) this.planet.compileDetail(this.camera);
       this.stats.setLine('planet', this.planet.statsLine(this.camera));
     }
     this.sky.update(this.renderer); // renders only when the seed changed
