@@ -202,6 +202,7 @@ export class PlanetView {
   private readonly seamMaterial: MeshStandardMaterial;
   private detail: BodyMaterial | null = null;
   private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
+  private basePrecompiled = false;
   /** Chunk and seam jobs by cache id. */
   private readonly jobs = new Map<string, PoolJob<unknown>>();
   /** Each job's own priority, without {@link priorityOffset}. */
@@ -299,6 +300,7 @@ export class PlanetView {
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     this.frame++;
+    this.precompileBase(camera);
     if (this.readyBatch.length > 0) {
       this.post({ id: 0, kind: 'ready', params: { keys: this.readyBatch } });
       this.readyBatch = [];
@@ -661,6 +663,25 @@ export class PlanetView {
   private bindDetail(key: ChunkKey, mesh: Mesh): void {
     mesh.material = this.detail!;
     this.detail!.bindChunk(mesh, { chunkOriginM: mesh.userData.originM as number[], cellSizeM: this.cellSizeM(key), fade: 1 });
+  }
+
+  /**
+   * Compiles the chunks' standard material off the frame path (KHR_parallel_shader_compile through
+   * compileAsync) before the first chunk is shown: otherwise the first commit's frame compiles it
+   * (a 50 ms long task on SwiftShader, measured by the planet bench). Once; needs renderer + scene.
+   */
+  private precompileBase(camera: PerspectiveCamera): void {
+    const { renderer, scene } = this.options;
+    if (this.basePrecompiled || !renderer || !scene) return;
+    this.basePrecompiled = true;
+    const probe = new Mesh(undefined, this.material);
+    probe.receiveShadow = probe.castShadow = true;
+    this.root.add(probe);
+    const done = (): void => {
+      probe.removeFromParent();
+      probe.geometry.dispose();
+    };
+    renderer.compileAsync(probe, camera, scene).then(done, done); // a failure shows at first draw instead
   }
 
   /** Compiles the planet's BodyMaterial off the frame path, then switches to it. */

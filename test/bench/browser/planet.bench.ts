@@ -6,7 +6,7 @@
  * surface (every job done, the latest LOD snapshot swapped in; capped), main-thread long tasks
  * (PerformanceObserver 'longtask'), the longest frame gap and geometry bytes per triangle.
  */
-import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { PCFShadowMap, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { rowFrom, type Benchmark, type BenchRow } from '../harness';
 import { PlanetView } from '../../../src/app/PlanetView';
 import { Progress } from '../../../src/app/progress';
@@ -35,6 +35,9 @@ async function setup(): Promise<void> {
   if (renderer) return;
   renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
   renderer.setSize(W, H, false);
+  // As the app draws: PCF shadow maps (the planet's sun fits 3 cascades to the view each frame).
+  renderer.shadowMap.enabled = true;
+  renderer.shadowMap.type = PCFShadowMap;
   document.body.appendChild(renderer.domElement);
   const choice = await chooseSamplingPath(probeGpu());
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
@@ -59,7 +62,7 @@ async function fly(): Promise<void> {
   const scene = new Scene();
   const camera = new PerspectiveCamera(60, W / H, 0.5, 1e7);
   const errors: string[] = [];
-  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m) });
+  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
   scene.add(planet.root);
   planet.start(mesher!.pool);
   finestCellM = planet.space.finestCellM ?? 1;
@@ -102,6 +105,7 @@ async function fly(): Promise<void> {
         last = now;
         const a = performance.now();
         planet.update(camera, H, now);
+        planet.fitShadows(camera);
         const b = performance.now();
         renderer!.render(scene, camera);
         const c = performance.now();
@@ -160,7 +164,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 0,
     setup,
     run: fly,
-    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, 3 shadow cascades, ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³; of the last run's: ${samples.chunkKinds.at(-1)})`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
