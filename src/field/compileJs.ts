@@ -4,6 +4,7 @@
  * throughout, so the JS back end is the reference the GPU is tested against.
  */
 import type { NoiseFunction3D } from 'simplex-noise';
+import { shellDropped, usedOctaves } from './bandLimit';
 import { craterHeight, craterHeightIndexed, indexCraters, placeCraters } from './craters';
 import { fractal, seededNoise3D, WARP_OFFSETS } from './noise';
 import { parseRecipe } from './parseRecipe';
@@ -15,6 +16,9 @@ export type FieldFn = (x: number, y: number, z: number) => number;
 
 type NoiseCache = Map<number, NoiseFunction3D>;
 
+/** A band-limited-away shell's value: far outside, the identity of union and subtraction. */
+const DROPPED_SHELL = 1e30;
+
 /** Options of {@link compileToJs}. */
 export interface CompileJsOptions {
   /**
@@ -25,6 +29,12 @@ export interface CompileJsOptions {
    * bitwise the values of this chain, which is kept as their test oracle and bench peer.
    */
   reference?: boolean;
+  /**
+   * Band-limit for a sampling lattice (bandLimit.ts): noise and warp octaves shorter than this
+   * wavelength are left out (the rest still normalised by all), shells thinner than half of it
+   * vanish. Default 0: the full field, bitwise.
+   */
+  minWavelengthM?: number;
 }
 
 /**
@@ -42,6 +52,8 @@ interface ModifierMemo {
 
 interface CompileContext {
   cache: NoiseCache;
+  /** Band-limit (CompileJsOptions.minWavelengthM); 0 for the full field. */
+  minWavelengthM: number;
   /** Crater loops through a direction index (false: the reference chain's full loops). */
   indexCraters: boolean;
   /** Structural key → memo, for keys held by two or more nodes (absent: no sharing). */
@@ -161,6 +173,9 @@ function compileShape(node: FieldNode, ctx: CompileContext): FieldFn {
       return (x, y, z) => child(x * inv, y * inv, z * inv) * s;
     }
     case 'shell': {
+      // Thinner than the lattice resolves: nothing (a large positive value is the identity of
+      // union and subtraction), and its subtree is never evaluated.
+      if (shellDropped(node.thickness, ctx.minWavelengthM)) return () => DROPPED_SHELL;
       const child = compileNode(node.child, ctx);
       const t = node.thickness;
       return (x, y, z) => Math.abs(child(x, y, z)) - t;
@@ -213,7 +228,7 @@ function compileCsg(type: FieldNode['type'], k: number, fns: FieldFn[]): FieldFn
 }
 
 /** Wraps a node's own function with its modifiers: warp(p) → base + craters − noise. */
-function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexed: boolean): FieldFn {
+function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexed: boolean, minWavelengthM: number): FieldFn {
   let fn = base;
   if (mods.craters && mods.craters.count > 0) {
     const inner = fn;
@@ -241,18 +256,21 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexe
     const inner = fn;
     const noise = noiseFor(cache, layer.seed);
     const { kind, frequency: f, octaves, lacunarity, gain, amplitude } = layer;
-    fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain);
+    const used = usedOctaves(f, octaves, lacunarity, minWavelengthM);
+    if (used === 0) continue;
+    fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain, used);
   }
-  if (mods.warp && mods.warp.amplitude > 0) {
+  const warpUsed = mods.warp ? usedOctaves(mods.warp.frequency, mods.warp.octaves, mods.warp.lacunarity, minWavelengthM) : 0;
+  if (mods.warp && mods.warp.amplitude > 0 && warpUsed > 0) {
     const inner = fn;
     const noise = noiseFor(cache, mods.warp.seed);
     const { frequency: f, octaves, lacunarity, gain, amplitude: A } = mods.warp;
     const [o0, o1, o2] = WARP_OFFSETS;
     fn = (x, y, z) => {
       const ux = x * f, uy = y * f, uz = z * f;
-      const wx = x + A * fractal('fbm', noise, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain);
-      const wy = y + A * fractal('fbm', noise, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain);
-      const wz = z + A * fractal('fbm', noise, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain);
+      const wx = x + A * fractal('fbm', noise, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain, warpUsed);
+      const wy = y + A * fractal('fbm', noise, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain, warpUsed);
+      const wz = z + A * fractal('fbm', noise, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain, warpUsed);
       return inner(wx, wy, wz);
     };
   }
@@ -266,13 +284,14 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexe
  * terrain's own warp, noise and craters). Same operations in the same order as withModifiers:
  * `(((base(w) - crater) - term0) - term1) …`, so the values are bitwise identical.
  */
-function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, memo: ModifierMemo): FieldFn {
+function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, memo: ModifierMemo, minWavelengthM: number): FieldFn {
   const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
   const index = craters ? indexCraters(placeCraters(craters), craters.ejectaFalloff) : null;
   const [cx, cy, cz] = craters ? craters.center : [0, 0, 0];
-  const layers = (mods.noise ?? []).map((l) => ({ ...l, fn: noiseFor(cache, l.seed) }));
+  const layers = (mods.noise ?? []).map((l) => ({ ...l, fn: noiseFor(cache, l.seed), used: usedOctaves(l.frequency, l.octaves, l.lacunarity, minWavelengthM) }));
   const nLayers = layers.length;
-  const warp = mods.warp && mods.warp.amplitude > 0 ? mods.warp : null;
+  const warpUsed = mods.warp ? usedOctaves(mods.warp.frequency, mods.warp.octaves, mods.warp.lacunarity, minWavelengthM) : 0;
+  const warp = mods.warp && mods.warp.amplitude > 0 && warpUsed > 0 ? mods.warp : null;
   const warpNoise = warp ? noiseFor(cache, warp.seed) : null;
   const [o0, o1, o2] = WARP_OFFSETS;
   const update = (x: number, y: number, z: number): void => {
@@ -280,9 +299,9 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
     if (warp) {
       const { frequency: f, octaves, lacunarity, gain, amplitude: A } = warp;
       const ux = x * f, uy = y * f, uz = z * f;
-      wx = x + A * fractal('fbm', warpNoise!, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain);
-      wy = y + A * fractal('fbm', warpNoise!, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain);
-      wz = z + A * fractal('fbm', warpNoise!, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain);
+      wx = x + A * fractal('fbm', warpNoise!, ux + o0[0], uy + o0[1], uz + o0[2], octaves, lacunarity, gain, warpUsed);
+      wy = y + A * fractal('fbm', warpNoise!, ux + o1[0], uy + o1[1], uz + o1[2], octaves, lacunarity, gain, warpUsed);
+      wz = z + A * fractal('fbm', warpNoise!, ux + o2[0], uy + o2[1], uz + o2[2], octaves, lacunarity, gain, warpUsed);
     }
     memo.wx = wx; memo.wy = wy; memo.wz = wz;
     memo.hasCrater = false;
@@ -298,7 +317,7 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
     for (let i = 0; i < nLayers; i++) {
       const l = layers[i];
       const f = l.frequency;
-      memo.terms[i] = l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain);
+      memo.terms[i] = l.used === 0 ? 0 : l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain, l.used);
     }
     memo.x = x; memo.y = y; memo.z = z;
   };
@@ -322,7 +341,9 @@ function compileNode(node: FieldNode, ctx: CompileContext): FieldFn {
   const base = compileShape(node, ctx);
   const key = ctx.memos ? modifierKey(node) : null;
   const memo = key !== null ? ctx.memos!.get(key) : undefined;
-  return memo ? withSharedModifiers(base, node, ctx.cache, memo) : withModifiers(base, node, ctx.cache, ctx.indexCraters);
+  return memo
+    ? withSharedModifiers(base, node, ctx.cache, memo, ctx.minWavelengthM)
+    : withModifiers(base, node, ctx.cache, ctx.indexCraters, ctx.minWavelengthM);
 }
 
 function withBrush(fn: FieldFn, brush: Brush): FieldFn {
@@ -342,7 +363,7 @@ function withBrush(fn: FieldFn, brush: Brush): FieldFn {
 export function compileToJs(recipe: FieldRecipe | unknown, options: CompileJsOptions = {}): FieldFn {
   const parsed = parseRecipe(recipe);
   const reference = options.reference ?? false;
-  const ctx: CompileContext = { cache: new Map(), indexCraters: !reference, memos: null };
+  const ctx: CompileContext = { cache: new Map(), minWavelengthM: options.minWavelengthM ?? 0, indexCraters: !reference, memos: null };
   if (!reference) {
     const counts = new Map<string, number>();
     countModifierKeys(parsed.root, counts);

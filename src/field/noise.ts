@@ -112,6 +112,8 @@ export function simplex3(perm: Uint8Array, x: number, y: number, z: number): num
  * Fractal sum in noise space (`u` = position × base frequency), normalised by the sum of
  * octave weights: fbm and billow in about [-1, 1], ridged in [0, 1]. Octave `i` samples
  * `noise(u · lacunarity^i + OCTAVE_BASE + i · OCTAVE_SHIFT)`. Mirrored by `sr_fractal` in GLSL.
+ * `used` < `octaves` band-limits it: only the first `used` octaves are summed, still normalised by
+ * all of them (the coarse shape stays where the full sum puts it; see bandLimit.ts).
  */
 export function fractal(
   kind: NoiseKind,
@@ -122,13 +124,14 @@ export function fractal(
   octaves: number,
   lacunarity: number,
   gain: number,
+  used = octaves,
 ): number {
   let sum = 0;
   let norm = 0;
   let amp = 1;
   let f = 1;
   let weight = 1;
-  for (let i = 0; i < octaves; i++) {
+  for (let i = 0; i < used; i++) {
     const n = noise(
       ux * f + OCTAVE_BASE[0] + i * OCTAVE_SHIFT[0],
       uy * f + OCTAVE_BASE[1] + i * OCTAVE_SHIFT[1],
@@ -150,6 +153,10 @@ export function fractal(
     norm += amp;
     amp *= gain;
     f *= lacunarity;
+  }
+  for (let i = used; i < octaves; i++) {
+    norm += amp;
+    amp *= gain;
   }
   return sum / norm;
 }

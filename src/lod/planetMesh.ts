@@ -128,7 +128,17 @@ export interface CubeSphereChunkOptions {
   simplify?: number;
   /** Samples from an earlier call (sampleChunk layout); sampled through canonicalSampleMapping when absent. */
   values?: Float32Array;
+  /** Largest collapsed leaf in cells (default {@link PLANET_MAX_LEAF_CELLS}). */
+  maxLeafCells?: number;
 }
+
+/**
+ * Simplification on a cube-sphere: a constant radius is a plane in grid space, so a smooth region
+ * would collapse into one vertex per chunk (QEF error 0 in grid space) and draw as a faceted ball;
+ * leaves of at most 4 cells keep the world-space sagitta under ~2 c / R cells (0.1 cell at the root
+ * level). Found when band-limited coarse levels made the planet smooth: facets from orbit.
+ */
+export const PLANET_MAX_LEAF_CELLS = 4;
 
 /**
  * Samples and meshes one cube-sphere chunk for the configuration it is drawn in: samples through
@@ -145,7 +155,7 @@ export function meshCubeSphereChunk(
   const values = options.values ?? sampleChunk(spec, field, canonicalSampleMapping(space, a.face));
   const result = meshChunk({
     ...spec, values, mapping: space.faceMapping(a.face), field: (options.refineCrossings ?? true) ? field : undefined,
-    simplify: options.simplify ?? 0, coarserNeighbours: coarser,
+    simplify: options.simplify ?? 0, maxLeafCells: options.maxLeafCells ?? PLANET_MAX_LEAF_CELLS, coarserNeighbours: coarser,
   });
   return { ...result, values };
 }

@@ -554,7 +554,8 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   let simplifyMs = 0;
   let collapsedNodes = 0;
   if (simplify > 0) {
-    for (let k = 1; (N >> k) >= 1; k++) {
+    const maxLeaf = input.maxLeafCells ?? N;
+    for (let k = 1; (N >> k) >= 1 && (1 << k) <= maxLeaf; k++) {
       const ta = now();
       const nk = N >> k; // nodes per axis fully inside the chunk
       const prevCount = levelCount[k - 1];

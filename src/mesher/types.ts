@@ -68,6 +68,12 @@ export interface MeshChunkInput extends ChunkSpec {
   hermite?: HermiteEdges;
   /** QEF error threshold for octree simplification, in squared cells of this chunk; 0/absent = off. */
   simplify?: number;
+  /**
+   * Largest collapsed leaf, in cells (a power of two; default: the whole chunk). The QEF error is
+   * measured in grid space: through a curved mapping (a cube-sphere, where a constant radius is a
+   * plane) a flat-in-grid region is not flat in the world, so planets cap the leaves.
+   */
+  maxLeafCells?: number;
   /** Caller's id for the chunk, copied into the boundary leaves. */
   chunkId?: number;
   /**

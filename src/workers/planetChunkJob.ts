@@ -7,7 +7,7 @@
  * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
  * meshing is `meshCubeSphereChunk` (src/lod/planetMesh.ts), the same path `meshPlanet` uses.
  */
-import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
+import { bandLimitSummary, compileToJs, recipeBounds, type BandLimitSummary, type FieldFn, type FieldRecipe } from '../field/index';
 import {
   chunkSampleGapM,
   coarserNeighbourBoxes,
@@ -16,12 +16,13 @@ import {
   meshCubeSphereChunk,
   parseChunkKey,
   sampleCubeSphereChunk,
+  canonicalSampleMapping,
   type ChunkAddress,
   type ChunkKey,
   type ChunkSamples,
   type CubeSphereOptions,
 } from '../lod/index';
-import type { BoundaryLeaves, ChunkStats } from '../mesher/index';
+import { sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
 
 export interface PlanetChunkParams {
@@ -56,10 +57,23 @@ export interface PlanetChunkResult {
 
 export interface PlanetContext {
   key: string;
+  /** The full field (no band-limit). */
   field: FieldFn;
   space: CubeSphereSpace;
   lipschitz: number;
   maxRadiusM: number;
+  /** The field band-limited for a level's lattice, and what that drops (compiled once per level). */
+  level(level: number): { field: FieldFn; summary: BandLimitSummary };
+}
+
+/**
+ * A level's band-limit: features under two cells are left out of its field (noise octaves, warp
+ * octaves, shells thinner than a cell; src/field/bandLimit.ts). Sampled anyway they alias — the
+ * planet's 7 m cave shell sampled every 30 m left pockets under the surface, black specks from
+ * orbit and black splotches from a few km.
+ */
+export function levelMinWavelengthM(space: CubeSphereSpace, level: number): number {
+  return 2 * space.cellSizeM(level);
 }
 let cached: PlanetContext | null = null;
 
@@ -69,12 +83,23 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
   if (cached?.key !== key) {
     const bounds = recipeBounds(recipe);
     recentSamples.clear();
+    const space = new CubeSphereSpace(spaceOptions);
+    const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary }>();
     cached = {
       key,
       field: compileToJs(recipe),
-      space: new CubeSphereSpace(spaceOptions),
+      space,
       lipschitz: bounds.lipschitz,
       maxRadiusM: Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM,
+      level(level) {
+        let l = levels.get(level);
+        if (!l) {
+          const minWavelengthM = levelMinWavelengthM(space, level);
+          l = { field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz) };
+          levels.set(level, l);
+        }
+        return l;
+      },
     };
   }
   return cached;
@@ -110,22 +135,47 @@ function keepSamples(key: string, s: ChunkSamples): void {
 }
 
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
-  const { field, space, lipschitz, maxRadiusM } = planetContext(params.recipe, params.space);
+  const ctx = planetContext(params.recipe, params.space);
+  const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
+  const { field, summary } = ctx.level(a.level);
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others get every point, exactly as before.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
-  const samples = cachedSamples(key) ?? sampleCubeSphereChunk(space, a, field);
+  let samples = cachedSamples(key) ?? sampleCubeSphereChunk(space, a, field);
   if (samples.complete) keepSamples(key, samples);
+  let values = samples.values;
+  // The points this chunk shares with a coarser neighbour's lattice take that neighbour's
+  // band-limited field: both chunks then agree on every shared sign (the seam contract), although
+  // their levels see different bands.
+  const coarse = coarser.length > 0 && a.level < space.levels ? ctx.level(a.level + 1) : null;
+  if (coarse && coarse.summary.signature !== summary.signature) {
+    values = values.slice();
+    const flipped = sampleCoarseLattice(space, a, coarser, coarse.field, values, samples.complete ? null : samples.state);
+    if (flipped) {
+      // The coarse field puts a sign change on a shared face of a chunk found empty/full: all of it.
+      const U = space.chunkUnits(a.level);
+      values = sampleChunk({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells }, field, canonicalSampleMapping(space, a.face));
+      sampleCoarseLattice(space, a, coarser, coarse.field, values, null);
+      samples = { ...samples, complete: true, state: null };
+    }
+  }
+  // Homogeneous in this band proves nothing below about finer bands beyond the dropped amplitude,
+  // and nothing about 'full' once a shell (a cave) was dropped.
+  const gapM = chunkSampleGapM(space, params.level, maxRadiusM) + summary.noiseBoundM / Math.max(lipschitz, 1e-9);
+  const provable = (state: 'empty' | 'full'): boolean => !(state === 'full' && summary.shellsDropped);
   if (!samples.complete) {
     // The sparse lattice's points are up to a 2-cell block's half diagonal from any point.
-    const proven = samples.minAbs > lipschitz * 2 * chunkSampleGapM(space, params.level, maxRadiusM);
-    return homogeneousResult(space, a, { state: samples.state!, proven });
+    const state = samples.state!;
+    const proven = provable(state) && samples.minAbs > lipschitz * (2 * gapM);
+    return homogeneousResult(space, a, { state, proven });
   }
-  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values: samples.values });
-  const homogeneous = homogeneityFromSamples(result.values, lipschitz, chunkSampleGapM(space, params.level, maxRadiusM));
-  if (homogeneous) return homogeneousResult(space, a, homogeneous as NonNullable<PlanetChunkResult['homogeneous']>);
+  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values });
+  const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM);
+  if (homogeneous) {
+    return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>);
+  }
   return {
     positions: result.mesh.positions,
     normals: result.mesh.normals,
@@ -137,6 +187,49 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
     hash: fnv1a([result.mesh.positions, result.mesh.indices]),
     stats: result.stats,
   };
+}
+
+const scratchP = new Float64Array(3);
+
+/**
+ * Re-samples with `coarseField` every point of the chunk's boundary that lies on a coarser
+ * neighbour's lattice inside its (closed) box: the points that neighbour samples itself. Returns
+ * whether one of them now has the other sign than `state` (a chunk found empty or full).
+ */
+function sampleCoarseLattice(
+  space: CubeSphereSpace, a: ChunkAddress, coarser: readonly CoarserNeighbour[], coarseField: FieldFn,
+  values: Float32Array, state: 'empty' | 'full' | null,
+): boolean {
+  const N = space.chunkCells, P = N + 1;
+  const U = space.chunkUnits(a.level);
+  const cs = 2 ** a.level, coarseCs = 2 * cs;
+  const ox = a.ci * U, oy = a.cj * U, oz = a.ck * U;
+  const mapping = canonicalSampleMapping(space, a.face);
+  let flipped = false;
+  for (let k = 0; k < P; k++) {
+    const gk = oz + k * cs;
+    if (gk % coarseCs !== 0) continue;
+    for (let j = 0; j < P; j++) {
+      const gj = oy + j * cs;
+      if (gj % coarseCs !== 0) continue;
+      const face = k === 0 || k === N || j === 0 || j === N;
+      for (let i = 0; i < P; i += face ? 1 : N) {
+        const gi = ox + i * cs;
+        if (gi % coarseCs !== 0) continue;
+        let inside = false;
+        for (const c of coarser) {
+          const b = c.boxGrid;
+          if (gi >= b[0] && gi <= b[3] && gj >= b[1] && gj <= b[4] && gk >= b[2] && gk <= b[5]) { inside = true; break; }
+        }
+        if (!inside) continue;
+        mapping.toWorld(gi, gj, gk, scratchP);
+        const v = coarseField(scratchP[0], scratchP[1], scratchP[2]);
+        values[i + P * (j + P * k)] = v;
+        if (state !== null && (v < 0) !== (state === 'full')) flipped = true;
+      }
+    }
+  }
+  return flipped;
 }
 
 /** The result of a chunk without surface: no mesh, no boundary leaves (seam jobs synthesise them). */

@@ -49,9 +49,15 @@ describe('meshPlanetChunk', () => {
 
   it('re-meshes for a new restriction from the samples it kept: same mesh as from scratch', () => {
     const level = root - 1;
-    const ck = Math.floor(space.gkAtRadius(R) / space.chunkUnits(level));
-    // Chunk ci = 1 lies in root chunk 0 and touches root chunk 1 across its +i face.
-    const job = (coarser: string[]) => meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level, ci: 1, cj: 0, ck, coarser, simplify: 0.02 });
+    const ck0 = Math.floor(space.gkAtRadius(R) / space.chunkUnits(level));
+    // Chunk ci = 1 lies in root chunk 0 and touches root chunk 1 across its +i face; the radial
+    // layer the surface crosses inside the chunk (a non-empty mesh).
+    // Relief of a wavelength both levels keep (the test moon's 8 km noise is band-limited away there).
+    const bumpy = parseRecipe({ ...recipe, name: 'bumpy moon', root: { type: 'sphere', radius: R, noise: { kind: 'fbm', seed: 3, frequency: 1 / 60000, octaves: 2, amplitude: 3000 } } });
+    const jobAt = (ck: number, coarser: string[]) => meshPlanetChunk({ recipe: bumpy, space: spaceOptions, face: 4, level, ci: 1, cj: 0, ck, coarser, simplify: 0 });
+    const ck = [ck0, ck0 - 1, ck0 + 1, ck0 - 2, ck0 + 2].find((c) => jobAt(c, []).indices.length > 0)!;
+    expect(ck).toBeDefined();
+    const job = (coarser: string[]) => jobAt(ck, coarser);
     const coarser = [`4/${root}/1/0/${ck >> 1}`];
     expect(job([]).homogeneous).toBeNull();
     const hits = sampleCacheStats.hits;
