@@ -15,7 +15,9 @@
  * sits at the planet centre; the app's floating origin does the rest.
  */
 import {
+  BufferGeometry,
   Color,
+  Float32BufferAttribute,
   Frustum,
   Group,
   HemisphereLight,
@@ -675,7 +677,13 @@ export class PlanetView {
     const { renderer, scene } = this.options;
     if (this.basePrecompiled || !renderer || !scene) return;
     this.basePrecompiled = true;
-    const probe = new Mesh(undefined, this.material);
+    // With normals like every chunk's: three compiles a standard material for a geometry without
+    // them as flat-shaded, and the material would keep that program (faceted terrain, found here).
+    const geometry = new BufferGeometry();
+    geometry.setAttribute('position', new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 1, 0], 3));
+    geometry.setAttribute('normal', new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
+    geometry.setIndex([0, 1, 2]);
+    const probe = new Mesh(geometry, this.material);
     probe.receiveShadow = probe.castShadow = true;
     this.root.add(probe);
     const done = (): void => {

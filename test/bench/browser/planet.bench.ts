@@ -25,6 +25,7 @@ const SURFACE_CAP_S = 60;
 let renderer: WebGLRenderer | null = null;
 let mesher: BodyMesher | null = null;
 let finestCellM = 1;
+let cascadeCount = 1;
 const samples = {
   chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
   longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
@@ -35,7 +36,7 @@ async function setup(): Promise<void> {
   if (renderer) return;
   renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
   renderer.setSize(W, H, false);
-  // As the app draws: PCF shadow maps (the planet's sun fits 3 cascades to the view each frame).
+  // As the app draws: PCF shadow maps fitted by the planet each frame.
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = PCFShadowMap;
   document.body.appendChild(renderer.domElement);
@@ -66,6 +67,7 @@ async function fly(): Promise<void> {
   scene.add(planet.root);
   planet.start(mesher!.pool);
   finestCellM = planet.space.finestCellM ?? 1;
+  cascadeCount = planet.sun.cascadeCount;
   const R = planet.radiusM;
   const path = [3 * R, R, 0.3 * R, 0.1 * R, 3000, 300, 30, 10];
 
@@ -164,7 +166,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 0,
     setup,
     run: fly,
-    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, 3 shadow cascades, ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
+    notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, shadows (${cascadeCount} map(s)), ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³; of the last run's: ${samples.chunkKinds.at(-1)})`),
       rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
