@@ -22,7 +22,6 @@ import {
   Group,
   HemisphereLight,
   Matrix4,
-  Sphere,
   Mesh,
   MeshStandardMaterial,
   Vector3,
@@ -166,9 +165,6 @@ const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f
 const SEAM_COLOUR = 0xffffff;
 
 const frustum = new Frustum();
-const scratchLocal = new Vector3();
-const shadowSphere = new Sphere();
-const scratchParent = new Vector3();
 /** {@link PlanetView.priorityOffset} that puts the planet's jobs after everything else. */
 export const BACKGROUND_PRIORITY = -1e14;
 const viewProjection = new Matrix4();
@@ -722,29 +718,19 @@ export class PlanetView {
   }
 
   /**
-   * Fits the sun's shadows to the view. With cascades (the planet's own sun: 3): the view from
-   * half the altitude out to the horizon plus the horizon of the highest terrain (relief ≈ 1 % of
-   * R), split nearly uniformly (λ 0.97: near the ground a log split would spend the first map on
-   * the first metres) — the terrain shadows itself to the horizon. With one map: around the ground
-   * below the camera, a few altitudes across (the whole planet from orbit).
+   * Fits the sun's shadow cascades to the view (the planet's own sun has 3; a shared one, whatever it
+   * has): from half the altitude out to the horizon plus the horizon of the highest terrain (relief
+   * ≈ 1 % of R), split nearly uniformly (λ 0.97: near the ground a log split would spend the first
+   * map on the first metres) — the terrain shadows itself to the horizon.
    */
   fitShadows(camera: PerspectiveCamera): void {
     const altitude = Math.max(0, this.altitude(camera.position));
-    if (this.sun.cascadeCount > 1) {
-      const horizon = (h: number): number => Math.sqrt(h * (2 * this.radiusM + h));
-      this.sun.fitCascades(camera, {
-        nearM: Math.max(camera.near, 0.5 * altitude),
-        farM: horizon(altitude) + horizon(0.01 * this.radiusM),
-        lambda: 0.97,
-      });
-      return;
-    }
-    const local = scratchLocal.copy(camera.position).sub(this.root.position);
-    const radius = Math.min(this.radiusM * 1.2, Math.max(200, altitude * 4));
-    // The ground point in the sun's parent space (the planet's root, or the shared sun's group).
-    const ground = local.setLength(this.radiusM).add(this.root.position);
-    if (this.sun.parent) ground.sub(this.sun.parent.getWorldPosition(scratchParent));
-    this.sun.fitShadow(shadowSphere.set(ground, radius));
+    const horizon = (h: number): number => Math.sqrt(h * (2 * this.radiusM + h));
+    this.sun.fitCascades(camera, {
+      nearM: Math.max(camera.near, 0.5 * altitude),
+      farM: horizon(altitude) + horizon(0.01 * this.radiusM),
+      lambda: 0.97,
+    });
   }
 
   /**

@@ -76,6 +76,24 @@ export function craterHeightBound(field: CraterField): number {
 }
 
 /**
+ * One crater's height at unit direction n (m): the bowl inside its radius, the ejecta beyond it
+ * out to `outer2` (squared, in radii), 0 outside — 0 changes neither the raised nor the lowered
+ * extreme the callers keep. Shared by the full loop and the indexed one (bitwise the same values).
+ */
+function craterProfile(craters: Float64Array, o: number, nx: number, ny: number, nz: number, outer2: number, invEjecta: number): number {
+  const dx = nx - craters[o];
+  const dy = ny - craters[o + 1];
+  const dz = nz - craters[o + 2];
+  const x2 = (dx * dx + dy * dy + dz * dz) * craters[o + CRATER_INV_RADIUS2];
+  if (x2 >= outer2) return 0;
+  const depth = craters[o + CRATER_DEPTH_M];
+  const rim = craters[o + CRATER_RIM_M];
+  if (x2 < 1) return -depth + (depth + rim) * x2;
+  const t = 1 - (Math.sqrt(x2) - 1) * invEjecta;
+  return rim * t * t;
+}
+
+/**
  * Crater height (m) at unit direction (nx, ny, nz); positive raises the surface.
  * `craters` from {@link placeCraters}; `ejecta` is the field's `ejectaFalloff`.
  */
@@ -85,20 +103,7 @@ export function craterHeight(craters: Float64Array, ejecta: number, nx: number, 
   const outer2 = (1 + ejecta) * (1 + ejecta);
   const invEjecta = 1 / ejecta;
   for (let o = 0; o < craters.length; o += CRATER_STRIDE) {
-    const dx = nx - craters[o];
-    const dy = ny - craters[o + 1];
-    const dz = nz - craters[o + 2];
-    const x2 = (dx * dx + dy * dy + dz * dz) * craters[o + CRATER_INV_RADIUS2];
-    if (x2 >= outer2) continue;
-    const depth = craters[o + CRATER_DEPTH_M];
-    const rim = craters[o + CRATER_RIM_M];
-    let h: number;
-    if (x2 < 1) {
-      h = -depth + (depth + rim) * x2;
-    } else {
-      const t = 1 - (Math.sqrt(x2) - 1) * invEjecta;
-      h = rim * t * t;
-    }
+    const h = craterProfile(craters, o, nx, ny, nz, outer2, invEjecta);
     if (h > raised) raised = h;
     if (h < lowered) lowered = h;
   }
@@ -200,20 +205,7 @@ export function craterHeightIndexed(index: CraterIndex, nx: number, ny: number, 
   const invEjecta = 1 / index.ejecta;
   for (let k = 0; k < list.length; k++) {
     const o = list[k];
-    const dx = nx - craters[o];
-    const dy = ny - craters[o + 1];
-    const dz = nz - craters[o + 2];
-    const x2 = (dx * dx + dy * dy + dz * dz) * craters[o + CRATER_INV_RADIUS2];
-    if (x2 >= outer2) continue;
-    const depth = craters[o + CRATER_DEPTH_M];
-    const rim = craters[o + CRATER_RIM_M];
-    let h: number;
-    if (x2 < 1) {
-      h = -depth + (depth + rim) * x2;
-    } else {
-      const t = 1 - (Math.sqrt(x2) - 1) * invEjecta;
-      h = rim * t * t;
-    }
+    const h = craterProfile(craters, o, nx, ny, nz, outer2, invEjecta);
     if (h > raised) raised = h;
     if (h < lowered) lowered = h;
   }

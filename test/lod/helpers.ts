@@ -29,6 +29,16 @@ export function lookAtView(cameraM: [number, number, number], targetM: [number, 
   return { cameraM, projectionFactor: PROJECTION_1080P_60DEG, frustumPlanes: planes };
 }
 
+/** Radius of the field's surface along unit `dir`, by bisection between `innerM` (inside) and `outerM` (outside). */
+export function surfaceRadiusAlong(field: (x: number, y: number, z: number) => number, dir: number[], innerM: number, outerM: number): number {
+  let lo = innerM, hi = outerM;
+  for (let it = 0; it < 50; it++) {
+    const m = 0.5 * (lo + hi);
+    if (field(dir[0] * m, dir[1] * m, dir[2] * m) < 0) lo = m; else hi = m;
+  }
+  return lo;
+}
+
 export function sub(a: number[], b: number[]): [number, number, number] { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
 export function add(a: number[], b: number[]): [number, number, number] { return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]; }
 export function scale(a: number[], s: number): [number, number, number] { return [a[0] * s, a[1] * s, a[2] * s]; }

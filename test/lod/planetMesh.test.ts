@@ -11,7 +11,7 @@ import {
   homogeneityFromSamples, HomogeneousRecord, planetShell, selectChunks, transformBoundaryLeaves,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
-import { lookAtView, scale } from './helpers';
+import { lookAtView, scale, surfaceRadiusAlong } from './helpers';
 
 const N = 16;
 
@@ -34,12 +34,7 @@ describe('planet chunks meshed through the cube-sphere mapping', () => {
       // Camera 3 km above a point near a face edge, looking along the surface.
       const dir = [0.7, 0.69, 0.19].map((v, _, a) => v / Math.hypot(...a)) as [number, number, number];
       // The surface radius under the camera (bisection between the shell's radii).
-      let lo = shell.innerM, hi = shell.outerM;
-      for (let it = 0; it < 50; it++) {
-        const m = 0.5 * (lo + hi);
-        if (field(dir[0] * m, dir[1] * m, dir[2] * m) < 0) lo = m; else hi = m;
-      }
-      const cam = scale(dir, lo + 500);
+      const cam = scale(dir, surfaceRadiusAlong(field, dir, shell.innerM, shell.outerM) + 500);
       const sel = selectChunks(space, shell, lookAtView(cam, scale([dir[0], dir[1] + 0.05, dir[2]], radiusM)), { maxScreenErrorPx: 8 });
       const record = new HomogeneousRecord();
       // Nearest leaves first.

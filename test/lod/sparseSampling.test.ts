@@ -9,7 +9,7 @@ import { compileToJs, recipeBounds } from '../../src/field/index';
 import { sampleChunk } from '../../src/mesher/index';
 import { canonicalSampleMapping, CubeSphereSpace, planetShell, sampleCubeSphereChunk, selectChunks } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
-import { lookAtView, scale } from './helpers';
+import { lookAtView, scale, surfaceRadiusAlong } from './helpers';
 
 const N = 16;
 
@@ -23,12 +23,7 @@ describe('sparse chunk sampling', () => {
       const radiusM = bounds.sphereRadiusM - bounds.elevationM;
       const space = new CubeSphereSpace({ radiusM, chunkCells: N, finestCellM: 8 });
       const dir = [0.3, 0.55, 0.78].map((v, _, a) => v / Math.hypot(...a)) as [number, number, number];
-      let lo = shell.innerM, hi = shell.outerM;
-      for (let it = 0; it < 50; it++) {
-        const m = 0.5 * (lo + hi);
-        if (field(dir[0] * m, dir[1] * m, dir[2] * m) < 0) lo = m; else hi = m;
-      }
-      const cam = scale(dir, lo + 300);
+      const cam = scale(dir, surfaceRadiusAlong(field, dir, shell.innerM, shell.outerM) + 300);
       const sel = selectChunks(space, shell, lookAtView(cam, scale([dir[0] + 0.05, dir[1], dir[2]], radiusM)), { maxScreenErrorPx: 8 });
       // Every 3rd selected leaf, nearest first (deterministic), up to 60 chunks.
       const order = sel.leaves
