@@ -50,7 +50,7 @@ import { withSunCascades } from '../render/sunCascades';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import type { LodSelectResult, LodSnapshot, LodWorkerRequest } from '../workers/lod.worker';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
-import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
+import { withTransferableLeaves, type PlanetSeamParams, type PlanetSeamPart, type PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import { deserializeError, type WorkerResponse } from '../workers/protocol';
 import type { Progress, ProgressTask } from './progress';
@@ -530,9 +530,11 @@ export class PlanetView {
     const id = `s:${owner}|${ids.join(';')}`;
     tx.seamIds.set(owner, id);
     if (this.cache.has(id) || this.jobs.has(id)) return;
-    const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts };
+    const sent = withTransferableLeaves(parts);
+    const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts: sent.parts };
     const priority = TRANSACTION_PRIORITY + 1;
-    this.track(id, 'seam', owner, this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset }), priority);
+    const job = this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset, transfer: sent.transfer });
+    this.track(id, 'seam', owner, job, priority);
   }
 
   private track(id: string, kind: 'chunk' | 'seam', key: ChunkKey, job: PoolJob<PlanetChunkResult | PlanetSeamResult>, priority: number): void {

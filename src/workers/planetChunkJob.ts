@@ -116,6 +116,11 @@ const SAMPLE_CACHE_ENTRIES = 32;
 const recentSamples = new Map<string, ChunkSamples>();
 export const sampleCacheStats = { hits: 0, misses: 0 };
 
+/** Forgets the kept samples (benchmarks measure chunks meshed from scratch). */
+export function clearSampleCache(): void {
+  recentSamples.clear();
+}
+
 function cachedSamples(key: string): ChunkSamples | undefined {
   const s = recentSamples.get(key);
   if (!s) {

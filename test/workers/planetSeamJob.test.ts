@@ -11,7 +11,7 @@ import {
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
 import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
-import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+import { buildPlanetSeamJob, withTransferableLeaves, type PlanetSeamParams, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
 
 const recipe = planetRecipe(7);
 const bounds = recipeBounds(recipe);
@@ -48,7 +48,11 @@ describe('planet chunk + seam jobs', () => {
         const stitches = [...lod.seamStitches.get(owner)!];
         const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
           leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
-        const s = buildPlanetSeamJob({ recipe, space: spaceOptions, owner, stitches, parts });
+        // As the renderer sends it: copies of the leaves, transferred (the originals stay usable).
+        const sent = withTransferableLeaves(parts);
+        const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ recipe, space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
+        for (const p of sent.parts) if (p.leaves) expect(p.leaves.cells.byteLength).toBe(0); // transferred away
+        for (const p of parts) if (p.leaves) expect(p.leaves.cells.length).toBe(4 * p.leaves.count);
         meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
         tags.push(s.vertexFaces);
       }
