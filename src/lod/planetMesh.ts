@@ -12,6 +12,7 @@ import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';
 import { countDuplicateTriangles, validateMesh, weldMeshes } from '../mesher/validate.ts';
 import type { MeshReport } from '../mesher/validate.ts';
 import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour, GridMapping, MeshChunkResult } from '../mesher/types.ts';
+import type { HermiteMemo } from '../mesher/hermiteMemo.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { childAddress } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
@@ -130,6 +131,8 @@ export interface CubeSphereChunkOptions {
   values?: Float32Array;
   /** Largest collapsed leaf in cells (default {@link PLANET_MAX_LEAF_CELLS}). */
   maxLeafCells?: number;
+  /** This chunk's crossings and normals from earlier meshes with the same field (see HermiteMemo). */
+  hermiteMemo?: HermiteMemo;
 }
 
 /**
@@ -156,6 +159,7 @@ export function meshCubeSphereChunk(
   const result = meshChunk({
     ...spec, values, mapping: space.faceMapping(a.face), field: (options.refineCrossings ?? true) ? field : undefined,
     simplify: options.simplify ?? 0, maxLeafCells: options.maxLeafCells ?? PLANET_MAX_LEAF_CELLS, coarserNeighbours: coarser,
+    hermiteMemo: options.hermiteMemo,
   });
   return { ...result, values };
 }

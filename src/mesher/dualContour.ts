@@ -436,6 +436,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   function computeCrossings(from = 0, gridNormals = false): void {
     const h = NORMAL_STEP_CELLS * cs;
     const field = gridNormals ? undefined : input.field;
+    const memo = input.hermiteMemo;
     for (let e = from; e < edgeCount; e++) {
       const code = edgePoint[e];
       const axis = code % 3;
@@ -451,7 +452,9 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       // A restricted end's sign is the coarse lattice's, not the field's: the field need not change
       // sign on this edge, and false position would then pin the crossing to the restricted end
       // (saw coincident vertices and zero-area seam triangles). Keep the linear crossing there.
-      if (field && !(restricted && (restricted[p] || restricted[q]))) {
+      const refine = field !== undefined && !(restricted && (restricted[p] || restricted[q]));
+      if (refine && memo?.recall(code, va, vb, edgeT, e, edgeN)) continue;
+      if (refine) {
         // Illinois false position on [0, 1]; keeps the bracket so t never leaves the edge. The
         // first step is the linear crossing of the grid values; stop once the estimated distance
         // to the root is below CROSSING_TOL_CELLS.
@@ -502,6 +505,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       }
       edgeT[e] = t;
       edgeN[3 * e] = nx / len; edgeN[3 * e + 1] = ny / len; edgeN[3 * e + 2] = nz / len;
+      if (refine) memo?.keep(code, va, vb, edgeT, e, edgeN);
     }
   }
   function sampleAt(gx: number, gy: number, gz: number): number {

@@ -5,6 +5,7 @@ export type {
 } from './types.ts';
 export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';
 export { meshChunk, sampleChunk, MesherInputError } from './dualContour.ts';
+export { HermiteMemo } from './hermiteMemo.ts';
 export { countDuplicateTriangles, validateMesh, weldMeshes } from './validate.ts';
 export type { MeshReport } from './validate.ts';
 export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';

@@ -6,6 +6,7 @@
  * (level 0 cell = 1 unit). A chunk at level `l` has cells of 2^l units. World positions come
  * only from a {@link GridMapping}, so a cube-sphere warp can replace the cartesian mapping later.
  */
+import type { HermiteMemo } from './hermiteMemo.ts';
 
 /** A scalar field in world space: negative inside, positive outside. */
 export type FieldFn = (x: number, y: number, z: number) => number;
@@ -66,6 +67,11 @@ export interface MeshChunkInput extends ChunkSpec {
   field?: FieldFn;
   /** Precomputed crossings + normals; when given, `field` is not used for hermite data. */
   hermite?: HermiteEdges;
+  /**
+   * Crossings and normals found with `field` by earlier meshes of this same chunk (same field,
+   * same mapping): reused where an edge's grid values are unchanged, and filled with the new ones.
+   */
+  hermiteMemo?: HermiteMemo;
   /** QEF error threshold for octree simplification, in squared cells of this chunk; 0/absent = off. */
   simplify?: number;
   /**

@@ -22,7 +22,7 @@ import {
   type ChunkSamples,
   type CubeSphereOptions,
 } from '../lod/index';
-import { sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
+import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
 
 export interface PlanetChunkParams {
@@ -108,20 +108,26 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
 const EMPTY_F32 = new Float32Array(0);
 
 /**
- * Samples of the last chunks with a surface, per worker, for re-meshes: a chunk is meshed again
- * whenever its restriction (coarser neighbours) changes — a third of the chunk jobs in the planet
- * flight bench — and its samples do not depend on the restriction. 32 × 144 kB at N = 32.
+ * Samples and hermite data (crossings, normals) of the last chunks with a surface, per worker, for
+ * re-meshes: a chunk is meshed again whenever its restriction (coarser neighbours) changes — a
+ * third of the chunk jobs in the planet flight bench — and neither depends on the restriction
+ * (the memo checks each edge's end values). Up to 32 × ~0.5 MB at N = 32.
  */
 const SAMPLE_CACHE_ENTRIES = 32;
-const recentSamples = new Map<string, ChunkSamples>();
-export const sampleCacheStats = { hits: 0, misses: 0 };
+interface KeptChunk {
+  samples: ChunkSamples;
+  memo: HermiteMemo;
+}
+const recentSamples = new Map<string, KeptChunk>();
+/** Chunks whose samples were kept / not; edges whose crossing and normal were recalled. */
+export const sampleCacheStats = { hits: 0, misses: 0, recalledEdges: 0 };
 
 /** Forgets the kept samples (benchmarks measure chunks meshed from scratch). */
 export function clearSampleCache(): void {
   recentSamples.clear();
 }
 
-function cachedSamples(key: string): ChunkSamples | undefined {
+function cachedSamples(key: string): KeptChunk | undefined {
   const s = recentSamples.get(key);
   if (!s) {
     sampleCacheStats.misses++;
@@ -133,7 +139,7 @@ function cachedSamples(key: string): ChunkSamples | undefined {
   return s;
 }
 
-function keepSamples(key: string, s: ChunkSamples): void {
+function keepSamples(key: string, s: KeptChunk): void {
   recentSamples.delete(key);
   recentSamples.set(key, s);
   while (recentSamples.size > SAMPLE_CACHE_ENTRIES) recentSamples.delete(recentSamples.keys().next().value!);
@@ -148,8 +154,10 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others get every point, exactly as before.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
-  let samples = cachedSamples(key) ?? sampleCubeSphereChunk(space, a, field);
-  if (samples.complete) keepSamples(key, samples);
+  const kept = cachedSamples(key);
+  let samples = kept?.samples ?? sampleCubeSphereChunk(space, a, field);
+  const memo = kept?.memo ?? new HermiteMemo();
+  if (samples.complete) keepSamples(key, { samples, memo });
   let values = samples.values;
   // The points this chunk shares with a coarser neighbour's lattice take that neighbour's
   // band-limited field: both chunks then agree on every shared sign (the seam contract), although
@@ -176,7 +184,9 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
     const proven = provable(state) && samples.minAbs > lipschitz * (2 * gapM);
     return homogeneousResult(space, a, { state, proven });
   }
-  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values });
+  const recalled = memo.recalled;
+  const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
+  sampleCacheStats.recalledEdges += memo.recalled - recalled;
   const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM);
   if (homogeneous) {
     return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>);

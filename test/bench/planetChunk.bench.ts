@@ -3,8 +3,10 @@
  * samples of a 32³ chunk of `planetRecipe(4)` (radius ~62 km, 1 m finest cells, 12 levels) through
  * the cube-sphere mapping, then Dual Contouring with field-refined crossings and normals. One chunk
  * per level 0, 3, 6 and 9 on face 0, each holding the surface (found by bisection along the radius
- * at a fixed face point). Rows: chunks per second over the four, ms per chunk per level (same runs),
- * and peers from the same run: `sampleChunk` alone on the same chunks (the sampling floor), and
+ * at a fixed face point), each meshed from scratch (the worker's kept samples cleared). Rows: chunks
+ * per second over the four, ms per chunk per level (same runs), and peers from the same run: the
+ * same chunks meshed again from what the worker kept (a re-mesh after a restriction change),
+ * `sampleChunk` alone on the same chunks (the sampling floor), and
  * with the field compiled without shared modifiers (`reference: true`, the sampling cost
  * before the terrain and cave shell shared their warp, noise and craters).
  */
@@ -12,7 +14,7 @@ import { compileToJs, type FieldFn } from '../../src/field/index.ts';
 import { canonicalSampleMapping, CubeSphereSpace, meshCubeSphereChunk, type ChunkAddress } from '../../src/lod/index.ts';
 import { sampleChunk } from '../../src/mesher/index.ts';
 import { planetRecipe } from '../../src/scene/index.ts';
-import { meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
+import { clearSampleCache, meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
 import { median, rowFrom } from './harness.ts';
 import type { Benchmark, BenchRow } from './harness.ts';
 
@@ -49,7 +51,7 @@ function planetBenches(): Benchmark[] {
   let chunks: ChunkAddress[] = [];
   let space: CubeSphereSpace | null = null;
   const perLevel: number[][] = BENCH_LEVELS.map(() => []);
-  const rates: Record<string, number[]> = { job: [], sample: [], plain: [] };
+  const rates: Record<string, number[]> = { job: [], remesh: [], sample: [], plain: [] };
   let triangles = 0;
   let evalsPerEdge = '';
   const setup = (): void => {
@@ -86,6 +88,7 @@ function planetBenches(): Benchmark[] {
       run: () => {
         triangles = 0;
         chunks.forEach((a, i) => {
+          clearSampleCache(); // from scratch: what a chunk costs the first time it is asked for
           const t0 = performance.now();
           const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0 });
           perLevel[i].push(performance.now() - t0);
@@ -96,6 +99,18 @@ function planetBenches(): Benchmark[] {
       notes: () => `meshPlanetChunk, planetRecipe(${PLANET_SEED}) r=${(radiusM / 1000).toFixed(1)} km, surface chunks at levels ${BENCH_LEVELS.join('/')} on face 0, ${triangles} triangles, hermite ${evalsPerEdge} field evaluations per edge; one thread`,
       extraRows: (): BenchRow[] => BENCH_LEVELS.map((level, i) =>
         rowFrom(`planet/chunk-job/32^3/L${level}`, 'ms', perLevel[i].slice(-5), `ms per chunk, level ${level} (same runs as planet/chunk-job/32^3)`)),
+    },
+    {
+      name: 'planet/chunk-remesh/32^3',
+      unit: 'chunks/s',
+      runs: 5,
+      warmup: 1,
+      setup,
+      run: () => {
+        for (const a of chunks) meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0 });
+      },
+      toValue: (ms) => { const v = chunksPerS(ms); rates.remesh.push(v); return v; },
+      notes: () => `peer: the same chunks meshed again (a restriction change) from the samples and hermite data the worker kept; remesh/job ${(median(rates.remesh) / median(rates.job)).toFixed(1)}`,
     },
     {
       name: 'planet/chunk-sample/32^3',

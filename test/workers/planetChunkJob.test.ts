@@ -60,9 +60,11 @@ describe('meshPlanetChunk', () => {
     const job = (coarser: string[]) => jobAt(ck, coarser);
     const coarser = [`4/${root}/1/0/${ck >> 1}`];
     expect(job([]).homogeneous).toBeNull();
-    const hits = sampleCacheStats.hits;
+    const hits = sampleCacheStats.hits, recalled = sampleCacheStats.recalledEdges;
     const warm = job(coarser);
     expect(sampleCacheStats.hits).toBe(hits + 1);
+    // Crossings and normals of the edges the restriction left alone came from the memo.
+    expect(sampleCacheStats.recalledEdges - recalled).toBeGreaterThan(warm.stats!.edges / 2);
     // Another planet clears the cache: the same job again, sampled from scratch.
     meshPlanetChunk({ recipe: parseRecipe({ ...recipe, name: 'other' }), space: spaceOptions, face: 0, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
     const misses = sampleCacheStats.misses;
@@ -70,6 +72,8 @@ describe('meshPlanetChunk', () => {
     expect(sampleCacheStats.misses).toBe(misses + 1);
     expect(warm.hash).toBe(cold.hash);
     expect(warm.indices).toEqual(cold.indices);
+    expect(warm.positions).toEqual(cold.positions);
+    expect(warm.normals).toEqual(cold.normals);
     // The restriction changed the mesh (the shared face follows the coarse lattice).
     expect(warm.hash).not.toBe(job([]).hash);
   });
