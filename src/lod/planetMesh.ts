@@ -166,9 +166,12 @@ export function meshCubeSphereChunk(
 
 /** What {@link sampleCubeSphereChunk} found. */
 export interface ChunkSamples {
-  /** (N+1)³ values, x fastest — complete only when `complete`. */
+  /** (N+1)³ values, x fastest — for meshing only when `complete`. */
   values: Float32Array;
-  /** Every point sampled (a sign change was found): `values` equals `sampleChunk`'s, bit for bit. */
+  /**
+   * A sign change was found and every point has a value: `sampleChunk`'s, bit for bit, near the
+   * surface; interpolated (same sign) in blocks far from it. Meshes like `sampleChunk`'s values.
+   */
   complete: boolean;
   /** Field evaluations made. */
   evaluations: number;
@@ -180,30 +183,46 @@ export interface ChunkSamples {
 const scratchS = new Float64Array(3);
 
 /**
- * Samples a chunk through {@link canonicalSampleMapping} in two passes. First every point on its six
- * faces and every other point inside (i, j, k all even): about 30 % of the (N+1)³ at N = 32. When
- * all of those have one sign the chunk is taken as homogeneous and sampling stops; at the first
- * sign change the pass ends and every remaining point is sampled, so `values` is then exactly
- * `sampleChunk`'s (same points through the same mapping: bit for bit).
+ * How far a 2-cell block's corners must be from zero, as a multiple of the largest change along one
+ * of its 2-cell edges, for its inside to be left unsampled: √3 (the block's half diagonal, in 2-cell
+ * steps, is √3 / 2) with a safety factor of 2 on that local slope.
+ */
+export const NARROW_BAND_SLOPE_FACTOR = Math.sqrt(3);
+
+/**
+ * Samples a chunk through {@link canonicalSampleMapping}, spending field evaluations where the
+ * surface is. First every point on its six faces and every other point inside (i, j, k all even):
+ * about 30 % of the (N+1)³ at N = 32. When all of those have one sign the chunk is taken as
+ * homogeneous and sampling stops there.
+ *
+ * Otherwise the chunk is a grid of 2-cell blocks whose corners are all sampled. A block is sampled
+ * whole when it holds a sign change among its sampled points, touches such a block, or has a
+ * corner closer to zero than {@link NARROW_BAND_SLOPE_FACTOR} times the largest change along its
+ * edges (the surface may be within reach of the local slope). The points of the other blocks —
+ * one sign, far from the surface — are filled by interpolating their block's corners, which keeps
+ * that sign. Every sign-changing edge then lies in a fully sampled block, so the mesh, which reads
+ * only signs there, equals the one from every point sampled (test/lod/sparseSampling.test.ts
+ * compares meshes of planet chunks at every level); values at evaluated points are bit for bit
+ * `sampleChunk`'s.
  *
  * Why it is safe for seams: every point a neighbour shares (the faces) is sampled exactly, so
  * chunks agree on every shared sign. What it can miss: a pocket of the other sign lying wholly
- * inside the chunk and between the even lattice points — under two cells across, which Dual
- * Contouring at this level would not resolve either. Near a planet's surface most chunks the
- * selection asks for are empty or full (the shell is thick); they cost a third of a full sample.
+ * inside a block and between its corners — under two cells across, which Dual Contouring at this
+ * level would not resolve either, and which the level's band limit (no feature under two cells)
+ * leaves out of the field. Near a planet's surface most chunks the selection asks for are empty or
+ * full (the shell is thick); they cost a third of a full sample, and surface chunks about half.
  */
 export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, field: FieldFn): ChunkSamples {
   const N = space.chunkCells;
-  const P = N + 1;
+  const P = N + 1, PP = P * P;
   const U = space.chunkUnits(a.level);
   const cs = 2 ** a.level;
   const ox = a.ci * U, oy = a.cj * U, oz = a.ck * U;
   const mapping = canonicalSampleMapping(space, a.face);
   const values = new Float32Array(P * P * P);
   const done = new Uint8Array(P * P * P);
-  let evaluations = 0, inside = 0, minAbs = Infinity, mixed = false;
-  const sample = (i: number, j: number, k: number): void => {
-    const p = i + P * (j + P * k);
+  let evaluations = 0, inside = 0, minAbs = Infinity;
+  const sample = (p: number, i: number, j: number, k: number): void => {
     if (done[p]) return;
     mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchS);
     const v = field(scratchS[0], scratchS[1], scratchS[2]);
@@ -213,33 +232,84 @@ export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, f
     if (v < 0) inside++;
     const abs = Math.abs(v);
     if (abs < minAbs) minAbs = abs;
-    if (inside !== 0 && inside !== evaluations) mixed = true;
   };
   // Pass 1: the faces (k = 0 and N whole; the other faces row by row), then the even interior.
-  outer: for (let k = 0; k < P; k++) {
+  for (let k = 0; k < P; k++) {
     const kFace = k === 0 || k === N;
     for (let j = 0; j < P; j++) {
-      const jFace = kFace || j === 0 || j === N;
-      if (jFace) {
-        for (let i = 0; i < P; i++) sample(i, j, k);
+      const row = P * (j + P * k);
+      if (kFace || j === 0 || j === N) {
+        for (let i = 0; i < P; i++) sample(row + i, i, j, k);
       } else {
-        sample(0, j, k);
-        sample(N, j, k);
-      }
-      if (mixed) break outer;
-    }
-  }
-  if (!mixed) {
-    interior: for (let k = 2; k < N; k += 2) {
-      for (let j = 2; j < N; j += 2) {
-        for (let i = 2; i < N; i += 2) sample(i, j, k);
-        if (mixed) break interior;
+        sample(row, 0, j, k);
+        sample(row + N, N, j, k);
       }
     }
   }
-  if (!mixed) return { values, complete: false, evaluations, state: inside === 0 ? 'empty' : 'full', minAbs };
-  // Pass 2: everything else.
-  for (let k = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++) sample(i, j, k);
+  for (let k = 2; k < N; k += 2) for (let j = 2; j < N; j += 2) for (let i = 2; i < N; i += 2) sample(i + P * (j + P * k), i, j, k);
+  if (inside === 0 || inside === evaluations) return { values, complete: false, evaluations, state: inside === 0 ? 'empty' : 'full', minAbs };
+  if (N % 2 !== 0) {
+    // No 2-cell blocks: sample everything.
+    for (let k = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++) sample(i + P * (j + P * k), i, j, k);
+    return { values, complete: true, evaluations, state: null, minAbs };
+  }
+  // Pass 2: classify the 2-cell blocks from their sampled points.
+  const B = N / 2;
+  const mixed = new Uint8Array(B * B * B);
+  const active = new Uint8Array(B * B * B);
+  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
+    const b = bi + B * (bj + B * bk);
+    const p0 = 2 * bi + P * (2 * bj + P * 2 * bk);
+    let neg = 0, seen = 0;
+    for (let dk = 0; dk <= 2; dk++) for (let dj = 0; dj <= 2; dj++) for (let di = 0; di <= 2; di++) {
+      const p = p0 + di + P * dj + PP * dk;
+      if (!done[p]) continue;
+      seen++;
+      if (values[p] < 0) neg++;
+    }
+    if (neg !== 0 && neg !== seen) {
+      mixed[b] = 1;
+      continue;
+    }
+    let near = Infinity, slope = 0;
+    for (let c = 0; c < 8; c++) {
+      const p = p0 + 2 * (c & 1) + 2 * P * ((c >> 1) & 1) + 2 * PP * (c >> 2);
+      const v = values[p];
+      near = Math.min(near, Math.abs(v));
+      if (!(c & 1)) slope = Math.max(slope, Math.abs(values[p + 2] - v));
+      if (!(c & 2)) slope = Math.max(slope, Math.abs(values[p + 2 * P] - v));
+      if (!(c & 4)) slope = Math.max(slope, Math.abs(values[p + 2 * PP] - v));
+    }
+    if (!(near > NARROW_BAND_SLOPE_FACTOR * slope)) active[b] = 1;
+  }
+  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
+    if (!mixed[bi + B * (bj + B * bk)]) continue;
+    for (let nk = Math.max(0, bk - 1); nk <= Math.min(B - 1, bk + 1); nk++) {
+      for (let nj = Math.max(0, bj - 1); nj <= Math.min(B - 1, bj + 1); nj++) {
+        for (let ni = Math.max(0, bi - 1); ni <= Math.min(B - 1, bi + 1); ni++) active[ni + B * (nj + B * nk)] = 1;
+      }
+    }
+  }
+  // Pass 3: every point of an active block, then the rest from their block's corners.
+  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
+    if (!active[bi + B * (bj + B * bk)]) continue;
+    for (let k = 2 * bk; k <= 2 * bk + 2; k++) for (let j = 2 * bj; j <= 2 * bj + 2; j++) {
+      for (let i = 2 * bi; i <= 2 * bi + 2; i++) sample(i + P * (j + P * k), i, j, k);
+    }
+  }
+  for (let k = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++) {
+    const p = i + P * (j + P * k);
+    if (done[p]) continue;
+    // Mean of the even points around it along its odd axes (a midpoint of an edge, face or block).
+    const di = i & 1, dj = (j & 1) * P, dk = (k & 1) * PP;
+    let sum = 0, n = 0;
+    for (let c = 0; c < 8; c++) {
+      if ((c & 1 && !di) || (c & 2 && !dj) || (c & 4 && !dk)) continue;
+      sum += values[p + (c & 1 ? di : -di) + (c & 2 ? dj : -dj) + (c & 4 ? dk : -dk)];
+      n++;
+    }
+    values[p] = sum / n;
+  }
   return { values, complete: true, evaluations, state: null, minAbs };
 }
 
