@@ -30,7 +30,7 @@ const REFINE_STEPS = 5;
  * the bracket, is below this (cells): far below what moves a QEF vertex visibly, and most edges
  * of fine chunks stop after the first (linear) guess.
  */
-const CROSSING_TOL_CELLS = 1e-3;
+const CROSSING_TOL_CELLS = 1e-2;
 /** Forward-difference step for callback normals, in cells. */
 const NORMAL_STEP_CELLS = 1e-3;
 
