@@ -157,6 +157,13 @@ interface Transaction extends Configuration {
 
 const SIMPLIFY = 0.02;
 const APPLY_BUDGET_MS = 4;
+/**
+ * Jobs handed to the pool per body worker, queued ones included. Jobs are started once a frame, and
+ * a worker clears a re-mesh (~5 ms, samples and crossings kept) or a seam faster than a software
+ * renderer draws a frame (150-300 ms under SwiftShader): with one job in flight the worker sat idle
+ * most of each frame. Queued jobs cost nothing when the camera moves on (cancelled unstarted).
+ */
+const JOBS_PER_WORKER = 6;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
@@ -469,7 +476,7 @@ export class PlanetView {
       this.appliedOffset = this.priorityOffset;
       for (const [id, job] of this.jobs) job.setPriority((this.jobPriority.get(id) ?? 0) + this.priorityOffset);
     }
-    const maxInFlight = pool.size + 1;
+    const maxInFlight = JOBS_PER_WORKER * pool.size + 1;
     const tx = this.tx;
     if (tx) {
       for (const key of tx.waitingChunks) {
