@@ -50,7 +50,7 @@ import { withSunCascades } from '../render/sunCascades';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import type { LodSelectResult, LodSnapshot, LodWorkerRequest } from '../workers/lod.worker';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
-import { withTransferableLeaves, type PlanetSeamParams, type PlanetSeamPart, type PlanetSeamResult } from '../workers/planetSeamJob';
+import { seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart, type PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import { deserializeError, type WorkerResponse } from '../workers/protocol';
 import type { Progress, ProgressTask } from './progress';
@@ -537,7 +537,7 @@ export class PlanetView {
     const id = `s:${owner}|${ids.join(';')}`;
     tx.seamIds.set(owner, id);
     if (this.cache.has(id) || this.jobs.has(id)) return;
-    const sent = withTransferableLeaves(parts);
+    const sent = seamPartsToSend(this.chunkSpace, owner, parts);
     const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts: sent.parts };
     const priority = TRANSACTION_PRIORITY + 1;
     const job = this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset, transfer: sent.transfer });

@@ -80,6 +80,55 @@ export function chunkBoxInFrame(space: CubeSphereSpace, a: ChunkAddress, face: n
 }
 
 /**
+ * Copies of the records of `leaves` (chunk `part`'s boundary leaves, in its own face frame) that the
+ * seam owned by `owner` can read: those whose closed cell touches the owner's box (grown by one unit,
+ * for the owner box's quarter-unit face-edge sides). buildSeam keeps an edge only when its midpoint
+ * lies in the owner box and the cells around an edge all contain its midpoint, so no other record
+ * takes part and the seam built from these copies is the same (test/workers/planetSeamJob.test.ts);
+ * of the owner's own records, only those on the sides its owner box holds.
+ * A face neighbour keeps about a sixth of its records, an edge or corner neighbour a handful: what
+ * the renderer copies and transfers per seam job, instead of every chunk's whole boundary.
+ */
+export function seamPartLeaves(space: CubeSphereSpace, owner: ChunkAddress, part: ChunkAddress, leaves: BoundaryLeaves): BoundaryLeaves {
+  const box: GridBox = [0, 0, 0, 0, 0, 0];
+  if (!chunkBoxInFrame(space, owner, part.face, box)) throw new Error(`seamPartLeaves: ${keyOf(part)} cannot touch ${keyOf(owner)}`);
+  const x0 = box[0] - 1, y0 = box[1] - 1, z0 = box[2] - 1, x1 = box[3] + 1, y1 = box[4] + 1, z1 = box[5] + 1;
+  // The owner's own records: a seam edge has cells of another chunk around it, so its midpoint is on
+  // the owner's boundary, on a side the owner box holds (its lower sides, bar a face edge left to the
+  // other face; its upper sides only at a face edge it takes).
+  const own = keyOf(owner) === keyOf(part) ? seamOwnerBox(space, owner) : null;
+  const c = leaves.cells;
+  const keep: number[] = [];
+  for (let i = 0; i < leaves.count; i++) {
+    const x = c[4 * i], y = c[4 * i + 1], z = c[4 * i + 2], size = c[4 * i + 3];
+    if (!(x <= x1 && x + size >= x0 && y <= y1 && y + size >= y0 && z <= z1 && z + size >= z0)) continue;
+    if (own) {
+      let onSide = false;
+      for (let axis = 0; axis < 3 && !onSide; axis++) {
+        const lo = c[4 * i + axis], hi = lo + size;
+        onSide = (lo === box[axis] && own[axis] <= box[axis]) || (hi === box[axis + 3] && own[axis + 3] > box[axis + 3]);
+      }
+      if (!onSide) continue;
+    }
+    keep.push(i);
+  }
+  const n = keep.length;
+  const out: BoundaryLeaves = {
+    chunkId: leaves.chunkId, boxGrid: [...leaves.boxGrid], count: n,
+    cells: new Int32Array(4 * n), corners: new Uint8Array(n), component: new Uint8Array(n),
+    vertexGrid: new Float64Array(3 * n), normals: new Float32Array(3 * n),
+  };
+  keep.forEach((i, j) => {
+    out.cells.set(c.subarray(4 * i, 4 * i + 4), 4 * j);
+    out.corners[j] = leaves.corners[i];
+    out.component[j] = leaves.component[i];
+    out.vertexGrid.set(leaves.vertexGrid.subarray(3 * i, 3 * i + 3), 3 * j);
+    out.normals.set(leaves.normals.subarray(3 * i, 3 * i + 3), 3 * j);
+  });
+  return out;
+}
+
+/**
  * The owner box of chunk `a` in its face's frame (module comment): its half-open box, with a face-edge
  * side closed (hi = S + ¼) when `a`'s face has the lower index of the two faces sharing that edge and
  * opened (lo = ¼) when it has the higher one. Midpoints of seam edges are multiples of ½, so the

@@ -11,6 +11,7 @@ import {
   buildPlanetSeam,
   coarserNeighbourBoxes,
   parseChunkKey,
+  seamPartLeaves,
   seamSnapshot,
   type ChunkKey,
   type CubeSphereOptions,
@@ -94,24 +95,22 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
 }
 
 /**
- * Copies of the parts' leaves and the copies' buffers, to transfer to the worker. The main thread
- * keeps its leaves for the next seams, so they have to be sent as copies; copying then
- * transferring costs a memcpy (~0.7 ms for 12 parts, 3.7 MB), where structured-cloning the same
- * leaves in postMessage took up to 65 ms of a frame in the planet flight bench.
+ * What the renderer sends a seam job: for each part, copies of just the leaves the seam can read
+ * (`seamPartLeaves`), and the copies' buffers to transfer. The main thread keeps every chunk's
+ * leaves for the next seams, so it sends copies; structured-cloning whole boundaries in postMessage
+ * (~310 kB a chunk, 10-26 chunks a seam) took up to 65 ms of a frame in the planet flight bench, and
+ * whole copies made GC pauses of 50-130 ms once several seams started per frame.
  */
-export function withTransferableLeaves(parts: readonly PlanetSeamPart[]): { parts: PlanetSeamPart[]; transfer: Transferable[] } {
+export function seamPartsToSend(space: CubeSphereSpace, owner: ChunkKey, parts: readonly PlanetSeamPart[]): { parts: PlanetSeamPart[]; transfer: Transferable[] } {
   const transfer: Transferable[] = [];
-  const copies = parts.map((p) => {
+  const ownerAddress = parseChunkKey(owner);
+  const sent = parts.map((p) => {
     if (!p.leaves) return p;
-    const b = p.leaves;
-    const leaves: BoundaryLeaves = {
-      chunkId: b.chunkId, boxGrid: [...b.boxGrid], count: b.count,
-      cells: b.cells.slice(), corners: b.corners.slice(), component: b.component.slice(), vertexGrid: b.vertexGrid.slice(), normals: b.normals.slice(),
-    };
+    const leaves = seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), p.leaves);
     transfer.push(leaves.cells.buffer, leaves.corners.buffer, leaves.component.buffer, leaves.vertexGrid.buffer, leaves.normals.buffer);
     return { ...p, leaves };
   });
-  return { parts: copies, transfer };
+  return { parts: sent, transfer };
 }
 
 export function planetSeamTransfer(r: PlanetSeamResult): Transferable[] {

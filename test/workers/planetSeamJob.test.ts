@@ -11,7 +11,7 @@ import {
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
 import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
-import { buildPlanetSeamJob, withTransferableLeaves, type PlanetSeamParams, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+import { buildPlanetSeamJob, seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
 
 const recipe = planetRecipe(7);
 const bounds = recipeBounds(recipe);
@@ -44,18 +44,28 @@ describe('planet chunk + seam jobs', () => {
         tags.push(a.face);
       }
       synthesised += homogeneous.size;
+      let sentRecords = 0, allRecords = 0;
       for (const owner of lod.keys) {
         const stitches = [...lod.seamStitches.get(owner)!];
         const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
           leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
-        // As the renderer sends it: copies of the leaves, transferred (the originals stay usable).
-        const sent = withTransferableLeaves(parts);
+        // As the renderer sends it: copies of the leaves the seam reads, transferred (the originals
+        // stay usable). The seam is the one built from every part's whole boundary.
+        const sent = seamPartsToSend(space, owner, parts);
+        sentRecords += sent.parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
+        allRecords += parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
         const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ recipe, space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
         for (const p of sent.parts) if (p.leaves) expect(p.leaves.cells.byteLength).toBe(0); // transferred away
         for (const p of parts) if (p.leaves) expect(p.leaves.cells.length).toBe(4 * p.leaves.count);
+        const whole = buildPlanetSeamJob({ recipe, space: spaceOptions, owner, stitches, parts });
+        expect(s.indices).toEqual(whole.indices);
+        expect(s.positions).toEqual(whole.positions);
+        expect(s.vertexCells).toEqual(whole.vertexCells);
         meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
         tags.push(s.vertexFaces);
       }
+      console.log(`seed ${seed}: seam jobs were sent ${sentRecords} of ${allRecords} boundary records (${(100 * sentRecords / allRecords).toFixed(0)} %)`);
+      expect(sentRecords).toBeLessThan(0.4 * allRecords);
       const report = validateMesh(weldMeshes(meshes, tags));
       expect(report.boundaryEdges).toBe(0);
       expect(report.nonManifoldEdges).toBe(0);
