@@ -164,6 +164,8 @@ const APPLY_BUDGET_MS = 4;
  * most of each frame. Queued jobs cost nothing when the camera moves on (cancelled unstarted).
  */
 const JOBS_PER_WORKER = 6;
+/** Main-thread time a frame may spend starting seam jobs (ms). */
+const SCHEDULE_BUDGET_MS = 6;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
@@ -477,6 +479,8 @@ export class PlanetView {
       for (const [id, job] of this.jobs) job.setPriority((this.jobPriority.get(id) ?? 0) + this.priorityOffset);
     }
     const maxInFlight = JOBS_PER_WORKER * pool.size + 1;
+    // Starting a seam copies the boundary records it reads (a few ms): spread them over frames.
+    const t0 = performance.now();
     const tx = this.tx;
     if (tx) {
       for (const key of tx.waitingChunks) {
@@ -485,7 +489,7 @@ export class PlanetView {
         if (!this.jobs.has(id)) this.runChunk(key, tx.snapshot.coarser[tx.index.get(key)!], id, TRANSACTION_PRIORITY);
       }
       for (const owner of tx.waitingSeams) {
-        if (this.jobs.size >= maxInFlight) return;
+        if (this.jobs.size >= maxInFlight || performance.now() - t0 > SCHEDULE_BUDGET_MS) return;
         const sid = tx.seamIds.get(owner);
         if (sid === undefined || (sid !== null && !this.jobs.has(sid) && !this.cache.has(sid))) this.startSeam(tx, owner);
       }

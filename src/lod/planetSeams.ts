@@ -98,7 +98,8 @@ export function seamPartLeaves(space: CubeSphereSpace, owner: ChunkAddress, part
   // other face; its upper sides only at a face edge it takes).
   const own = keyOf(owner) === keyOf(part) ? seamOwnerBox(space, owner) : null;
   const c = leaves.cells;
-  const keep: number[] = [];
+  const keep = new Int32Array(leaves.count);
+  let n = 0;
   for (let i = 0; i < leaves.count; i++) {
     const x = c[4 * i], y = c[4 * i + 1], z = c[4 * i + 2], size = c[4 * i + 3];
     if (!(x <= x1 && x + size >= x0 && y <= y1 && y + size >= y0 && z <= z1 && z + size >= z0)) continue;
@@ -110,22 +111,20 @@ export function seamPartLeaves(space: CubeSphereSpace, owner: ChunkAddress, part
       }
       if (!onSide) continue;
     }
-    keep.push(i);
+    keep[n++] = i;
   }
-  const n = keep.length;
-  const out: BoundaryLeaves = {
-    chunkId: leaves.chunkId, boxGrid: [...leaves.boxGrid], count: n,
-    cells: new Int32Array(4 * n), corners: new Uint8Array(n), component: new Uint8Array(n),
-    vertexGrid: new Float64Array(3 * n), normals: new Float32Array(3 * n),
-  };
-  keep.forEach((i, j) => {
-    out.cells.set(c.subarray(4 * i, 4 * i + 4), 4 * j);
-    out.corners[j] = leaves.corners[i];
-    out.component[j] = leaves.component[i];
-    out.vertexGrid.set(leaves.vertexGrid.subarray(3 * i, 3 * i + 3), 3 * j);
-    out.normals.set(leaves.normals.subarray(3 * i, 3 * i + 3), 3 * j);
-  });
-  return out;
+  const cells = new Int32Array(4 * n), corners = new Uint8Array(n), component = new Uint8Array(n);
+  const vertexGrid = new Float64Array(3 * n), normals = new Float32Array(3 * n);
+  const vg = leaves.vertexGrid, nm = leaves.normals;
+  for (let j = 0; j < n; j++) {
+    const i = keep[j];
+    cells[4 * j] = c[4 * i]; cells[4 * j + 1] = c[4 * i + 1]; cells[4 * j + 2] = c[4 * i + 2]; cells[4 * j + 3] = c[4 * i + 3];
+    corners[j] = leaves.corners[i];
+    component[j] = leaves.component[i];
+    vertexGrid[3 * j] = vg[3 * i]; vertexGrid[3 * j + 1] = vg[3 * i + 1]; vertexGrid[3 * j + 2] = vg[3 * i + 2];
+    normals[3 * j] = nm[3 * i]; normals[3 * j + 1] = nm[3 * i + 1]; normals[3 * j + 2] = nm[3 * i + 2];
+  }
+  return { chunkId: leaves.chunkId, boxGrid: [...leaves.boxGrid], count: n, cells, corners, component, vertexGrid, normals };
 }
 
 /**
