@@ -10,11 +10,16 @@
  *   {@link WorkerCrashedError}. Other jobs keep running.
  * - `cancel()` drops a queued job at once; a running job's result is discarded when it
  *   arrives (the worker is told, so it can stop early if it checks).
+ * - Each worker is handed up to `jobsPerWorker` jobs (default 2). They wait in the worker's own
+ *   queue (jobQueue.ts), which runs the highest priority next, drops jobs cancelled before they
+ *   start and takes priority changes, so the worker starts its next job the moment it finishes,
+ *   not a main-thread round trip later (a main thread blocked in a software-rendered frame answers
+ *   after 100-250 ms). The worker says when it starts a job: that is the one a crash is blamed on.
  *
  * Ownership: buffers listed in `transfer` belong to the worker once `run` is called; result
  * buffers transferred back belong to the caller.
  */
-import { deserializeError, type WorkerResponse } from './protocol';
+import { deserializeError, type PoolWorkerMessage } from './protocol';
 
 export class JobCancelledError extends Error {
   constructor() {
@@ -41,6 +46,8 @@ export interface WorkerPoolOptions {
   jobTimeoutMs?: number;
   /** `tryRun` refuses new jobs while this many are queued (default 256). */
   maxQueued?: number;
+  /** Jobs handed to one worker at a time, the running one included (default 2). */
+  jobsPerWorker?: number;
   /** Label for errors. */
   name?: string;
 }
@@ -68,6 +75,8 @@ interface Task {
   priority: number;
   seq: number;
   attempts: number;
+  /** Posted to a worker once: its transfer list is gone. */
+  sent: boolean;
   cancelled: boolean;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
@@ -75,7 +84,13 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  /** Jobs handed to the worker and not answered yet. */
+  tasks: Task[];
+  /** The one it said it started. */
+  running: Task | null;
+  /** The worker's time with no job to run, as of its last start (ms). */
+  idleMs: number;
+  /** Deadline for the worker's next word (a start or an answer) while it holds jobs. */
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -99,6 +114,7 @@ export class WorkerPool {
       maxRetries: options.maxRetries ?? 2,
       jobTimeoutMs: options.jobTimeoutMs ?? 120_000,
       maxQueued: options.maxQueued ?? 256,
+      jobsPerWorker: Math.max(1, options.jobsPerWorker ?? 2),
       name: options.name ?? 'worker pool',
     };
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
@@ -109,9 +125,14 @@ export class WorkerPool {
     return this.queue.length;
   }
 
+  /** The live workers' time with no job to run since they started (ms, as of their last job start). */
+  get workerIdleMs(): number {
+    return this.slots.reduce((sum, s) => sum + s.idleMs, 0);
+  }
+
   /** Workers running a job now. */
   get busy(): number {
-    return this.slots.filter((s) => s.task !== null).length;
+    return this.slots.filter((s) => s.tasks.length > 0).length;
   }
 
   /** Submits a job; it runs when a worker is free, highest priority first. */
@@ -127,6 +148,7 @@ export class WorkerPool {
         priority: options.priority ?? 0,
         seq: this.seq++,
         attempts: 0,
+        sent: false,
         cancelled: false,
         resolve: resolve as (value: unknown) => void,
         reject,
@@ -143,7 +165,10 @@ export class WorkerPool {
       promise,
       cancel: () => this.cancel(task),
       setPriority: (priority) => {
+        if (task.priority === priority) return;
         task.priority = priority;
+        const slot = this.slots.find((s) => s.tasks.includes(task));
+        if (slot && slot.running !== task) slot.worker.postMessage({ id: 0, kind: 'priority', params: { id: task.id, priority } });
       },
     };
   }
@@ -159,14 +184,15 @@ export class WorkerPool {
     task.cancelled = true;
     const i = this.queue.indexOf(task);
     if (i >= 0) this.queue.splice(i, 1);
-    const slot = this.slots.find((s) => s.task === task);
+    // Handed to a worker: it stays in the slot until its (discarded) answer comes back.
+    const slot = this.slots.find((s) => s.tasks.includes(task));
     if (slot) slot.worker.postMessage({ id: 0, kind: 'cancel', params: { id: task.id } });
     task.reject(new JobCancelledError());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: this.options.create(), task: null, timer: undefined };
-    slot.worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onMessage(slot, event.data);
+    const slot: Slot = { worker: this.options.create(), tasks: [], running: null, idleMs: 0, timer: undefined };
+    slot.worker.onmessage = (event: MessageEvent<PoolWorkerMessage>) => this.onMessage(slot, event.data);
     slot.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       this.onDeath(slot, `crashed: ${event.message || 'uncaught error'}`);
@@ -176,33 +202,53 @@ export class WorkerPool {
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.task || this.queue.length === 0) continue;
-      // Highest priority first; FIFO among equals. Queues are short: a scan beats a heap here.
-      let best = 0;
-      for (let i = 1; i < this.queue.length; i++) {
-        const a = this.queue[i];
-        const b = this.queue[best];
-        if (a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)) best = i;
+    // Idle workers first, then a second job each, and so on.
+    for (let depth = 0; depth < this.options.jobsPerWorker; depth++) {
+      for (const slot of this.slots) {
+        if (slot.tasks.length > depth || this.queue.length === 0) continue;
+        // Highest priority first; FIFO among equals. Queues are short: a scan beats a heap here.
+        let best = 0;
+        for (let i = 1; i < this.queue.length; i++) {
+          const a = this.queue[i];
+          const b = this.queue[best];
+          if (a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)) best = i;
+        }
+        const task = this.queue.splice(best, 1)[0];
+        slot.tasks.push(task);
+        if (slot.tasks.length === 1) this.arm(slot);
+        // Transfer only the first time: after that the buffers are gone (a retried job whose params
+        // were transferred fails cleanly in the worker instead).
+        const msg = { id: task.id, kind: task.kind, params: task.params, priority: task.priority };
+        slot.worker.postMessage(msg, task.sent ? [] : task.transfer);
+        task.sent = true;
       }
-      const task = this.queue.splice(best, 1)[0];
-      slot.task = task;
-      task.attempts++;
-      slot.timer = setTimeout(
-        () => this.onDeath(slot, `did not answer within ${this.options.jobTimeoutMs} ms`),
-        this.options.jobTimeoutMs,
-      );
-      // Transfer only on the first attempt: after that the buffers are gone (a retried job
-      // whose params were transferred fails cleanly in the worker instead).
-      slot.worker.postMessage({ id: task.id, kind: task.kind, params: task.params }, task.attempts === 1 ? task.transfer : []);
     }
   }
 
-  private onMessage(slot: Slot, msg: WorkerResponse): void {
-    const task = slot.task;
-    if (!task || msg.id !== task.id) return;
+  /** (Re)starts the deadline for the worker's next word. */
+  private arm(slot: Slot): void {
     clearTimeout(slot.timer);
-    slot.task = null;
+    slot.timer = setTimeout(
+      () => this.onDeath(slot, `did not answer within ${this.options.jobTimeoutMs} ms`),
+      this.options.jobTimeoutMs,
+    );
+  }
+
+  private onMessage(slot: Slot, msg: PoolWorkerMessage): void {
+    const i = slot.tasks.findIndex((t) => t.id === msg.id);
+    if (i < 0) return;
+    const task = slot.tasks[i];
+    if ('started' in msg) {
+      slot.idleMs = msg.idleMs;
+      slot.running = task;
+      task.attempts++;
+      this.arm(slot);
+      return;
+    }
+    clearTimeout(slot.timer);
+    slot.tasks.splice(i, 1);
+    if (slot.running === task) slot.running = null;
+    if (slot.tasks.length > 0) this.arm(slot);
     if (!task.cancelled) {
       if ('error' in msg) task.reject(deserializeError(msg.error));
       else task.resolve(msg.result);
@@ -212,21 +258,25 @@ export class WorkerPool {
 
   private onDeath(slot: Slot, why: string): void {
     clearTimeout(slot.timer);
-    const task = slot.task;
+    const tasks = slot.tasks.splice(0);
+    const running = slot.running;
+    slot.running = null;
     slot.worker.terminate();
     this.crashes++;
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     if (!this.disposed) this.slots[index] = this.spawn();
-    if (task && !task.cancelled) {
-      if (task.attempts <= this.options.maxRetries) {
+    // The running job has used an attempt; the ones waiting behind it go back as they were.
+    tasks.forEach((task) => {
+      if (task.cancelled) return;
+      if (task !== running || task.attempts <= this.options.maxRetries) {
         this.queue.push(task); // keeps its priority and original order
       } else {
         task.reject(
           new WorkerCrashedError(`${this.options.name}: worker ${why}; job "${task.kind}" failed after ${task.attempts} attempts`),
         );
       }
-    }
+    });
     this.pump();
   }
 
@@ -236,8 +286,7 @@ export class WorkerPool {
     for (const task of this.queue.splice(0)) task.reject(new Error(`${this.options.name} disposed`));
     for (const slot of this.slots) {
       clearTimeout(slot.timer);
-      slot.task?.reject(new Error(`${this.options.name} disposed`));
-      slot.task = null;
+      for (const task of slot.tasks.splice(0)) task.reject(new Error(`${this.options.name} disposed`));
       slot.worker.terminate();
     }
   }

@@ -1,43 +1,59 @@
 /**
- * Worker entry for body jobs: a thin adapter around `meshBody` (bodyJob.ts) and
- * `meshPlanetChunk` (planetChunkJob.ts) and `buildPlanetSeamJob` (planetSeamJob.ts) speaking the
- * pool's envelope. Result buffers are transferred: the main thread owns them afterwards.
- * Test hooks: params `debugCrash` kills this worker the way a real crash would (an
- * uncaught error outside any job), to exercise the pool's replace-and-retry path.
+ * Worker entry for body jobs: `meshBody` (bodyJob.ts), `meshPlanetChunk` (planetChunkJob.ts) and
+ * `buildPlanetSeamJob` (planetSeamJob.ts) behind the pool's envelope. Jobs the pool hands over
+ * wait in a WorkerJobQueue (highest priority first; cancelled ones never start). Result buffers
+ * are transferred: the main thread owns them afterwards.
+ * Test hooks: params `debugCrash` kills this worker the way a real crash would (an uncaught error
+ * outside any job; nothing starts after it), to exercise the pool's replace-and-retry path.
  */
 import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
+import { WorkerJobQueue, type JobOutput } from './jobQueue';
 import { meshPlanetChunk, planetResultTransfer, type PlanetChunkParams } from './planetChunkJob';
 import { buildPlanetSeamJob, planetSeamTransfer, type PlanetSeamParams } from './planetSeamJob';
-import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
+import type { WorkerRequest } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 type BodyWorkerParams = (BodyMeshParams | PlanetChunkParams | PlanetSeamParams) & { debugCrash?: boolean };
 
-scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams>>) => {
-  const { id, kind, params } = event.data;
-  if (kind === 'cancel') return; // jobs here are one synchronous step: nothing to stop midway
-  if (params?.debugCrash) {
+function handle(kind: string, params: unknown): JobOutput {
+  if ((params as BodyWorkerParams | null)?.debugCrash) {
+    queue.stop();
     setTimeout(() => {
       throw new Error('debugCrash: this worker was asked to die');
     });
-    return;
+    return { result: null };
   }
-  try {
-    if (kind === 'meshBody') {
-      const result = meshBody(params as BodyMeshParams);
-      scope.postMessage({ id, result } satisfies WorkerResponse, bodyResultTransfer(result));
-    } else if (kind === 'meshPlanetChunk') {
-      const result = meshPlanetChunk(params as PlanetChunkParams);
-      scope.postMessage({ id, result } satisfies WorkerResponse, planetResultTransfer(result));
-    } else if (kind === 'buildPlanetSeam') {
-      const result = buildPlanetSeamJob(params as PlanetSeamParams);
-      scope.postMessage({ id, result } satisfies WorkerResponse, planetSeamTransfer(result));
-    } else {
-      throw new Error(`body worker: unknown job kind "${kind}"`);
-    }
-  } catch (e) {
-    const reply: WorkerResponse = { id, error: serializeError(e) };
-    scope.postMessage(reply);
+  if (kind === 'meshBody') {
+    const result = meshBody(params as BodyMeshParams);
+    return { result, transfer: bodyResultTransfer(result) };
   }
+  if (kind === 'meshPlanetChunk') {
+    const result = meshPlanetChunk(params as PlanetChunkParams);
+    return { result, transfer: planetResultTransfer(result) };
+  }
+  if (kind === 'buildPlanetSeam') {
+    const result = buildPlanetSeamJob(params as PlanetSeamParams);
+    return { result, transfer: planetSeamTransfer(result) };
+  }
+  throw new Error(`body worker: unknown job kind "${kind}"`);
+}
+
+// A message to ourselves runs the next job in a later task, after control messages already queued.
+const tick = new MessageChannel();
+let next: (() => void) | null = null;
+tick.port1.onmessage = () => {
+  const run = next;
+  next = null;
+  run?.();
 };
+const queue = new WorkerJobQueue(
+  (msg, transfer) => scope.postMessage(msg, transfer ?? []),
+  handle,
+  (run) => {
+    next = run;
+    tick.port2.postMessage(0);
+  },
+);
+
+scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams> & { priority?: number }>) => queue.onMessage(event.data);

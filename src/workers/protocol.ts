@@ -18,6 +18,12 @@ export interface SerializedError {
 
 export type WorkerResponse<R = unknown> = { id: number; result: R } | { id: number; error: SerializedError };
 
+/**
+ * What a pooled worker sends (jobQueue.ts): answers, and `started` as it starts job `id`, with the
+ * time it has spent with no job to run so far (ms).
+ */
+export type PoolWorkerMessage<R = unknown> = WorkerResponse<R> | { id: number; started: true; idleMs: number };
+
 export function serializeError(e: unknown): SerializedError {
   if (e instanceof Error) return { name: e.name, message: e.message, stack: e.stack };
   return { name: 'Error', message: String(e) };

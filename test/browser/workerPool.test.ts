@@ -35,6 +35,26 @@ describe('WorkerPool', () => {
     expect(r.cancelled).toBe('JobCancelledError:job cancelled');
     expect(r.refused).toBe(true);
   });
+
+  it('jobs handed over still run by priority in the worker, take changes and cancels', async () => {
+    const { page } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).inWorkerOrder(), PAGE);
+    // All four were handed over at once; 'a' (1 → 10) now runs before 'b' (2); 'c' never runs.
+    expect([...r.order].sort()).toEqual(['a', 'b', 'first']);
+    expect(r.order.indexOf('a')).toBeLessThan(r.order.indexOf('b'));
+    expect(r.cancelled).toBe('JobCancelledError:job cancelled');
+  });
+
+  it('hands a worker its next job ahead, answers in order, re-runs a job stranded by a crash', async () => {
+    const { page } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).pipelining(), PAGE);
+    console.log(JSON.stringify(r));
+    expect(r.handedOver).toEqual([1, 1]); // one worker busy, two jobs in it, the third queued
+    expect(r.order).toEqual([0, 1, 2]);
+    expect(r.outcomes[0]).toMatch(/^WorkerCrashedError:pipelined pool: worker crashed: .*failed after 2 attempts/);
+    expect(r.outcomes[1]).toMatch(/^ok:/);
+    expect(r.crashes).toBe(2);
+  });
 });
 
 describe('BodyMesher', () => {

@@ -62,6 +62,7 @@ export async function scheduling(): Promise<{ order: number[]; cancelled: string
     name: 'sched pool',
     size: 1,
     maxQueued: 3,
+    jobsPerWorker: 1, // strict priorities: nothing handed over ahead
     create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
   });
   const order: number[] = [];
@@ -120,4 +121,59 @@ interface Summary {
   triangles: number;
   boundaryEdges: number;
   nonManifoldEdges: number;
+}
+
+/**
+ * Two jobs handed to one worker at a time: the second waits in the worker, a third in the pool;
+ * answers come back in order. A job waiting behind one that kills its worker is run again by the
+ * replacement (it counts no attempt), and the killer gives up after its retries.
+ */
+export async function pipelining(): Promise<{ handedOver: [number, number]; order: number[]; outcomes: string[]; crashes: number }> {
+  const p = new WorkerPool({
+    name: 'pipelined pool',
+    size: 1,
+    maxRetries: 1,
+    jobsPerWorker: 2,
+    create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
+  });
+  const order: number[] = [];
+  const jobs = [1, 2, 3].map((seed, i) => p.run<BodyMeshResult>('meshBody', params(seed)).promise.then(() => order.push(i)));
+  const handedOver: [number, number] = [p.busy, p.queued];
+  await Promise.all(jobs);
+  const crash = p.run('meshBody', { ...params(4), debugCrash: true });
+  const behind = p.run('meshBody', params(5));
+  const outcomes = await Promise.all([settle(crash.promise), settle(behind.promise)]);
+  const crashes = p.crashes;
+  p.dispose();
+  return { handedOver, order, outcomes, crashes };
+}
+
+/**
+ * Jobs handed over deep (4 to one worker) still run by priority inside the worker, take priority
+ * changes made after the handoff, and a cancelled one never delays the others.
+ */
+export async function inWorkerOrder(): Promise<{ order: string[]; cancelled: string }> {
+  const p = new WorkerPool({
+    name: 'deep pool',
+    size: 1,
+    jobsPerWorker: 4,
+    create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
+  });
+  const order: string[] = [];
+  const run = (name: string, seed: number, priority: number, cells = 12) => {
+    const job = p.run('meshBody', params(seed, cells), { priority });
+    job.promise.then(() => order.push(name), () => {});
+    return job;
+  };
+  const first = run('first', 1, 9, 48);
+  const a = run('a', 2, 1);
+  run('b', 3, 2);
+  const c = run('c', 4, 3);
+  a.setPriority(10);
+  c.cancel();
+  const cancelled = await settle(c.promise);
+  await first.promise;
+  await new Promise((r) => setTimeout(r, 1500));
+  p.dispose();
+  return { order, cancelled };
 }
