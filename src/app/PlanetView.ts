@@ -104,6 +104,11 @@ export interface PlanetStats {
   chunksHomogeneous: number;
   chunksRemeshed: number;
   seamsDone: number;
+  /**
+   * Body-worker time by job kind (running totals, ms): chunks with a surface meshed from scratch
+   * (and the sampling part of it), chunks found empty or full, re-meshes, seams.
+   */
+  workerMs: { surface: number; surfaceSampling: number; homogeneous: number; remesh: number; seam: number };
   /** Transactions swapped in / cancelled by a newer snapshot (running totals). */
   transactions: number;
   cancelledTransactions: number;
@@ -159,13 +164,20 @@ const SIMPLIFY = 0.02;
 const APPLY_BUDGET_MS = 4;
 /**
  * Jobs handed to the pool per body worker, queued ones included. Jobs are started once a frame, and
- * a worker clears a re-mesh (~5 ms, samples and crossings kept) or a seam faster than a software
- * renderer draws a frame (150-300 ms under SwiftShader): with one job in flight the worker sat idle
- * most of each frame. Queued jobs cost nothing when the camera moves on (cancelled unstarted).
+ * a worker clears a re-mesh (~10 ms, samples and crossings kept) or a seam (~5 ms) far faster than
+ * a software renderer draws a frame (150-300 ms under SwiftShader): with one job in flight the
+ * worker sat idle most of each frame. Queued jobs cost nothing when the camera moves on (cancelled
+ * unstarted, in the pool or in the worker).
  */
-const JOBS_PER_WORKER = 6;
-/** Main-thread time a frame may spend starting seam jobs (ms). */
-const SCHEDULE_BUDGET_MS = 6;
+const JOBS_PER_WORKER = 12;
+/**
+ * Main-thread time a frame may spend starting seam jobs: a share of the frame interval, at least
+ * a few ms (a start copies the boundary records the seam reads, ~2-3 ms). It bounds how many seams
+ * a transaction gets per frame: at a fixed 6 ms and ~4 software-rendered frames a second, seam
+ * starts capped the flight at ~8 seams/s and a 340-seam transaction took 40 s to commit.
+ */
+const SEAM_START_SHARE = 0.1;
+const SEAM_START_MIN_MS = 4;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
@@ -242,6 +254,7 @@ export class PlanetView {
   chunksHomogeneous = 0;
   chunksRemeshed = 0;
   seamsDone = 0;
+  readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
   transactions = 0;
   cancelledTransactions = 0;
 
@@ -308,6 +321,9 @@ export class PlanetView {
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     this.frame++;
+    // Frame interval, smoothed (ms): the seam-start budget is a share of it.
+    if (this.lastUpdateAt !== null) this.frameMs += 0.1 * (Math.min(now - this.lastUpdateAt, 1000) - this.frameMs);
+    this.lastUpdateAt = now;
     this.precompileBase(camera);
     if (this.readyBatch.length > 0) {
       this.post({ id: 0, kind: 'ready', params: { keys: this.readyBatch } });
@@ -471,6 +487,9 @@ export class PlanetView {
     this.cache.trim(next);
   }
 
+  private lastUpdateAt: number | null = null;
+  private frameMs = 16;
+
   private schedule(): void {
     const pool = this.pool;
     if (!pool) return;
@@ -481,6 +500,7 @@ export class PlanetView {
     const maxInFlight = JOBS_PER_WORKER * pool.size + 1;
     // Starting a seam copies the boundary records it reads (a few ms): spread them over frames.
     const t0 = performance.now();
+    const budgetMs = Math.max(SEAM_START_MIN_MS, SEAM_START_SHARE * this.frameMs);
     const tx = this.tx;
     if (tx) {
       for (const key of tx.waitingChunks) {
@@ -489,7 +509,8 @@ export class PlanetView {
         if (!this.jobs.has(id)) this.runChunk(key, tx.snapshot.coarser[tx.index.get(key)!], id, TRANSACTION_PRIORITY);
       }
       for (const owner of tx.waitingSeams) {
-        if (this.jobs.size >= maxInFlight || performance.now() - t0 > SCHEDULE_BUDGET_MS) return;
+        if (this.jobs.size >= maxInFlight) return;
+        if (performance.now() - t0 > budgetMs) break; // the requests below still get a turn
         const sid = tx.seamIds.get(owner);
         if (sid === undefined || (sid !== null && !this.jobs.has(sid) && !this.cache.has(sid))) this.startSeam(tx, owner);
       }
@@ -542,7 +563,7 @@ export class PlanetView {
     tx.seamIds.set(owner, id);
     if (this.cache.has(id) || this.jobs.has(id)) return;
     const sent = seamPartsToSend(this.chunkSpace, owner, parts);
-    const params: PlanetSeamParams = { recipe: this.recipe, space: this.space, owner, stitches: [...stitches], parts: sent.parts };
+    const params: PlanetSeamParams = { space: this.space, owner, stitches: [...stitches], parts: sent.parts };
     const priority = TRANSACTION_PRIORITY + 1;
     const job = this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset, transfer: sent.transfer });
     this.track(id, 'seam', owner, job, priority);
@@ -590,8 +611,17 @@ export class PlanetView {
 
   private applyChunk(id: string, key: ChunkKey, result: PlanetChunkResult): void {
     this.chunksDone++;
-    if (result.homogeneous) this.chunksHomogeneous++;
-    else if (this.idsByKey.has(key)) this.chunksRemeshed++;
+    const w = this.workerMs;
+    if (result.homogeneous) {
+      this.chunksHomogeneous++;
+      w.homogeneous += result.ms;
+    } else if (this.idsByKey.has(key)) {
+      this.chunksRemeshed++;
+      w.remesh += result.ms;
+    } else {
+      w.surface += result.ms;
+      w.surfaceSampling += result.sampleMs;
+    }
     if (result.homogeneous) {
       this.homogeneous.set(key, result.homogeneous.state);
       this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
@@ -613,6 +643,7 @@ export class PlanetView {
 
   private applySeam(id: string, owner: ChunkKey, result: PlanetSeamResult): void {
     this.seamsDone++;
+    this.workerMs.seam += result.ms;
     const entry = this.pieceEntry('seam', owner, result, result.vertexFaces);
     this.cache.set(id, entry, entry.bytes, this.frame);
   }
@@ -801,6 +832,7 @@ export class PlanetView {
       chunksHomogeneous: this.chunksHomogeneous,
       chunksRemeshed: this.chunksRemeshed,
       seamsDone: this.seamsDone,
+      workerMs: { ...this.workerMs },
       transactions: this.transactions,
       cancelledTransactions: this.cancelledTransactions,
       transactionPending: tx ? tx.waitingChunks.size + tx.waitingSeams.size : 0,

@@ -53,6 +53,9 @@ export interface PlanetChunkResult {
   homogeneous: { state: 'empty' | 'full'; proven: boolean } | null;
   hash: string;
   stats: ChunkStats | null;
+  /** Worker time: the whole job, and its sampling (0 when the samples were kept), ms. */
+  ms: number;
+  sampleMs: number;
 }
 
 export interface PlanetContext {
@@ -111,9 +114,10 @@ const EMPTY_F32 = new Float32Array(0);
  * Samples and hermite data (crossings, normals) of the last chunks with a surface, per worker, for
  * re-meshes: a chunk is meshed again whenever its restriction (coarser neighbours) changes — a
  * third of the chunk jobs in the planet flight bench — and neither depends on the restriction
- * (the memo checks each edge's end values). Up to 32 × ~0.5 MB at N = 32.
+ * (the memo checks each edge's end values). Up to 128 × ~0.35 MB at N = 32: the flight bench's
+ * re-meshes cost 68 ms each with 32 entries (most had been evicted), ~TODO with 128.
  */
-const SAMPLE_CACHE_ENTRIES = 32;
+const SAMPLE_CACHE_ENTRIES = 128;
 interface KeptChunk {
   samples: ChunkSamples;
   memo: HermiteMemo;
@@ -146,6 +150,13 @@ function keepSamples(key: string, s: KeptChunk): void {
 }
 
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
+  const t0 = performance.now();
+  const r = meshPlanetChunkUntimed(params);
+  r.ms = performance.now() - t0;
+  return r;
+}
+
+function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const ctx = planetContext(params.recipe, params.space);
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
@@ -155,7 +166,9 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   // stop there (a third of the samples); the others get every point, exactly as before.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
   const kept = cachedSamples(key);
+  const t0 = performance.now();
   let samples = kept?.samples ?? sampleCubeSphereChunk(space, a, field);
+  const sampleMs = kept ? 0 : performance.now() - t0;
   const memo = kept?.memo ?? new HermiteMemo();
   if (samples.complete) keepSamples(key, { samples, memo });
   let values = samples.values;
@@ -182,14 +195,14 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
     // The sparse lattice's points are up to a 2-cell block's half diagonal from any point.
     const state = samples.state!;
     const proven = provable(state) && samples.minAbs > lipschitz * (2 * gapM);
-    return homogeneousResult(space, a, { state, proven });
+    return homogeneousResult(space, a, { state, proven }, sampleMs);
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
   sampleCacheStats.recalledEdges += memo.recalled - recalled;
   const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM);
   if (homogeneous) {
-    return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>);
+    return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>, sampleMs);
   }
   return {
     positions: result.mesh.positions,
@@ -201,6 +214,8 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
     homogeneous: null,
     hash: fnv1a([result.mesh.positions, result.mesh.indices]),
     stats: result.stats,
+    ms: 0,
+    sampleMs,
   };
 }
 
@@ -249,7 +264,7 @@ function sampleCoarseLattice(
 
 /** The result of a chunk without surface: no mesh, no boundary leaves (seam jobs synthesise them). */
 function homogeneousResult(
-  space: CubeSphereSpace, a: ChunkAddress, homogeneous: NonNullable<PlanetChunkResult['homogeneous']>,
+  space: CubeSphereSpace, a: ChunkAddress, homogeneous: NonNullable<PlanetChunkResult['homogeneous']>, sampleMs: number,
 ): PlanetChunkResult {
   const U = space.chunkUnits(a.level);
   const originM: [number, number, number] = [0, 0, 0];
@@ -264,6 +279,8 @@ function homogeneousResult(
     homogeneous,
     hash: '00000000',
     stats: null,
+    ms: 0,
+    sampleMs,
   };
 }
 

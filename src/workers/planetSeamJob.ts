@@ -6,7 +6,6 @@
  * synthesised here by meshing a constant field with their coarser neighbours — no sampling.
  * Pure; runs in workers and Node tests.
  */
-import type { FieldRecipe } from '../field/index';
 import {
   buildPlanetSeam,
   coarserNeighbourBoxes,
@@ -15,10 +14,9 @@ import {
   seamSnapshot,
   type ChunkKey,
   type CubeSphereOptions,
-  type CubeSphereSpace,
+  CubeSphereSpace,
 } from '../lod/index';
 import { meshChunk, type BoundaryLeaves } from '../mesher/index';
-import { planetContext } from './planetChunkJob';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
 export interface PlanetSeamPart {
@@ -30,7 +28,6 @@ export interface PlanetSeamPart {
 }
 
 export interface PlanetSeamParams {
-  recipe: FieldRecipe;
   space: CubeSphereOptions;
   owner: ChunkKey;
   /** The owner's stitched chunks in the snapshot (`PlanetLod.seamStitches`), canonical order. */
@@ -73,9 +70,18 @@ export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 
   return leaves;
 }
 
+let lastSpace: { key: string; space: CubeSphereSpace } | null = null;
+
+/** The chunk space of the seam's planet (a seam reads leaves only: no field, no recipe). */
+function seamSpace(options: CubeSphereOptions): CubeSphereSpace {
+  const key = JSON.stringify(options);
+  if (lastSpace?.key !== key) lastSpace = { key, space: new CubeSphereSpace(options) };
+  return lastSpace.space;
+}
+
 export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
   const t0 = performance.now();
-  const { space } = planetContext(params.recipe, params.space);
+  const space = seamSpace(params.space);
   const lod = seamSnapshot(space, parseChunkKey(params.owner), params.stitches.map((k) => parseChunkKey(k)));
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
   for (const p of params.parts) {

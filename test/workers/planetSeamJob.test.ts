@@ -54,10 +54,10 @@ describe('planet chunk + seam jobs', () => {
         const sent = seamPartsToSend(space, owner, parts);
         sentRecords += sent.parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
         allRecords += parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
-        const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ recipe, space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
+        const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
         for (const p of sent.parts) if (p.leaves) expect(p.leaves.cells.byteLength).toBe(0); // transferred away
         for (const p of parts) if (p.leaves) expect(p.leaves.cells.length).toBe(4 * p.leaves.count);
-        const whole = buildPlanetSeamJob({ recipe, space: spaceOptions, owner, stitches, parts });
+        const whole = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
         expect(s.indices).toEqual(whole.indices);
         expect(s.positions).toEqual(whole.positions);
         expect(s.vertexCells).toEqual(whole.vertexCells);

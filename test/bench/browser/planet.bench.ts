@@ -29,7 +29,7 @@ let cascadeCount = 1;
 const samples = {
   chunksPerS: [] as number[], seamsPerS: [] as number[], surfaceS: [] as number[], longTasks: [] as number[],
   longestGapMs: [] as number[], bytesPerTri: [] as number[], chunks: [] as number[], cracks: [] as number[], complete: [] as string[],
-  chunkKinds: [] as string[], longestUpdateMs: [] as number[], longestRenderMs: [] as number[], phases: [] as string[], attributed: [] as string[],
+  chunkKinds: [] as string[], workerIdle: [] as string[], longestUpdateMs: [] as number[], longestRenderMs: [] as number[], phases: [] as string[], attributed: [] as string[],
 };
 
 async function setup(): Promise<void> {
@@ -90,6 +90,9 @@ async function fly(): Promise<void> {
     // No Long Tasks API: nothing to attribute.
   }
   let longestUpdate = 0, longestRender = 0;
+  // Frames that found the body workers idle (nothing running) or with nothing queued behind them.
+  let totalFrames = 0, idleFrames = 0, shallowFrames = 0;
+  const idleAtStart = mesher!.pool.workerIdleMs;
   const t0 = performance.now();
   let last = t0;
   let longestGap = 0;
@@ -111,6 +114,9 @@ async function fly(): Promise<void> {
         const b = performance.now();
         renderer!.render(scene, camera);
         const c = performance.now();
+        totalFrames++;
+        if (mesher!.pool.busy === 0) idleFrames++;
+        else if (mesher!.pool.queued === 0) shallowFrames++;
         longestUpdate = Math.max(longestUpdate, b - a);
         longestRender = Math.max(longestRender, c - b);
         if (b - a > 20) work.push({ name: 'update', start: a, end: b });
@@ -145,8 +151,12 @@ async function fly(): Promise<void> {
   samples.phases.push(Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '));
   const s = planet.stats();
   samples.chunks.push(s.chunksDone);
-  samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction`);
+  const w = s.workerMs;
+  const sec = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction; body-worker time: surface chunks ${sec(w.surface)} (sampling ${sec(w.surfaceSampling)}), empty/full ${sec(w.homogeneous)}, re-meshes ${sec(w.remesh)}, seams ${sec(w.seam)}`);
   samples.chunksPerS.push(s.chunksDone / seconds);
+  const idleS = (mesher!.pool.workerIdleMs - idleAtStart) / 1000;
+  samples.workerIdle.push(`body workers idle (no job in hand) ${idleS.toFixed(1)} s of ${seconds.toFixed(0)} s; ${totalFrames} frames: the pool had no job running in ${(100 * idleFrames / totalFrames).toFixed(0)} %, none queued in ${(100 * shallowFrames / totalFrames).toFixed(0)} %`);
   samples.seamsPerS.push(s.seamsDone / seconds);
   samples.surfaceS.push(surfaceS);
   samples.longTasks.push(longTasks);
@@ -169,7 +179,7 @@ export const benchmarks: Benchmark[] = [
     notes: () => `planetRecipe(4) R 63 km, 32³ chunks, ${finestCellM.toFixed(1)} m finest cells, ${W}×${H}, shadows (${cascadeCount} map(s)), ${mesher?.pool.size} body worker(s); steps done at (chunks drawn at the step's end): ${samples.complete.at(-1)}`,
     extraRows: (): BenchRow[] => [
       rowFrom('planet/flight/chunks-per-s', 'chunks/s', samples.chunksPerS, `${samples.chunks.join('/')} chunk jobs (32³; of the last run's: ${samples.chunkKinds.at(-1)})`),
-      rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, 'seam jobs'),
+      rowFrom('planet/flight/seams-per-s', 'seams/s', samples.seamsPerS, `seam jobs; ${samples.workerIdle.at(-1)}`),
       rowFrom('planet/flight/surface-full-detail', 's', samples.surfaceS, `10 m step: time to complete (cap ${SURFACE_CAP_S} s)`),
       rowFrom('planet/flight/long-tasks', 'count', samples.longTasks, `main-thread tasks > 50 ms during the flight (target 0): ${samples.attributed.at(-1)}`),
       rowFrom('planet/flight/longest-update', 'ms', samples.longestUpdateMs, `longest PlanetView.update (slowest phases, ms: ${samples.phases.at(-1)})`),
