@@ -171,13 +171,15 @@ const APPLY_BUDGET_MS = 4;
  */
 const JOBS_PER_WORKER = 12;
 /**
- * Main-thread time a frame may spend starting seam jobs: a share of the frame interval, at least
- * a few ms (a start copies the boundary records the seam reads, ~2-3 ms). It bounds how many seams
+ * Main-thread time a frame may spend starting seam jobs: a tenth of the frame interval, within
+ * 4-12 ms (a start copies the boundary records the seam reads, ~2-3 ms). It bounds how many seams
  * a transaction gets per frame: at a fixed 6 ms and ~4 software-rendered frames a second, seam
- * starts capped the flight at ~8 seams/s and a 340-seam transaction took 40 s to commit.
+ * starts capped the flight at ~8 seams/s and a 340-seam transaction took 40 s to commit; uncapped
+ * (27 ms of a 270 ms frame) a start that overran made 50-90 ms tasks.
  */
 const SEAM_START_SHARE = 0.1;
 const SEAM_START_MIN_MS = 4;
+const SEAM_START_MAX_MS = 12;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
@@ -500,7 +502,7 @@ export class PlanetView {
     const maxInFlight = JOBS_PER_WORKER * pool.size + 1;
     // Starting a seam copies the boundary records it reads (a few ms): spread them over frames.
     const t0 = performance.now();
-    const budgetMs = Math.max(SEAM_START_MIN_MS, SEAM_START_SHARE * this.frameMs);
+    const budgetMs = Math.min(SEAM_START_MAX_MS, Math.max(SEAM_START_MIN_MS, SEAM_START_SHARE * this.frameMs));
     const tx = this.tx;
     if (tx) {
       for (const key of tx.waitingChunks) {
