@@ -104,6 +104,8 @@ export interface PlanetStats {
   chunksHomogeneous: number;
   chunksRemeshed: number;
   seamsDone: number;
+  /** Seam jobs sent again with the records because their worker did not hold some chunk's leaves. */
+  seamsResent: number;
   /**
    * Body-worker time by job kind (running totals, ms): chunks with a surface meshed from scratch
    * (and the sampling part of it), chunks found empty or full, re-meshes, seams.
@@ -169,7 +171,7 @@ const APPLY_BUDGET_MS = 4;
  * worker sat idle most of each frame. Queued jobs cost nothing when the camera moves on (cancelled
  * unstarted, in the pool or in the worker).
  */
-const JOBS_PER_WORKER = 12;
+const JOBS_PER_WORKER = 32;
 /**
  * Main-thread time a frame may spend starting seam jobs: a tenth of the frame interval, within
  * 4-12 ms (a start copies the boundary records the seam reads, ~2-3 ms). It bounds how many seams
@@ -177,6 +179,7 @@ const JOBS_PER_WORKER = 12;
  * starts capped the flight at ~8 seams/s and a 340-seam transaction took 40 s to commit; uncapped
  * (27 ms of a 270 ms frame) a start that overran made 50-90 ms tasks.
  */
+let nextLeafPrefix = 1;
 const SEAM_START_SHARE = 0.1;
 const SEAM_START_MIN_MS = 4;
 const SEAM_START_MAX_MS = 12;
@@ -256,6 +259,12 @@ export class PlanetView {
   chunksHomogeneous = 0;
   chunksRemeshed = 0;
   seamsDone = 0;
+  /** Seam jobs sent again with their records: a worker did not hold a chunk's leaves (running total). */
+  seamsResent = 0;
+  /** Seams whose next start sends the records (their worker lacked some). */
+  private readonly seamNeedsLeaves = new Set<string>();
+  /** Makes this view's leaf ids unique among the planets sharing the body workers. */
+  private readonly leafPrefix = `${nextLeafPrefix++}:`;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
   transactions = 0;
   cancelledTransactions = 0;
@@ -528,7 +537,9 @@ export class PlanetView {
   }
 
   private runChunk(key: ChunkKey, coarser: ChunkKey[], id: string, priority: number): void {
-    const params: PlanetChunkParams = { recipe: this.recipe, space: this.space, ...parseChunkKey(key), coarser, simplify: SIMPLIFY };
+    const params: PlanetChunkParams = {
+      recipe: this.recipe, space: this.space, ...parseChunkKey(key), coarser, simplify: SIMPLIFY, leafId: this.leafPrefix + id,
+    };
     this.track(id, 'chunk', key, this.pool!.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: priority + this.priorityOffset }), priority);
   }
 
@@ -552,7 +563,7 @@ export class PlanetView {
         if (!entry) return; // evicted meanwhile: advanceTransaction will not see it either
         states.add('surface');
         ids.push(cid);
-        parts.push({ key, leaves: entry.boundary! });
+        parts.push({ key, leafId: this.leafPrefix + cid, leaves: entry.boundary! });
       }
     }
     if (states.size === 1 && !states.has('surface')) {
@@ -564,7 +575,11 @@ export class PlanetView {
     const id = `s:${owner}|${ids.join(';')}`;
     tx.seamIds.set(owner, id);
     if (this.cache.has(id) || this.jobs.has(id)) return;
-    const sent = seamPartsToSend(this.chunkSpace, owner, parts);
+    // The worker holds the leaves of the chunks it meshed: name them. Only when it did not (another
+    // worker meshed one, or it was evicted there) does the job go again with the records.
+    const sent = this.seamNeedsLeaves.has(id)
+      ? seamPartsToSend(this.chunkSpace, owner, parts)
+      : { parts: parts.map((p) => (p.leaves ? { key: p.key, leafId: p.leafId } : p)), transfer: [] };
     const params: PlanetSeamParams = { space: this.space, owner, stitches: [...stitches], parts: sent.parts };
     const priority = TRANSACTION_PRIORITY + 1;
     const job = this.pool!.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: priority + this.priorityOffset, transfer: sent.transfer });
@@ -644,8 +659,15 @@ export class PlanetView {
   }
 
   private applySeam(id: string, owner: ChunkKey, result: PlanetSeamResult): void {
-    this.seamsDone++;
     this.workerMs.seam += result.ms;
+    if (result.missing.length > 0) {
+      // schedule() starts it again (its id is neither cached nor running), with the records.
+      this.seamNeedsLeaves.add(id);
+      this.seamsResent++;
+      return;
+    }
+    this.seamNeedsLeaves.delete(id);
+    this.seamsDone++;
     const entry = this.pieceEntry('seam', owner, result, result.vertexFaces);
     this.cache.set(id, entry, entry.bytes, this.frame);
   }
@@ -834,6 +856,7 @@ export class PlanetView {
       chunksHomogeneous: this.chunksHomogeneous,
       chunksRemeshed: this.chunksRemeshed,
       seamsDone: this.seamsDone,
+      seamsResent: this.seamsResent,
       workerMs: { ...this.workerMs },
       transactions: this.transactions,
       cancelledTransactions: this.cancelledTransactions,

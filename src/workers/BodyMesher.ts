@@ -39,7 +39,7 @@ export class BodyMesher {
       // Planet jobs take 5-150 ms and a software-rendered frame 150-250 ms: a worker needs about a
       // frame's worth of jobs in hand not to idle between the main thread's visits (it runs them
       // by priority and drops cancelled ones itself).
-      jobsPerWorker: 8,
+      jobsPerWorker: 16,
       create: () => new Worker(new URL('./body.worker.ts', import.meta.url), { type: 'module', name: 'body-mesher' }),
     });
     this.gpuWorker = options.sampling === 'gpu-worker' ? (options.gpuWorker ?? null) : null;

@@ -24,6 +24,7 @@ import {
 } from '../lod/index';
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
+import { clearLeafStore, keepLeaves } from './leafStore';
 
 export interface PlanetChunkParams {
   recipe: FieldRecipe;
@@ -37,6 +38,8 @@ export interface PlanetChunkParams {
   coarser: ChunkKey[];
   /** QEF simplification threshold, squared cells. */
   simplify: number;
+  /** The renderer's id for this mesh: when given, the worker keeps its boundary leaves under it (leafStore.ts). */
+  leafId?: string;
 }
 
 export interface PlanetChunkResult {
@@ -86,6 +89,7 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
   if (cached?.key !== key) {
     const bounds = recipeBounds(recipe);
     recentSamples.clear();
+    clearLeafStore();
     const space = new CubeSphereSpace(spaceOptions);
     const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary }>();
     cached = {
@@ -152,6 +156,7 @@ function keepSamples(key: string, s: KeptChunk): void {
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
   const r = meshPlanetChunkUntimed(params);
+  if (params.leafId !== undefined && r.boundary) keepLeaves(params.leafId, r.boundary);
   r.ms = performance.now() - t0;
   return r;
 }

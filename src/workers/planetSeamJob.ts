@@ -17,11 +17,14 @@ import {
   CubeSphereSpace,
 } from '../lod/index';
 import { meshChunk, type BoundaryLeaves } from '../mesher/index';
+import { keptLeaves } from './leafStore';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
 export interface PlanetSeamPart {
   key: ChunkKey;
   leaves?: BoundaryLeaves;
+  /** The chunk mesh's id, whose leaves the worker may hold (leafStore.ts): sent instead of `leaves`. */
+  leafId?: string;
   homogeneous?: 'empty' | 'full';
   /** Coarser neighbours in the snapshot (for synthesised leaves: restriction changes the boundary cells). */
   coarser?: ChunkKey[];
@@ -46,6 +49,8 @@ export interface PlanetSeamResult {
   /** Body-local origin of the positions (the owner chunk's origin), float64 metres. */
   originM: [number, number, number];
   ms: number;
+  /** Leaf ids this worker does not hold: nothing was built; send the job again with their leaves. */
+  missing: string[];
 }
 
 /** Synthesised leaves of homogeneous chunks, by key, sign and coarser set (a few per worker). */
@@ -84,9 +89,22 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
   const space = seamSpace(params.space);
   const lod = seamSnapshot(space, parseChunkKey(params.owner), params.stitches.map((k) => parseChunkKey(k)));
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
+  const missing: string[] = [];
   for (const p of params.parts) {
     if (p.leaves) leaves.set(p.key, p.leaves);
     else if (p.homogeneous) leaves.set(p.key, homogeneousLeaves(space, p.key, p.homogeneous, p.coarser ?? []));
+    else if (p.leafId !== undefined) {
+      const held = keptLeaves(p.leafId);
+      if (held) leaves.set(p.key, held);
+      else missing.push(p.leafId);
+    }
+  }
+  if (missing.length > 0) {
+    const none = new Float32Array(0);
+    return {
+      positions: none, normals: none.slice(), indices: new Uint32Array(0), vertexCells: new Int32Array(0),
+      vertexFaces: new Uint8Array(0), originM: [0, 0, 0], ms: performance.now() - t0, missing,
+    };
   }
   const seam = buildPlanetSeam(lod, params.owner, (k) => leaves.get(k));
   return {
@@ -97,6 +115,7 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
     vertexFaces: seam.vertexFaces,
     originM: seam.mesh.originWorld,
     ms: performance.now() - t0,
+    missing,
   };
 }
 

@@ -34,7 +34,7 @@ describe('planet chunk + seam jobs', () => {
       const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
       for (const a of lod.leaves) {
         const key = keyOf(a);
-        const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0 });
+        const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0, leafId: `t:${key}` });
         if (r.homogeneous) {
           homogeneous.set(key, r.homogeneous.state);
           continue;
@@ -61,6 +61,13 @@ describe('planet chunk + seam jobs', () => {
         expect(s.indices).toEqual(whole.indices);
         expect(s.positions).toEqual(whole.positions);
         expect(s.vertexCells).toEqual(whole.vertexCells);
+        // As the renderer sends it first: chunk ids only, the leaves read from this worker's store.
+        const named = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({
+          space: spaceOptions, owner, stitches, parts: parts.map((p) => (p.leaves ? { key: p.key, leafId: `t:${p.key}` } : p)),
+        }));
+        expect(named.missing).toEqual([]);
+        expect(named.indices).toEqual(whole.indices);
+        expect(named.positions).toEqual(whole.positions);
         meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
         tags.push(s.vertexFaces);
       }
@@ -74,4 +81,14 @@ describe('planet chunk + seam jobs', () => {
     });
   }
   it('synthesised the leaves of some homogeneous chunks', () => expect(synthesised).toBeGreaterThan(0));
+
+  it('a seam naming leaves its worker does not hold builds nothing and lists them', () => {
+    const lod = planetLod(space, randomLodConfiguration(space, shell, 3));
+    const owner = lod.keys[0];
+    const stitches = [...lod.seamStitches.get(owner)!];
+    const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) => ({ key, leafId: `never meshed:${key}` }));
+    const r = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+    expect(r.missing).toEqual(parts.map((p) => p.leafId));
+    expect(r.indices.length).toBe(0);
+  });
 });

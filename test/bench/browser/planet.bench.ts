@@ -156,7 +156,7 @@ async function fly(): Promise<void> {
   samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction; body-worker time: surface chunks ${sec(w.surface)} (sampling ${sec(w.surfaceSampling)}), empty/full ${sec(w.homogeneous)}, re-meshes ${sec(w.remesh)}, seams ${sec(w.seam)}`);
   samples.chunksPerS.push(s.chunksDone / seconds);
   const idleS = (mesher!.pool.workerIdleMs - idleAtStart) / 1000;
-  samples.workerIdle.push(`body workers idle (no job in hand) ${idleS.toFixed(1)} s of ${seconds.toFixed(0)} s; ${totalFrames} frames: the pool had no job running in ${(100 * idleFrames / totalFrames).toFixed(0)} %, none queued in ${(100 * shallowFrames / totalFrames).toFixed(0)} %`);
+  samples.workerIdle.push(`${s.seamsResent} sent again with records; body workers idle (no job in hand) ${idleS.toFixed(1)} s of ${seconds.toFixed(0)} s; ${totalFrames} frames: the pool had no job running in ${(100 * idleFrames / totalFrames).toFixed(0)} %, none queued in ${(100 * shallowFrames / totalFrames).toFixed(0)} %`);
   samples.seamsPerS.push(s.seamsDone / seconds);
   samples.surfaceS.push(surfaceS);
   samples.longTasks.push(longTasks);
