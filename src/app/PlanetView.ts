@@ -862,9 +862,11 @@ export class PlanetView {
       cancelledTransactions: this.cancelledTransactions,
       transactionPending: tx ? tx.waitingChunks.size + tx.waitingSeams.size : 0,
       balanceFallbacks: r?.balanceFallbacks ?? 0,
+      // No requests left in the LOD worker's own latest answer: chunks that landed since it answered
+      // are not drawn until it selects again (flying back out, 'complete' came with 284 fine chunks
+      // drawn and the 36 coarse ones selected, all meshed but not yet known to the LOD worker).
       complete: r !== null && !this.selecting && r.holes === 0 && !tx && committedLatest && this.jobs.size === 0 &&
-        this.results.length === 0 &&
-        this.requests.every((q) => this.idsByKey.has(q.key) || this.failed.has(q.key) || this.homogeneous.has(q.key)),
+        this.results.length === 0 && this.readyBatch.length === 0 && this.requests.length === 0,
     };
   }
 
