@@ -179,10 +179,10 @@ const JOBS_PER_WORKER = 32;
  * starts capped the flight at ~8 seams/s and a 340-seam transaction took 40 s to commit; uncapped
  * (27 ms of a 270 ms frame) a start that overran made 50-90 ms tasks.
  */
-let nextLeafPrefix = 1;
 const SEAM_START_SHARE = 0.1;
 const SEAM_START_MIN_MS = 4;
 const SEAM_START_MAX_MS = 12;
+let nextLeafPrefix = 1;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 /** Transaction jobs run before streaming requests. */
@@ -265,6 +265,9 @@ export class PlanetView {
   private readonly seamNeedsLeaves = new Set<string>();
   /** Makes this view's leaf ids unique among the planets sharing the body workers. */
   private readonly leafPrefix = `${nextLeafPrefix++}:`;
+  /** Last update's time and the smoothed frame interval (ms). */
+  private lastUpdateAt: number | null = null;
+  private frameMs = 16;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
   transactions = 0;
   cancelledTransactions = 0;
@@ -497,9 +500,6 @@ export class PlanetView {
     this.cache.markVisible(next, this.frame);
     this.cache.trim(next);
   }
-
-  private lastUpdateAt: number | null = null;
-  private frameMs = 16;
 
   private schedule(): void {
     const pool = this.pool;
