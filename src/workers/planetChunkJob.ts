@@ -12,6 +12,7 @@ import {
   chunkSampleGapM,
   coarserNeighbourBoxes,
   CubeSphereSpace,
+  FacePlaneCache,
   homogeneityFromSamples,
   meshCubeSphereChunk,
   parseChunkKey,
@@ -68,8 +69,8 @@ export interface PlanetContext {
   space: CubeSphereSpace;
   lipschitz: number;
   maxRadiusM: number;
-  /** The field band-limited for a level's lattice, and what that drops (compiled once per level). */
-  level(level: number): { field: FieldFn; summary: BandLimitSummary };
+  /** The field band-limited for a level's lattice, what that drops (compiled once per level), and its face planes. */
+  level(level: number): { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache };
 }
 
 /**
@@ -91,7 +92,7 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
     recentSamples.clear();
     clearLeafStore();
     const space = new CubeSphereSpace(spaceOptions);
-    const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary }>();
+    const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
     cached = {
       key,
       field: compileToJs(recipe),
@@ -102,7 +103,10 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
         let l = levels.get(level);
         if (!l) {
           const minWavelengthM = levelMinWavelengthM(space, level);
-          l = { field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz) };
+          l = {
+            field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
+            planes: new FacePlaneCache(),
+          };
           levels.set(level, l);
         }
         return l;
@@ -165,14 +169,14 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const ctx = planetContext(params.recipe, params.space);
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
-  const { field, summary } = ctx.level(a.level);
+  const { field, summary, planes } = ctx.level(a.level);
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others get every point, exactly as before.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
   const kept = cachedSamples(key);
   const t0 = performance.now();
-  let samples = kept?.samples ?? sampleCubeSphereChunk(space, a, field);
+  let samples = kept?.samples ?? sampleCubeSphereChunk(space, a, field, planes);
   const sampleMs = kept ? 0 : performance.now() - t0;
   const memo = kept?.memo ?? new HermiteMemo();
   if (samples.complete) keepSamples(key, { samples, memo });

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import { sampleChunk } from '../../src/mesher/index';
-import { canonicalSampleMapping, CubeSphereSpace, meshCubeSphereChunk, planetShell, sampleCubeSphereChunk, selectChunks } from '../../src/lod/index';
+import { canonicalSampleMapping, CubeSphereSpace, FacePlaneCache, meshCubeSphereChunk, planetShell, sampleCubeSphereChunk, selectChunks } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
 import { lookAtView, scale, surfaceRadiusAlong } from './helpers';
 
@@ -109,5 +109,37 @@ describe('sparse chunk sampling', () => {
     }
     console.log(`${cells} surface chunks at 32³: ${(100 * evals / cells).toFixed(0)} % of the points evaluated on average`);
     expect(cells).toBeGreaterThanOrEqual(12);
+  });
+
+  it('neighbours copy shared face planes from the cache: same values as sampling alone', () => {
+    const recipe = planetRecipe(4);
+    const bounds = recipeBounds(recipe);
+    const shell = planetShell(bounds);
+    const space = new CubeSphereSpace({ radiusM: bounds.sphereRadiusM - bounds.elevationM, chunkCells: N, finestCellM: 8 });
+    const level = 2;
+    const field = compileToJs(recipe, { minWavelengthM: 2 * space.cellSizeM(level) });
+    const d = [0.3, 0.55, 0.78].map((v, _, a) => v / Math.hypot(...a));
+    const r = surfaceRadiusAlong(compileToJs(recipe), d, shell.innerM, shell.outerM);
+    const g = new Float64Array(4);
+    const face = space.fromWorld(d[0] * r, d[1] * r, d[2] * r, g);
+    const U = space.chunkUnits(level);
+    const c = [Math.floor(g[1] / U), Math.floor(g[2] / U), Math.floor(g[3] / U)];
+    const planes = new FacePlaneCache();
+    let evalsAlone = 0, evalsShared = 0, count = 0;
+    for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) {
+      const a = { face, level, ci: c[0] + di, cj: c[1] + dj, ck: c[2] + dk };
+      const alone = sampleCubeSphereChunk(space, a, field);
+      const shared = sampleCubeSphereChunk(space, a, field, planes);
+      evalsAlone += alone.evaluations;
+      evalsShared += shared.evaluations;
+      count++;
+      expect(shared.complete).toBe(alone.complete);
+      expect(shared.state).toBe(alone.state);
+      expect(Buffer.from(shared.values.buffer).equals(Buffer.from(alone.values.buffer))).toBe(true);
+    }
+    // 3 × 3 × 3 chunks share 54 faces; each is sampled once.
+    expect(planes.hits).toBe(54);
+    expect(evalsShared).toBeLessThan(evalsAlone);
+    console.log(`${count} adjacent chunks: ${evalsShared} evaluations with the plane cache, ${evalsAlone} without`);
   });
 });
