@@ -200,6 +200,10 @@ export class FacePlaneCache {
     return plane;
   }
 
+  clear(): void {
+    this.planes.clear();
+  }
+
   set(key: string, plane: Float32Array): void {
     this.planes.delete(key);
     this.planes.set(key, plane);

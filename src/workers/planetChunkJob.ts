@@ -90,6 +90,7 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
   if (cached?.key !== key) {
     const bounds = recipeBounds(recipe);
     recentSamples.clear();
+    levelCaches.clear();
     clearLeafStore();
     const space = new CubeSphereSpace(spaceOptions);
     const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
@@ -107,6 +108,7 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
             field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
             planes: new FacePlaneCache(),
           };
+          levelCaches.add(l.planes);
           levels.set(level, l);
         }
         return l;
@@ -134,10 +136,13 @@ const recentSamples = new Map<string, KeptChunk>();
 /** Chunks whose samples were kept / not; edges whose crossing and normal were recalled. */
 export const sampleCacheStats = { hits: 0, misses: 0, recalledEdges: 0 };
 
-/** Forgets the kept samples (benchmarks measure chunks meshed from scratch). */
+/** Forgets the kept samples and face planes (benchmarks measure chunks meshed from scratch). */
 export function clearSampleCache(): void {
   recentSamples.clear();
+  for (const l of levelCaches) l.clear();
 }
+/** The face-plane caches of the current planet's levels. */
+const levelCaches = new Set<FacePlaneCache>();
 
 function cachedSamples(key: string): KeptChunk | undefined {
   const s = recentSamples.get(key);
