@@ -539,6 +539,7 @@ export class PlanetView {
   private runChunk(key: ChunkKey, coarser: ChunkKey[], id: string, priority: number): void {
     const params: PlanetChunkParams = {
       recipe: this.recipe, space: this.space, ...parseChunkKey(key), coarser, simplify: SIMPLIFY, leafId: this.leafPrefix + id,
+      workerShare: 1 / this.pool!.size,
     };
     this.track(id, 'chunk', key, this.pool!.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: priority + this.priorityOffset }), priority);
   }

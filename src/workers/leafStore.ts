@@ -8,13 +8,24 @@
  */
 import type { BoundaryLeaves } from '../mesher/index';
 
-const BUDGET_BYTES = 96 * 2 ** 20;
+/** The store's budget when one worker meshes all of a planet's chunks (bytes). */
+export const LEAF_STORE_BYTES = 96 * 2 ** 20;
+let budgetBytes = LEAF_STORE_BYTES;
 const kept = new Map<string, { leaves: BoundaryLeaves; bytes: number }>();
 let bytes = 0;
 export const leafStoreStats = { hits: 0, misses: 0 };
 
 function leavesBytes(b: BoundaryLeaves): number {
   return b.cells.byteLength + b.corners.byteLength + b.component.byteLength + b.vertexGrid.byteLength + b.normals.byteLength;
+}
+
+/**
+ * This worker's share of the pool's chunks (1 / workers): each of N workers meshes about 1/N of
+ * them, so a 1/N budget covers as long a stretch of its own chunks, and N workers together keep
+ * what one would.
+ */
+export function setLeafStoreShare(share: number): void {
+  budgetBytes = LEAF_STORE_BYTES * Math.min(1, Math.max(1 / 64, share));
 }
 
 /** Keeps a copy of `leaves` (the originals are transferred to the main thread). */
@@ -29,7 +40,7 @@ export function keepLeaves(id: string, leaves: BoundaryLeaves): void {
   kept.set(id, { leaves: copy, bytes: b });
   bytes += b;
   for (const [old, entry] of kept) {
-    if (bytes <= BUDGET_BYTES) break;
+    if (bytes <= budgetBytes) break;
     kept.delete(old);
     bytes -= entry.bytes;
   }

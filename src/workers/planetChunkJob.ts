@@ -25,7 +25,7 @@ import {
 } from '../lod/index';
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
-import { clearLeafStore, keepLeaves } from './leafStore';
+import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
 
 export interface PlanetChunkParams {
   recipe: FieldRecipe;
@@ -41,6 +41,11 @@ export interface PlanetChunkParams {
   simplify: number;
   /** The renderer's id for this mesh: when given, the worker keeps its boundary leaves under it (leafStore.ts). */
   leafId?: string;
+  /**
+   * This worker's share of the pool (1 / workers, default 1): the per-worker caches (kept samples,
+   * leaves) are sized by it, so N workers together hold what one would.
+   */
+  workerShare?: number;
 }
 
 export interface PlanetChunkResult {
@@ -125,9 +130,11 @@ const EMPTY_F32 = new Float32Array(0);
  * re-meshes: a chunk is meshed again whenever its restriction (coarser neighbours) changes — a
  * third of the chunk jobs in the planet flight bench — and neither depends on the restriction
  * (the memo checks each edge's end values). Up to 128 × ~0.35 MB at N = 32: the flight bench's
- * re-meshes cost 68 ms each with 32 entries (most had been evicted), 11 ms with 128.
+ * re-meshes cost 68 ms each with 32 entries (most had been evicted), 11 ms with 128. That is for a
+ * worker meshing all of a planet's chunks; N workers keep 1/N each (PlanetChunkParams.workerShare).
  */
 const SAMPLE_CACHE_ENTRIES = 128;
+let sampleCacheEntries = SAMPLE_CACHE_ENTRIES;
 interface KeptChunk {
   samples: ChunkSamples;
   memo: HermiteMemo;
@@ -159,11 +166,14 @@ function cachedSamples(key: string): KeptChunk | undefined {
 function keepSamples(key: string, s: KeptChunk): void {
   recentSamples.delete(key);
   recentSamples.set(key, s);
-  while (recentSamples.size > SAMPLE_CACHE_ENTRIES) recentSamples.delete(recentSamples.keys().next().value!);
+  while (recentSamples.size > sampleCacheEntries) recentSamples.delete(recentSamples.keys().next().value!);
 }
 
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
+  const share = Math.min(1, Math.max(1 / 64, params.workerShare ?? 1));
+  sampleCacheEntries = Math.max(8, Math.round(SAMPLE_CACHE_ENTRIES * share));
+  setLeafStoreShare(share);
   const r = meshPlanetChunkUntimed(params);
   if (params.leafId !== undefined && r.boundary) keepLeaves(params.leafId, r.boundary);
   r.ms = performance.now() - t0;
