@@ -91,6 +91,11 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
   const missing: string[] = [];
   for (const p of params.parts) {
+    if (p.leaves && p.leaves.cells.length < 4 * p.leaves.count) {
+      // A retried job whose records were transferred to a worker that died: refuse rather than
+      // stitch an empty boundary (a crack). The renderer starts the seam again with fresh copies.
+      throw new Error(`seam ${params.owner}: the leaves of ${p.key} were transferred away (a retried job)`);
+    }
     if (p.leaves) leaves.set(p.key, p.leaves);
     else if (p.homogeneous) leaves.set(p.key, homogeneousLeaves(space, p.key, p.homogeneous, p.coarser ?? []));
     else if (p.leafId !== undefined) {

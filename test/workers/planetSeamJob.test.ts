@@ -56,6 +56,10 @@ describe('planet chunk + seam jobs', () => {
         allRecords += parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
         const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
         for (const p of sent.parts) if (p.leaves) expect(p.leaves.cells.byteLength).toBe(0); // transferred away
+        // Sent again after its worker died, the job finds them gone and says so (no silent crack).
+        if (sent.parts.some((p) => (p.leaves?.count ?? 0) > 0)) {
+          expect(() => buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts: sent.parts })).toThrow(/transferred away/);
+        }
         for (const p of parts) if (p.leaves) expect(p.leaves.cells.length).toBe(4 * p.leaves.count);
         const whole = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
         expect(s.indices).toEqual(whole.indices);
