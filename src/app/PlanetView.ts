@@ -50,6 +50,7 @@ import { withSunCascades } from '../render/sunCascades';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import type { LodSelectResult, LodSnapshot, LodWorkerRequest } from '../workers/lod.worker';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
+import { boundaryLeavesBytes } from '../workers/leafStore';
 import { seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart, type PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import { deserializeError, type WorkerResponse } from '../workers/protocol';
@@ -633,22 +634,20 @@ export class PlanetView {
     if (result.homogeneous) {
       this.chunksHomogeneous++;
       w.homogeneous += result.ms;
-    } else if (this.idsByKey.has(key)) {
+      this.homogeneous.set(key, result.homogeneous.state);
+      this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
+      return;
+    }
+    if (this.idsByKey.has(key)) {
       this.chunksRemeshed++;
       w.remesh += result.ms;
     } else {
       w.surface += result.ms;
       w.surfaceSampling += result.sampleMs;
     }
-    if (result.homogeneous) {
-      this.homogeneous.set(key, result.homogeneous.state);
-      this.post({ id: 0, kind: 'homogeneous', params: { key, ...result.homogeneous } });
-      return;
-    }
     const entry = this.pieceEntry('chunk', key, result, parseChunkKey(key).face);
-    const b = result.boundary!;
-    entry.boundary = b;
-    entry.bytes += b.cells.byteLength + b.corners.byteLength + b.component.byteLength + b.vertexGrid.byteLength + b.normals.byteLength;
+    entry.boundary = result.boundary!;
+    entry.bytes += boundaryLeavesBytes(entry.boundary);
     this.cache.set(id, entry, entry.bytes, this.frame);
     let ids = this.idsByKey.get(key);
     if (!ids) {

@@ -15,7 +15,8 @@ const kept = new Map<string, { leaves: BoundaryLeaves; bytes: number }>();
 let bytes = 0;
 export const leafStoreStats = { hits: 0, misses: 0 };
 
-function leavesBytes(b: BoundaryLeaves): number {
+/** Bytes held by a chunk's boundary leaves (their typed arrays). */
+export function boundaryLeavesBytes(b: BoundaryLeaves): number {
   return b.cells.byteLength + b.corners.byteLength + b.component.byteLength + b.vertexGrid.byteLength + b.normals.byteLength;
 }
 
@@ -36,7 +37,7 @@ export function keepLeaves(id: string, leaves: BoundaryLeaves): void {
     vertexGrid: leaves.vertexGrid.slice(), normals: leaves.normals.slice(),
   };
   forgetLeaves(id);
-  const b = leavesBytes(copy);
+  const b = boundaryLeavesBytes(copy);
   kept.set(id, { leaves: copy, bytes: b });
   bytes += b;
   for (const [old, entry] of kept) {

@@ -88,6 +88,8 @@ export function levelMinWavelengthM(space: CubeSphereSpace, level: number): numb
   return 2 * space.cellSizeM(level);
 }
 let cached: PlanetContext | null = null;
+/** The current planet's level fields (PlanetContext.level), compiled on first use. */
+const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
 
 /** The compiled field and chunk space of a recipe, kept for the next job of the same planet. */
 export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptions): PlanetContext {
@@ -95,10 +97,9 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
   if (cached?.key !== key) {
     const bounds = recipeBounds(recipe);
     recentSamples.clear();
-    levelCaches.clear();
+    levels.clear();
     clearLeafStore();
     const space = new CubeSphereSpace(spaceOptions);
-    const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
     cached = {
       key,
       field: compileToJs(recipe),
@@ -113,7 +114,6 @@ export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptio
             field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
             planes: new FacePlaneCache(),
           };
-          levelCaches.add(l.planes);
           levels.set(level, l);
         }
         return l;
@@ -146,10 +146,8 @@ export const sampleCacheStats = { hits: 0, misses: 0, recalledEdges: 0 };
 /** Forgets the kept samples and face planes (benchmarks measure chunks meshed from scratch). */
 export function clearSampleCache(): void {
   recentSamples.clear();
-  for (const l of levelCaches) l.clear();
+  for (const l of levels.values()) l.planes.clear();
 }
-/** The face-plane caches of the current planet's levels. */
-const levelCaches = new Set<FacePlaneCache>();
 
 function cachedSamples(key: string): KeptChunk | undefined {
   const s = recentSamples.get(key);
@@ -187,7 +185,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const { field, summary, planes } = ctx.level(a.level);
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
   // Faces + every other interior point first: most chunks near the surface are empty or full and
-  // stop there (a third of the samples); the others get every point, exactly as before.
+  // stop there (a third of the samples); the others sample the blocks near their surface.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
   const kept = cachedSamples(key);
   const t0 = performance.now();
