@@ -452,7 +452,14 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
       // A restricted end's sign is the coarse lattice's, not the field's: the field need not change
       // sign on this edge, and false position would then pin the crossing to the restricted end
       // (saw coincident vertices and zero-area seam triangles). Keep the linear crossing there.
-      const refine = field !== undefined && !(restricted && (restricted[p] || restricted[q]));
+      // Sign convention (docs/mesher.md): negative is inside, zero and positive are outside, in
+      // every sign test here, in seams and in the GPU edge pass. An end whose value is exactly 0
+      // is on the surface, so the crossing is that end: t = 0 or 1 exactly. (False position would
+      // never reach it: with f = 0 at the bracket's end each step bisects, and the 5 steps left
+      // faces on the lattice 1/32 cell inside.)
+      const onEnd = va === 0 || vb === 0;
+      if (onEnd) fc = 0;
+      const refine = field !== undefined && !onEnd && !(restricted && (restricted[p] || restricted[q]));
       if (refine && memo?.recall(code, va, vb, edgeT, e, edgeN)) continue;
       if (refine) {
         // Illinois false position on [0, 1]; keeps the bracket so t never leaves the edge. The

@@ -100,11 +100,21 @@ function jacobiEigen(a00: number, a01: number, a02: number, a11: number, a12: nu
 }
 
 /**
+ * How far (chunk-local cells) a vertex stays inside its cell's faces. Vertices of different
+ * cells then never coincide: without it, a surface through a lattice point (a sphere whose
+ * radius puts grid corners on it, a box corner on the lattice) gave several cells the same
+ * vertex, that corner, and their quads zero-area triangles. 1e-3 cell is far below anything
+ * visible and far above float32 rounding of chunk-local positions (32 cells: ulp ~4e-6).
+ */
+export const VERTEX_INSET_CELLS = 1e-3;
+
+/**
  * Solves the QEF at offset o and writes the vertex and its error to out[0..3].
- * The vertex never leaves the box [min, min + size]^3: a minimiser inside the box (with a 1e-6
- * tolerance, then snapped) is kept; otherwise the better (lower QEF error) of the minimiser
- * projected onto the box and the mass point (always inside: it averages crossings on the cell's
- * edges) is used. Projection keeps sharp corners that sit just outside the cell on its boundary.
+ * The vertex never leaves the box [min + inset, min + size - inset]^3 (inset =
+ * VERTEX_INSET_CELLS): a minimiser inside the box (with a 1e-6 tolerance, then snapped) is kept;
+ * otherwise the better (lower QEF error) of the minimiser projected onto the box and the mass
+ * point (it averages crossings on the cell's edges; projected the same way) is used. Projection
+ * keeps sharp corners that sit just outside the cell on its boundary.
  */
 export function qefSolve(
   q: Float64Array, o: number,
@@ -174,23 +184,28 @@ export function qefSolve(
     }
   }
   const tol = 1e-6 * size;
-  const maxX = minX + size, maxY = minY + size, maxZ = minZ + size;
+  const inset = VERTEX_INSET_CELLS;
+  const loX = minX + inset, loY = minY + inset, loZ = minZ + inset;
+  const hiX = minX + size - inset, hiY = minY + size - inset, hiZ = minZ + size - inset;
   const inside =
-    x >= minX - tol && x <= maxX + tol && y >= minY - tol && y <= maxY + tol &&
-    z >= minZ - tol && z <= maxZ + tol;
-  const px = x < minX ? minX : x > maxX ? maxX : x;
-  const py = y < minY ? minY : y > maxY ? maxY : y;
-  const pz = z < minZ ? minZ : z > maxZ ? maxZ : z;
+    x >= minX - tol && x <= minX + size + tol && y >= minY - tol && y <= minY + size + tol &&
+    z >= minZ - tol && z <= minZ + size + tol;
+  const px = x < loX ? loX : x > hiX ? hiX : x;
+  const py = y < loY ? loY : y > hiY ? hiY : y;
+  const pz = z < loZ ? loZ : z > hiZ ? hiZ : z;
   if (inside) {
     out[0] = px; out[1] = py; out[2] = pz;
     out[3] = qefError(q, o, px, py, pz);
     return;
   }
+  const mx = cx < loX ? loX : cx > hiX ? hiX : cx;
+  const my = cy < loY ? loY : cy > hiY ? hiY : cy;
+  const mz = cz < loZ ? loZ : cz > hiZ ? hiZ : cz;
   const eClamp = qefError(q, o, px, py, pz);
-  const eMass = qefError(q, o, cx, cy, cz);
+  const eMass = qefError(q, o, mx, my, mz);
   if (eClamp <= eMass && Number.isFinite(eClamp)) {
     out[0] = px; out[1] = py; out[2] = pz; out[3] = eClamp;
   } else {
-    out[0] = cx; out[1] = cy; out[2] = cz; out[3] = eMass;
+    out[0] = mx; out[1] = my; out[2] = mz; out[3] = eMass;
   }
 }

@@ -14,6 +14,7 @@
  * by the first smallest cell in the quadrant order.
  */
 import { IDENTITY_MAPPING } from './mapping.ts';
+import { VERTEX_INSET_CELLS } from './qef.ts';
 import { CELL_EDGES, COMPONENT_COUNT, EDGE_COMPONENT, QUAD_EDGE, VERTEX_COMPONENT_SHIFT } from './tables.ts';
 import type { BoundaryLeaves, ChunkMesh, GridMapping } from './types.ts';
 
@@ -322,7 +323,9 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
   for (const [g, acc] of synth) {
     const c = Math.max(acc[6], 1);
     const x0 = cellX(g), y0 = cellY(g), z0 = cellZ(g), sz = cellS(g);
-    const cl = (v: number, lo: number): number => (v < lo ? lo : v > lo + sz ? lo + sz : v);
+    // Kept VERTEX_INSET_CELLS inside the cell, as QEF vertices are: no two cells share a vertex.
+    const e = VERTEX_INSET_CELLS * sz;
+    const cl = (v: number, lo: number): number => (v < lo + e ? lo + e : v > lo + sz - e ? lo + sz - e : v);
     const len = Math.hypot(acc[3], acc[4], acc[5]) || 1;
     vGrid.set(g, acc[6] > 0
       ? [cl(acc[0] / c, x0), cl(acc[1] / c, y0), cl(acc[2] / c, z0), acc[3] / len, acc[4] / len, acc[5] / len]

@@ -107,6 +107,24 @@ export function validateMesh(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): Me
 }
 
 /**
+ * What makes a mesh invalid, one phrase each; empty when it is a closed, consistently wound
+ * 2-manifold with no degenerate triangle (DESIGN.md: "no triangle is degenerate"). Degenerate
+ * triangles count as a failure like open or non-manifold edges: they have no normal, break
+ * raycasts and colliders, and meant coincident vertices upstream. `open: 'allowed'` accepts
+ * boundary edges (a mesh cut by a grid that does not contain the body).
+ */
+export function meshProblems(r: MeshReport, opts: { open?: 'allowed' } = {}): string[] {
+  const out: string[] = [];
+  if (r.triangles === 0) out.push('no triangles');
+  if (r.boundaryEdges > 0 && opts.open !== 'allowed') out.push(`${r.boundaryEdges} boundary edges (not closed)`);
+  if (r.nonManifoldEdges > 0) out.push(`${r.nonManifoldEdges} non-manifold edges`);
+  if (r.misorientedEdges > 0) out.push(`${r.misorientedEdges} misoriented edges`);
+  if (r.degenerateTriangles > 0) out.push(`${r.degenerateTriangles} degenerate triangles`);
+  if (r.usedVertices !== r.vertices) out.push(`${r.vertices - r.usedVertices} unreferenced vertices`);
+  return out;
+}
+
+/**
  * Triangles that repeat another triangle's vertex set (either winding): a seam edge covered twice, or
  * a chunk and a seam both emitting the same polygon. 0 for a valid union.
  */
