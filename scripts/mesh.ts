@@ -14,12 +14,17 @@
  *
  * With --chunks k the grid is split into k^3 chunks joined by seams; --mixed-levels <seed> makes a
  * seeded random half of them one level coarser. Prints counts and the validation report.
- * Bad arguments: a message and exit code 2.
+ * Bad arguments (and work it could not finish in reason: see the limits below): one line and the
+ * usage, exit code 2, before any meshing. A mesh that fails validation (open where the grid holds
+ * the whole body, non-manifold, misoriented, degenerate triangles) is still written, and the
+ * command exits 1. `--help` prints the usage on stdout and exits 0.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compileToJs, createRandom, parseRecipe, recipeBounds } from '../src/field/index.ts';
 import {
-  buildSeam, cartesianMapping, meshChunk, sampleChunk, validateMesh, weldMeshes,
+  buildSeam, cartesianMapping, meshChunk, meshProblems, MesherInputError, sampleChunk, validateMesh, weldMeshes,
 } from '../src/mesher/index.ts';
 import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../src/mesher/index.ts';
 import {
@@ -35,14 +40,25 @@ const USAGE = `usage: npm run mesh -- --recipe <file.json> --resolution <N> --ou
        [--chunk-cells <N, power of two, default 8>] [--levels <L, default 3>] [--max-error-px <px, default 200>]
        [--simplify <error>]`;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-interface Args {
+/** Cells per chunk below this are refused: a 1-cell chunk is all seam, and k^3 of them take minutes. */
+export const MIN_CHUNK_CELLS = 4;
+/** Coordinates of --bounds beyond this (metres) are refused: past it the field's float math overflows. */
+export const MAX_BOUNDS_M = 1e9;
+
+/** Refuses an --out whose folder does not exist (found before the meshing, not after). */
+function checkOutFolder(out: string): void {
+  const dir = dirname(resolve(out));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out '${out}': folder '${dir}' does not exist`);
+}
+
+export interface Args {
   recipe: string; resolution: number; out: string;
   bounds?: number[]; simplify: number; chunks: number; mixedSeed?: number;
 }
 
-interface PlanetArgs {
+export interface PlanetArgs {
   planet: string; out: string; config: 'random' | 'camera'; seed: number; camera?: [number, number, number];
   chunkCells: number; levels: number; maxErrorPx: number; simplify: number;
 }
@@ -71,7 +87,7 @@ function readFlags(argv: string[], allowed: readonly string[], context: string):
 
 const PLANET_OPTIONS = ['planet', 'lod-config', 'seed', 'camera', 'out', 'chunk-cells', 'levels', 'max-error-px', 'simplify'];
 
-function parsePlanetArgs(argv: string[]): PlanetArgs {
+export function parsePlanetArgs(argv: string[]): PlanetArgs {
   const { map, need } = readFlags(argv, PLANET_OPTIONS, ' with --planet');
   const int = (k: string, v: string, min: number, max: number): number => {
     const n = Number(v);
@@ -80,6 +96,7 @@ function parsePlanetArgs(argv: string[]): PlanetArgs {
   };
   const out = need('out');
   if (!/\.(obj|glb)$/i.test(out)) throw new UsageError(`--out must end in .obj or .glb, got '${out}'`);
+  checkOutFolder(out);
   const config = need('lod-config');
   if (config !== 'random' && config !== 'camera') throw new UsageError(`--lod-config must be 'random' or 'camera', got '${config}'`);
   const chunkCells = int('chunk-cells', map.get('chunk-cells') ?? '8', 2, 64);
@@ -110,7 +127,7 @@ function parsePlanetArgs(argv: string[]): PlanetArgs {
   return args;
 }
 
-function parseArgs(argv: string[]): Args {
+export function parseArgs(argv: string[]): Args {
   const { map, need } = readFlags(argv, MESH_OPTIONS, '');
   const int = (k: string, v: string, min: number): number => {
     const n = Number(v);
@@ -119,8 +136,9 @@ function parseArgs(argv: string[]): Args {
   };
   const out = need('out');
   if (!/\.(obj|glb)$/i.test(out)) throw new UsageError(`--out must end in .obj or .glb, got '${out}'`);
+  // The grid keeps one cell of margin on each side of the bounds: 4 cells leaves 2 across them.
   const args: Args = {
-    recipe: need('recipe'), resolution: int('resolution', need('resolution'), 2), out,
+    recipe: need('recipe'), resolution: int('resolution', need('resolution'), 4), out,
     simplify: 0, chunks: int('chunks', map.get('chunks') ?? '1', 1),
   };
   if (args.resolution > 512) throw new UsageError(`--resolution ${args.resolution} is too large (max 512)`);
@@ -134,10 +152,17 @@ function parseArgs(argv: string[]): Args {
     if (b.length !== 6 || b.some((x) => !Number.isFinite(x)) || b[3] <= b[0] || b[4] <= b[1] || b[5] <= b[2]) {
       throw new UsageError(`--bounds must be x0,y0,z0,x1,y1,z1 with x1>x0, y1>y0, z1>z0, got '${map.get('bounds')}'`);
     }
+    if (b.some((x) => Math.abs(x) > MAX_BOUNDS_M)) {
+      throw new UsageError(`--bounds coordinates must be within ±${MAX_BOUNDS_M} m, got '${map.get('bounds')}'`);
+    }
     args.bounds = b;
   }
   if (map.has('mixed-levels')) args.mixedSeed = int('mixed-levels', map.get('mixed-levels')!, 0);
   if (args.resolution % args.chunks !== 0) throw new UsageError(`--resolution ${args.resolution} must be divisible by --chunks ${args.chunks}`);
+  if (args.chunks > 1 && args.resolution / args.chunks < MIN_CHUNK_CELLS) {
+    throw new UsageError(`--chunks ${args.chunks} leaves ${args.resolution / args.chunks} cells per chunk at --resolution ${args.resolution}; use at least ${MIN_CHUNK_CELLS} (--chunks <= ${Math.floor(args.resolution / MIN_CHUNK_CELLS)})`);
+  }
+  checkOutFolder(out);
   if (args.mixedSeed !== undefined && (args.resolution / args.chunks) % 2 !== 0) {
     throw new UsageError('--mixed-levels needs an even number of cells per chunk (resolution / chunks)');
   }
@@ -253,23 +278,49 @@ function mainPlanet(argv: string[]): void {
   console.log(`  closed ${rep.closed} (boundary edges ${rep.boundaryEdges}), manifold ${rep.manifold} (non-manifold edges ${rep.nonManifoldEdges}), oriented ${rep.oriented}, duplicate triangles ${rep.duplicateTriangles}, degenerate ${rep.degenerateTriangles}`);
   console.log(`  components ${rep.components}, Euler ${rep.euler}, genus ${rep.genus}, volume ${rep.volume.toPrecision(6)} m³`);
   console.log(`  wrote ${args.out}`);
+  const invalid = meshProblems(rep);
+  if (rep.duplicateTriangles > 0) invalid.push(`${rep.duplicateTriangles} duplicate triangles`);
+  verdict(invalid);
+}
+
+/** Ends the command with a one-line message (exit 2) for input the mesher refuses mid-way. */
+function inputExit(err: unknown): never {
+  if (err instanceof MesherInputError) {
+    console.error(`mesh: ${err.message}`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+/** Prints the verdict of {@link meshProblems}; exits 1 when the written mesh is invalid. */
+function verdict(problems: string[]): void {
+  if (problems.length === 0) {
+    console.log('  valid: closed 2-manifold, consistently wound, no degenerate triangles');
+    return;
+  }
+  console.error(`mesh: invalid mesh: ${problems.join(', ')}`);
+  process.exitCode = 1;
 }
 
 function main(): void {
   const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   if (argv.includes('--planet')) {
-    mainPlanet(argv);
+    try {
+      mainPlanet(argv);
+    } catch (err) {
+      inputExit(err);
+    }
     return;
   }
   let args: Args;
   try {
     args = parseArgs(argv);
   } catch (err) {
-    if (err instanceof UsageError) {
-      console.error(`mesh: ${err.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    throw err;
+    usageExit(err);
   }
   let recipeJson: unknown;
   try {
@@ -320,7 +371,12 @@ function main(): void {
       coarserNeighbours.push({ boxGrid: [nx * S, ny * S, nz * S, (nx + 1) * S, (ny + 1) * S, (nz + 1) * S], level: level + 1 });
     }
     const values = sampleChunk(spec, field!, mapping);
-    const r = meshChunk({ ...spec, values, mapping, field: field!, simplify: args.simplify, chunkId: meshes.length, coarserNeighbours });
+    let r;
+    try {
+      r = meshChunk({ ...spec, values, mapping, field: field!, simplify: args.simplify, chunkId: meshes.length, coarserNeighbours });
+    } catch (err) {
+      inputExit(err);
+    }
     meshes.push(r.mesh);
     boundaries.push(r.boundary);
   }
@@ -333,6 +389,9 @@ function main(): void {
   console.log(`  vertices ${rep.usedVertices}, triangles ${rep.triangles}, components ${rep.components}, Euler ${rep.euler}, genus ${rep.genus}`);
   console.log(`  closed ${rep.closed} (boundary edges ${rep.boundaryEdges}), manifold ${rep.manifold} (non-manifold edges ${rep.nonManifoldEdges}), oriented ${rep.oriented}, degenerate ${rep.degenerateTriangles}, volume ${rep.volume.toPrecision(6)}`);
   console.log(`  wrote ${args.out}`);
+  // Bounds from the recipe hold the whole body with a cell of margin, so the mesh must be closed;
+  // bounds given by hand may cut it open.
+  verdict(meshProblems(rep, args.bounds ? { open: 'allowed' } : {}));
 }
 
-main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();
