@@ -42,7 +42,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const MIN_SIDE_PX = 16;
 export const MAX_SIDE_PX = 16384;
 
-export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|asteroid|planet|gallery]
+export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|screenshot|asteroid|planet|gallery]
          [--width <px>] [--height <px>] [--scale 1|2|3|4] [--out <file.png>] [--count <1…60>]
          [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>]
 --width/--height set the window (viewport); the PNG is --scale times that (default 1)
@@ -113,7 +113,9 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   }
   const get = (flag: string): string | undefined => values.get(flag);
   const seed = get('seed') !== undefined ? wholeNumber('seed', get('seed')!, 0, 0xffffffff) : 1;
-  const mode = get('mode') !== undefined ? oneOf('mode', get('mode')!, SCREENSHOT_MODES) : 'explore';
+  // 'screenshot' is the app's URL mode of the same view as --mode explore (README): an alias.
+  const modeArg = get('mode') === 'screenshot' ? 'explore' : get('mode');
+  const mode = modeArg !== undefined ? oneOf('mode', modeArg, SCREENSHOT_MODES) : 'explore';
   const widthPx = get('width') !== undefined ? wholeNumber('width', get('width')!, MIN_SIDE_PX, MAX_SIDE_PX) : 1920;
   const heightPx = get('height') !== undefined ? wholeNumber('height', get('height')!, MIN_SIDE_PX, MAX_SIDE_PX) : 1080;
   const scale = get('scale') !== undefined ? wholeNumber('scale', get('scale')!, 1, 4) : 1;
@@ -240,6 +242,15 @@ export async function runScreenshot(args: ScreenshotArgs, log: Log = console.log
       if (args.out) {
         let png: Buffer;
         if (args.mode === 'gallery') {
+          // The grid scrolls inside the window: grow the window to the grid's full height (within
+          // the capture limit) so every cell is in the PNG, not only those above the fold.
+          const fullPx = await page.evaluate(() => document.querySelector('.sr-gallery')?.scrollHeight ?? 0);
+          const heightPx = Math.min(Math.max(fullPx, args.heightPx), Math.floor(MAX_SIDE_PX / dpr));
+          if (heightPx > args.heightPx) {
+            await page.setViewportSize({ width: args.widthPx, height: heightPx });
+            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            log(`gallery: the grid is ${fullPx} px tall; captured ${args.widthPx}×${heightPx}${fullPx > heightPx ? ` (cut at the ${MAX_SIDE_PX} px limit)` : ''}`);
+          }
           png = await page.screenshot({ type: 'png', timeout: args.timeoutS * 1000 });
         } else {
           const size = [args.widthPx * args.scale, args.heightPx * args.scale] as const;

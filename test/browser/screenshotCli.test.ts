@@ -30,8 +30,6 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** The App imports the Gallery once the lead wires it in (issue 8); until then gallery mode shows the explorer. */
-
 describe('npm run screenshot', () => {
   it('asteroid seed 42 at 320×240: a valid PNG of that size, identical bytes on a second run', async () => {
     const args = ['--seed', '42', '--mode', 'asteroid', '--width', '320', '--height', '240'];
@@ -57,10 +55,16 @@ describe('npm run screenshot', () => {
     copyFileSync(join(dir, 'explore2x.png'), resultPath('cli-explore-seed7-2x-640x480.png'));
   });
 
-  it('gallery from seed 1, 6 cells at 480×360: a page screenshot once every cell is drawn', async () => {
+  it('gallery from seed 1, 6 cells in a 480×360 window: the whole grid once every cell is drawn', async () => {
     const r = await run(['--seed', '1', '--mode', 'gallery', '--count', '6', '--width', '480', '--height', '360', '--out', join(dir, 'gallery.png')]);
     expect(r.code, r.out).toBe(0);
-    expect(pngSize(readFileSync(join(dir, 'gallery.png')))).toEqual({ width: 480, height: 360 });
+    // Two columns of three rows do not fit 360 px: the capture grows to the grid's height
+    // (before, it kept the window and cut the last rows off).
+    const tall = /gallery: the grid is (\d+) px tall; captured 480×(\d+)/.exec(r.out);
+    expect(tall, r.out).not.toBeNull();
+    expect(Number(tall![1])).toBeGreaterThan(360);
+    expect(pngSize(readFileSync(join(dir, 'gallery.png')))).toEqual({ width: 480, height: Number(tall![2]) });
+    expect(Number(tall![2])).toBe(Number(tall![1]));
     copyFileSync(join(dir, 'gallery.png'), resultPath('cli-gallery-seed1.png'));
   });
 });

@@ -31,6 +31,11 @@ describe('parseScreenshotArgs', () => {
     expect(a.out).toBe(resolve('sr-explore-seed1-1920x1080.png'));
   });
 
+  it("--mode screenshot is the app's name for the explore capture: an alias", () => {
+    expect(parseScreenshotArgs(['--mode', 'screenshot', '--seed', '3'])).toMatchObject({ mode: 'explore', seed: 3 });
+    expect(screenshotUrl({ seed: 3, mode: 'explore', count: null, quality: 'auto' })).toBe('/index.html?mode=screenshot&seed=3');
+  });
+
   it('--export writes the mesh next to the PNG, or alone when --out names the mesh', () => {
     expect(parseScreenshotArgs(['--export', 'glb', '--out', 'a.png'])).toMatchObject({ out: resolve('a.png'), export: { format: 'glb', out: resolve('a.glb') } });
     expect(parseScreenshotArgs(['--export', 'obj', '--out', 'rock.obj'])).toMatchObject({ out: null, export: { format: 'obj', out: resolve('rock.obj') } });
