@@ -17,6 +17,8 @@ export interface BodyMesherOptions {
   gpuWorker?: GpuSamplerClient | null;
   /** Body workers (default: hardwareConcurrency − 1, at least 1). */
   workers?: number;
+  /** Told when a body worker died or stopped answering and was replaced (WorkerPool's words). */
+  onWorkerLost?: (why: string) => void;
 }
 
 export interface BodyJob {
@@ -41,6 +43,7 @@ export class BodyMesher {
       // by priority and drops cancelled ones itself).
       jobsPerWorker: 16,
       create: () => new Worker(new URL('./body.worker.ts', import.meta.url), { type: 'module', name: 'body-mesher' }),
+      onWorkerLost: options.onWorkerLost,
     });
     this.gpuWorker = options.sampling === 'gpu-worker' ? (options.gpuWorker ?? null) : null;
     this.sampling = this.gpuWorker ? 'gpu-worker' : 'js-worker';

@@ -5,9 +5,15 @@
  * priority/cancel/apply split; Cesium's scheduleTask returning undefined when full).
  *
  * - A job that throws in the worker rejects with that error (name and message kept).
- * - A worker that dies (an `error` event, or no answer within `jobTimeoutMs`) is terminated
- *   and replaced; its job is retried up to `maxRetries` times, then rejects with
- *   {@link WorkerCrashedError}. Other jobs keep running.
+ * - A worker that dies (an `error` event) or stops answering is terminated and replaced; its job
+ *   is retried up to `maxRetries` times, then rejects with {@link WorkerCrashedError}. Other jobs
+ *   keep running. `onWorkerLost` is told either way, so the user can be.
+ * - Stopped answering: a worker holding jobs says something at every job start and end, so its
+ *   silence lasts at most one job. The pool allows `stallMs` (default 10 s) or 10× the slowest job
+ *   seen so far, whichever is longer, at most `jobTimeoutMs`: a terminated or hung worker is found
+ *   in seconds, not after the 120 s cap. A deadline that fires late (the main thread was blocked,
+ *   so the worker's words may be waiting in the queue behind the timer) gets one short grace period
+ *   before it counts.
  * - `cancel()` drops a queued job at once; a running job's result is discarded when it
  *   arrives (the worker is told, so it can stop early if it checks).
  * - Each worker is handed up to `jobsPerWorker` jobs (default 2). They wait in the worker's own
@@ -42,8 +48,12 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Retries of a job whose worker died (default 2). */
   maxRetries?: number;
-  /** A running job with no answer after this long counts as a dead worker (default 120 s). */
+  /** Longest a worker holding jobs may stay silent, whatever the jobs (default 120 s). */
   jobTimeoutMs?: number;
+  /** Silence that counts as a dead worker before any job has been slow (default 10 s); see the header. */
+  stallMs?: number;
+  /** Told when a worker died or stopped answering and was replaced (`why` says which). */
+  onWorkerLost?: (why: string) => void;
   /** `tryRun` refuses new jobs while this many are queued (default 256). */
   maxQueued?: number;
   /** Jobs handed to one worker at a time, the running one included (default 2). */
@@ -92,7 +102,17 @@ interface Slot {
   idleMs: number;
   /** Deadline for the worker's next word (a start or an answer) while it holds jobs. */
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** performance.now() of its last word (or of being handed its first job). */
+  lastWordMs: number;
+  /** When the running job started (main-thread clock). */
+  runningSinceMs: number;
 }
+
+/** The stall allowance is this many times the slowest job seen. */
+const STALL_FACTOR = 10;
+/** A deadline that fired this late was held up by the main thread: look again after GRACE_MS. */
+const LATE_MS = 500;
+const GRACE_MS = 1000;
 
 let nextJobId = 1;
 
@@ -105,6 +125,8 @@ export class WorkerPool {
   private disposed = false;
   /** Workers replaced after dying (for the stats overlay and tests). */
   crashes = 0;
+  /** Slowest job so far, start to answer (ms): scales the stall allowance. */
+  slowestJobMs = 0;
 
   constructor(options: WorkerPoolOptions) {
     const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
@@ -113,6 +135,8 @@ export class WorkerPool {
       create: options.create,
       maxRetries: options.maxRetries ?? 2,
       jobTimeoutMs: options.jobTimeoutMs ?? 120_000,
+      stallMs: options.stallMs ?? 10_000,
+      onWorkerLost: options.onWorkerLost ?? (() => {}),
       maxQueued: options.maxQueued ?? 256,
       jobsPerWorker: Math.max(1, options.jobsPerWorker ?? 2),
       name: options.name ?? 'worker pool',
@@ -191,7 +215,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: this.options.create(), tasks: [], running: null, idleMs: 0, timer: undefined };
+    const slot: Slot = { worker: this.options.create(), tasks: [], running: null, idleMs: 0, timer: undefined, lastWordMs: 0, runningSinceMs: 0 };
     slot.worker.onmessage = (event: MessageEvent<PoolWorkerMessage>) => this.onMessage(slot, event.data);
     slot.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -225,13 +249,38 @@ export class WorkerPool {
     }
   }
 
-  /** (Re)starts the deadline for the worker's next word. */
+  /** Silence allowed before a worker holding jobs counts as dead (see the header). */
+  get stallAllowanceMs(): number {
+    return Math.min(this.options.jobTimeoutMs, Math.max(this.options.stallMs, STALL_FACTOR * this.slowestJobMs));
+  }
+
+  /** (Re)starts the deadline for the worker's next word, counted from now. */
   private arm(slot: Slot): void {
+    slot.lastWordMs = performance.now();
+    this.armIn(slot, this.stallAllowanceMs);
+  }
+
+  private armIn(slot: Slot, delayMs: number, grace = false): void {
     clearTimeout(slot.timer);
-    slot.timer = setTimeout(
-      () => this.onDeath(slot, `did not answer within ${this.options.jobTimeoutMs} ms`),
-      this.options.jobTimeoutMs,
-    );
+    const due = performance.now() + delayMs;
+    slot.timer = setTimeout(() => {
+      const now = performance.now();
+      if (now - due > LATE_MS && !grace) {
+        // The main thread was busy past the deadline: words the worker sent meanwhile may still
+        // be queued behind this timer. Let them in before judging (once: a main thread that is
+        // always late, a software-rendered frame of 0.5 s, would otherwise postpone it forever).
+        this.armIn(slot, GRACE_MS, true);
+        return;
+      }
+      const allowed = this.stallAllowanceMs;
+      const silent = now - slot.lastWordMs;
+      if (silent < allowed) {
+        this.armIn(slot, allowed - silent); // a slow job raised the allowance meanwhile
+        return;
+      }
+      const job = slot.running ? ` running "${slot.running.kind}"` : '';
+      this.onDeath(slot, `stopped answering (no word for ${(silent / 1000).toFixed(1)} s${job})`);
+    }, delayMs);
   }
 
   private onMessage(slot: Slot, msg: PoolWorkerMessage): void {
@@ -241,11 +290,13 @@ export class WorkerPool {
     if ('started' in msg) {
       slot.idleMs = msg.idleMs;
       slot.running = task;
+      slot.runningSinceMs = performance.now();
       task.attempts++;
       this.arm(slot);
       return;
     }
     clearTimeout(slot.timer);
+    if (slot.running === task) this.slowestJobMs = Math.max(this.slowestJobMs, performance.now() - slot.runningSinceMs);
     slot.tasks.splice(i, 1);
     if (slot.running === task) slot.running = null;
     if (slot.tasks.length > 0) this.arm(slot);
@@ -267,16 +318,20 @@ export class WorkerPool {
     if (index < 0) return;
     if (!this.disposed) this.slots[index] = this.spawn();
     // The running job has used an attempt; the ones waiting behind it go back as they were.
+    let fate = '';
     tasks.forEach((task) => {
       if (task.cancelled) return;
       if (task !== running || task.attempts <= this.options.maxRetries) {
         this.queue.push(task); // keeps its priority and original order
+        if (task === running) fate = ', its job retried';
       } else {
         task.reject(
           new WorkerCrashedError(`${this.options.name}: worker ${why}; job "${task.kind}" failed after ${task.attempts} attempts`),
         );
+        fate = `, its job failed after ${task.attempts} attempts`;
       }
     });
+    if (!this.disposed) this.options.onWorkerLost(`${this.options.name}: a worker ${why}; replaced it${fate}`);
     this.pump();
   }
 
