@@ -6,11 +6,17 @@
  * Resolution levels: LEVEL_CELLS[l]³ cells over the asteroid's bounding box. Every asteroid
  * first gets level 0 (cheap, so the whole field appears quickly), then the level its
  * on-screen size asks for. A mesh stays drawn until its replacement is ready.
+ *
+ * A failed job is tried again with backoff (src/lod/retry.ts: 0.5, 1, 2 s). After that the
+ * asteroid gives up: a wireframe placeholder marks it when it has no mesh at all (a coarser mesh
+ * stays drawn otherwise), and the error report carries a retry action ({@link retryFailed}).
  */
 import {
   Group,
   HemisphereLight,
+  IcosahedronGeometry,
   Mesh,
+  MeshBasicMaterial,
   MeshStandardMaterial,
   Sphere,
   Vector3,
@@ -25,6 +31,7 @@ import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
 import { familyMaterial } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
+import { RetryState } from '../lod/retry';
 import { asteroidFieldSpec, asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
@@ -66,6 +73,10 @@ export interface AsteroidStatus {
   hash: string;
   triangles: number;
   failed: string | null;
+  /** Failed attempts since the last success (retries in progress or given up). */
+  attempts: number;
+  /** A placeholder stands where the asteroid would be (it gave up with nothing to show). */
+  placeholder: boolean;
 }
 
 interface MeshEntry {
@@ -91,7 +102,11 @@ interface AsteroidState {
   leaving: MeshEntry | null;
   desired: number;
   job: { level: number; job: BodyJob } | null;
+  /** The last error once retries gave up (null: fine, or still retrying). */
   failed: string | null;
+  retry: RetryState;
+  /** Marks a given-up asteroid that has no mesh to show. */
+  placeholder: Mesh | null;
   /** Projected radius, pixels (last frame). */
   radiusPx: number;
   /** The body's own material once compiled (null: the shared family material). */
@@ -105,11 +120,15 @@ export interface AsteroidFieldOptions {
   /** The bodies to show; default `asteroidFieldSpec(seed, count)`. */
   spec?: AsteroidFieldSpec;
   progress: Progress;
-  /** Reports a failed job (shown to the user). */
-  onError: (message: string) => void;
+  /**
+   * Reports a problem to the user: a failure being retried (warning), or one given up on (error,
+   * with a retry action). `key` is per asteroid, so a later report replaces an earlier one.
+   */
+  onError: (message: string, details?: { level: 'warning' | 'error'; key: string; retry?: () => void }) => void;
   count?: number;
-  /** Test hook: the asteroid whose first job is told to throw in its worker. */
+  /** Test hook: the asteroid whose jobs are told to throw in their worker, and how many of them. */
   debugFailIndex?: number;
+  debugFailJobs?: number;
   /** Give near asteroids their own BodyMaterial (per-pixel field normals); default true. */
   detailMaterials?: boolean;
   /** For compiling body materials off the frame path (`compileAsync`). */
@@ -139,6 +158,8 @@ export class AsteroidField {
   private task: ProgressTask | null = null;
   private geometryBytes = 0;
   private debugFailIndex: number;
+  private debugFailJobs: number;
+  private placeholderMaterial: MeshBasicMaterial | null = null;
   private readonly detailMaterials: boolean;
   /** Jobs dropped because the asteroid no longer wanted that level. */
   staleCancelled = 0;
@@ -148,6 +169,7 @@ export class AsteroidField {
     this.root.name = 'asteroid field';
     this.spec = options.spec ?? asteroidFieldSpec(options.seed, options.count);
     this.debugFailIndex = options.debugFailIndex ?? -1;
+    this.debugFailJobs = options.debugFailJobs ?? 1;
     this.detailMaterials = options.detailMaterials ?? true;
     this.sun = new Sun({ direction: this.spec.sunDirection, cascades: options.sunCascades ?? 1 });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.25));
@@ -164,7 +186,7 @@ export class AsteroidField {
       const grid = asteroidGrid(spec);
       return {
         spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid,
-        detail: null, detailState: 'none' as const,
+        detail: null, detailState: 'none' as const, retry: new RetryState(), placeholder: null,
       };
     });
   }
@@ -203,6 +225,7 @@ export class AsteroidField {
 
   private request(): void {
     const mesher = this.mesher!;
+    const nowMs = performance.now();
     for (const a of this.asteroids) {
       // Everything gets level 0 first, so the whole field shows quickly.
       const want = a.current ? a.desired : 0;
@@ -215,18 +238,19 @@ export class AsteroidField {
           a.job = null;
         }
       }
-      if (a.job || a.failed !== null || a.current?.level === want) continue;
+      if (a.job || a.failed !== null || a.current?.level === want || !a.retry.ready(nowMs)) continue;
       const level = want;
       const cells = LEVEL_CELLS[level];
+      const debugThrow = a.spec.index === this.debugFailIndex && this.debugFailJobs > 0;
+      if (debugThrow) this.debugFailJobs--;
       const params: BodyMeshParams = {
         recipe: a.spec.recipe,
         cells,
         originM: a.grid.originM,
         stepM: a.grid.extentM / cells,
         simplify: SIMPLIFY,
-        debugThrow: a.spec.index === this.debugFailIndex,
+        debugThrow,
       };
-      if (a.spec.index === this.debugFailIndex) this.debugFailIndex = -1;
       // Coverage first (level 0), then what is biggest on screen.
       const priority = (level === 0 ? 1e6 : 0) + a.radiusPx;
       const job = mesher.mesh(params, priority);
@@ -237,19 +261,58 @@ export class AsteroidField {
         (result) => {
           if (a.job?.job !== job) return;
           a.job = null;
+          a.retry.reset();
           this.jobsDone++;
           this.results.push({ state: a, level, result });
         },
         (error: unknown) => {
           if (a.job?.job !== job) return; // cancelled as stale: already counted
           a.job = null;
-          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-          a.failed = message;
           this.task?.advance();
-          this.options.onError(`Asteroid ${a.spec.index} (seed ${a.spec.seed}) failed to generate: ${message}`);
+          this.onJobFailed(a, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
         },
       );
     }
+  }
+
+  /** A job failed: try again after a backoff, or give up with a placeholder and a retry action. */
+  private onJobFailed(a: AsteroidState, message: string): void {
+    const what = `Asteroid ${a.spec.index} (seed ${a.spec.seed}) failed to generate: ${message}`;
+    const key = `asteroid-${a.spec.index}`;
+    const verdict = a.retry.fail(performance.now());
+    if (verdict.retry) {
+      this.options.onError(`${what}; trying again in ${verdict.delayMs / 1000} s (attempt ${verdict.attempt}).`, { level: 'warning', key });
+      return;
+    }
+    a.failed = message;
+    if (!a.current) this.showPlaceholder(a);
+    this.options.onError(`${what}; gave up after ${verdict.attempts} attempts.`, { level: 'error', key, retry: () => this.retryFailed() });
+  }
+
+  /** The user's retry: every asteroid that gave up starts over (placeholders go when meshes come). */
+  retryFailed(): void {
+    for (const a of this.asteroids) {
+      if (a.failed === null) continue;
+      a.failed = null;
+      a.retry.reset();
+    }
+  }
+
+  /** A wireframe ball of the asteroid's size where its mesh would be: not a hole. */
+  private showPlaceholder(a: AsteroidState): void {
+    if (a.placeholder) return;
+    this.placeholderMaterial ??= new MeshBasicMaterial({ color: 0xff6a4d, wireframe: true, transparent: true, opacity: 0.6 });
+    const mesh = new Mesh(new IcosahedronGeometry(a.spec.radiusM * 0.8, 1), this.placeholderMaterial);
+    mesh.name = 'failed-asteroid placeholder';
+    a.pivot.add(mesh);
+    a.placeholder = mesh;
+  }
+
+  private removePlaceholder(a: AsteroidState): void {
+    if (!a.placeholder) return;
+    a.placeholder.removeFromParent();
+    a.placeholder.geometry.dispose();
+    a.placeholder = null;
   }
 
   private applyResults(): void {
@@ -283,6 +346,7 @@ export class AsteroidField {
   }
 
   private swap(a: AsteroidState, entry: MeshEntry): void {
+    this.removePlaceholder(a);
     if (a.leaving) this.disposeEntry(a.leaving);
     a.leaving = a.current;
     a.current = entry;
@@ -413,6 +477,8 @@ export class AsteroidField {
       hash: a.current?.hash ?? '',
       triangles: a.current ? (a.current.mesh.geometry.index?.count ?? 0) / 3 : 0,
       failed: a.failed,
+      attempts: a.retry.failures,
+      placeholder: a.placeholder !== null,
     }));
   }
 
@@ -474,11 +540,13 @@ export class AsteroidField {
   dispose(): void {
     for (const a of this.asteroids) {
       a.job?.job.cancel();
+      this.removePlaceholder(a);
       if (a.current) this.disposeEntry(a.current);
       if (a.leaving) this.disposeEntry(a.leaving);
     }
     this.task?.finish();
     for (const m of this.familyMaterials.values()) m.dispose();
+    this.placeholderMaterial?.dispose();
     for (const a of this.asteroids) {
       a.detailState = 'failed'; // a compile still in flight disposes its material when it lands
       a.detail?.dispose();

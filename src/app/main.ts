@@ -24,9 +24,9 @@ function boot(): void {
     return;
   }
   const { state, problems } = parseAppState(location.search);
-  // Test hook, set by a browser test before the page loads: which asteroid's first job fails.
-  const debug = (window as { __srDebug?: { failAsteroid?: number } }).__srDebug;
-  const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid });
+  // Test hook, set by a browser test before the page loads: which asteroid's jobs fail, how many.
+  const debug = (window as { __srDebug?: { failAsteroid?: number; failJobs?: number } }).__srDebug;
+  const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid, debugFailJobs: debug?.failJobs });
   app.reportUrlProblems(problems);
   installDebugHooks({ app, caps, fatal: null });
   app.start();

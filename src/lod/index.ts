@@ -12,3 +12,4 @@ export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';
 export * from './planetMesh.ts';
+export * from './retry.ts';

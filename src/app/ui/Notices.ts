@@ -12,6 +12,11 @@ export interface Notice {
   text: string;
 }
 
+export interface NoticeAction {
+  label: string;
+  run: () => void;
+}
+
 export class Notices {
   readonly element: HTMLElement;
   private readonly items = new Map<string, { notice: Notice; element: HTMLElement }>();
@@ -25,7 +30,10 @@ export class Notices {
     parent.appendChild(this.element);
   }
 
-  show(level: NoticeLevel, text: string, key = `notice-${++this.counter}`): string {
+  /**
+   * Shows a notice; `action` adds a button (e.g. "Retry") that runs it and dismisses the notice.
+   */
+  show(level: NoticeLevel, text: string, key = `notice-${++this.counter}`, action?: NoticeAction): string {
     this.dismiss(key);
     const element = document.createElement('div');
     element.className = `sr-notice sr-notice-${level}`;
@@ -37,7 +45,19 @@ export class Notices {
     close.textContent = '×';
     close.title = 'Dismiss';
     close.addEventListener('click', () => this.dismiss(key));
-    element.append(span, close);
+    element.append(span);
+    if (action) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sr-notice-action';
+      button.textContent = action.label;
+      button.addEventListener('click', () => {
+        this.dismiss(key);
+        action.run();
+      });
+      element.append(button);
+    }
+    element.append(close);
     this.element.appendChild(element);
     this.items.set(key, { notice: { key, level, text }, element });
     return key;
