@@ -43,8 +43,9 @@ export interface AppOptions {
   state: AppState;
   /** Maximum device-pixel ratio (default 2): beyond it, cost grows with no visible gain. */
   maxPixelRatio?: number;
-  /** Test hook: the asteroid index whose first body job throws in its worker. */
+  /** Test hook: the asteroid index whose body jobs throw in their worker, and how many (default 1). */
   debugFailAsteroid?: number;
+  debugFailJobs?: number;
 }
 
 const URL_WRITE_DELAY_MS = 250;
@@ -86,12 +87,15 @@ export class App {
   private readonly container: HTMLElement;
   private readonly caps: GpuCapabilities;
   private readonly ui: HTMLElement;
+  /** Scene time held while a screenshot renders (see {@link App.screenshot}); null otherwise. */
+  private captureTime: number | null = null;
   private readonly progressBar: ProgressBar;
   /** The procedural sky, rendered once per seed into a cube map (scene background + fill light). */
   readonly sky: SkyCubemap;
   private readonly resizeObserver: ResizeObserver;
   private readonly maxPixelRatio: number;
   private readonly debugFailAsteroid: number | undefined;
+  private readonly debugFailJobs: number | undefined;
   private mesher: BodyMesher | null = null;
   private urlTimer: ReturnType<typeof setTimeout> | undefined;
   private contextLost = false;
@@ -104,6 +108,7 @@ export class App {
     shadowMapSize: 2048,
     shadowBiasTexels: -1,
     seed: '',
+    quality: 'auto' as AppState['quality'],
     camera: 'orbit' as 'orbit' | 'fly',
     screenshotScale: 2,
     skySeed: 1,
@@ -117,6 +122,7 @@ export class App {
     this.state = options.state;
     this.maxPixelRatio = options.maxPixelRatio ?? 2;
     this.debugFailAsteroid = options.debugFailAsteroid;
+    this.debugFailJobs = options.debugFailJobs;
 
     // BVH raycasts for every Mesh: patched once, explicitly, at start-up (STYLE.md §18).
     Mesh.prototype.raycast = acceleratedRaycast;
@@ -181,7 +187,11 @@ export class App {
     void chooseSamplingPath(this.caps, this.state.sampling).then((choice) => {
       this.sampling = choice;
       this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
-      this.mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
+      this.mesher = new BodyMesher({
+        sampling: choice.path,
+        gpuWorker: choice.gpuWorker,
+        onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
+      });
       this.field?.start(this.mesher);
       this.planet?.start(this.mesher.pool);
       if (this.state.mode === 'gallery') this.showGallery();
@@ -299,9 +309,9 @@ export class App {
    */
   async screenshot(width: number, height: number): Promise<CaptureResult & { name: string }> {
     const time = this.sceneTime();
-    // Freeze the scene at this instant while the tiles render.
-    const frozen = this.state.time;
-    this.state = { ...this.state, time };
+    // Freeze the scene at this instant while the tiles render. Not through `state.time`: that is
+    // the URL's `t`, and a URL write during the capture would freeze time for whoever opens it.
+    this.captureTime = time;
     try {
       this.field?.update(this.camera, this.renderer.getDrawingBufferSize(new Vector2()).y, 0, time);
       let capture: Promise<CaptureResult> | null = null;
@@ -311,7 +321,7 @@ export class App {
       const mode = this.state.mode === 'screenshot' ? 'explore' : this.state.mode;
       return { ...result, name: `sr-${mode}-seed${this.state.seed}-${view}-${result.width}x${result.height}.png` };
     } finally {
-      this.state = { ...this.state, time: frozen };
+      this.captureTime = null;
     }
   }
 
@@ -343,7 +353,7 @@ export class App {
 
   /** Scene time, seconds: frozen at the URL's `t` when given (screenshots), else running. */
   sceneTime(): number {
-    return this.state.time ?? (performance.now() - this.startMs) / 1000;
+    return this.captureTime ?? this.state.time ?? (performance.now() - this.startMs) / 1000;
   }
 
   /**
@@ -447,6 +457,7 @@ export class App {
     this.controls.update();
     this.sky.setSeed(state.seed);
     this.guiParams.seed = String(state.seed);
+    this.guiParams.quality = state.quality;
     this.guiParams.skySeed = state.seed;
     const sunDir = (this.field ?? this.planet)?.sun.direction;
     if (sunDir) {
@@ -470,8 +481,12 @@ export class App {
       seed,
       spec: kind === 'asteroid' ? singleAsteroidSpec(seed) : undefined,
       progress: this.progress,
-      onError: (message) => this.notices.show('error', message),
+      onError: (message, details) => this.notices.show(
+        details?.level ?? 'error', message, details?.key,
+        details?.retry ? { label: 'Retry', run: details.retry } : undefined,
+      ),
       debugFailIndex: this.debugFailAsteroid,
+      debugFailJobs: this.debugFailJobs,
       renderer: this.renderer,
       scene: this.scene,
       detailMaterials: this.detailQuality(),
@@ -535,9 +550,11 @@ export class App {
 
   /** Changes the seed: a new history entry, so Back returns to the previous seed. */
   setSeed(seed: number): void {
-    this.state = { ...this.state, seed, camera: null };
-    history.pushState(null, '', formatAppState(this.state, location.search));
-    this.applyState(this.state);
+    // applyState compares with this.state to decide whether to rebuild: hand it the next state,
+    // not an already-updated one (the scene used to stay on the old seed, only the sky changed).
+    const next = { ...this.state, seed, camera: null };
+    history.pushState(null, '', formatAppState(next, location.search));
+    this.applyState(next);
   }
 
   private readonly onPopState = (): void => {
@@ -584,8 +601,10 @@ export class App {
       .onChange((mode: 'orbit' | 'fly') => this.setCameraMode(mode));
     const look = this.gui.addFolder('Look');
     look.add(p, 'exposure', 0.1, 4, 0.01).onChange((v: number) => (this.renderer.toneMappingExposure = v));
+    // Bound to guiParams, not this.state: lil-gui writes the value before onChange, and the
+    // rebuild test in applyState would then see no change.
     look
-      .add(this.state, 'quality', ['auto', 'low', 'high'])
+      .add(p, 'quality', ['auto', 'low', 'high'])
       .name('detail')
       .onChange((quality: AppState['quality']) => {
         const next = { ...this.state, quality, camera: this.currentCamera() };

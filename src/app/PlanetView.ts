@@ -248,6 +248,17 @@ export class PlanetView {
   private pool: WorkerPool | null = null;
   private selecting = false;
   private lastSelectAt = -Infinity;
+  /**
+   * Bumped by every message that changes what the LOD worker knows (ready, evicted, homogeneous);
+   * `complete` needs an answer to a select posted after the last of them, at the current viewport
+   * height: an answer computed before them could be followed by one that asks for more, and
+   * 'complete' flickered (the explore test saw settled, then complete false).
+   */
+  private lodStateVersion = 0;
+  private selectVersion = -1;
+  private answeredVersion = -2;
+  private lastSelectHeightPx = 0;
+  private viewportHeightPx = 0;
   private readonly lastSelectCamera = new Vector3(Infinity, 0, 0);
   private lastResult: LodSelectResult | null = null;
   private frame = 0;
@@ -325,6 +336,9 @@ export class PlanetView {
   }
 
   private post(msg: LodWorkerRequest): void {
+    // Anything but a select tells the LOD worker something new: an answer to an earlier select
+    // no longer speaks for the current state (see `complete`).
+    if (msg.kind !== 'select') this.lodStateVersion++;
     this.lod.postMessage(msg);
   }
 
@@ -345,7 +359,9 @@ export class PlanetView {
       this.readyBatch = [];
     }
     const altitude = Math.max(1, this.altitude(camera.position));
-    const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude;
+    this.viewportHeightPx = viewportHeightPx;
+    const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude ||
+      viewportHeightPx !== this.lastSelectHeightPx;
     let t = performance.now();
     if (!this.selecting && (moved || now - this.lastSelectAt > 1000)) this.select(camera, viewportHeightPx, now);
     t = this.timed('select', t);
@@ -368,6 +384,8 @@ export class PlanetView {
 
   private select(camera: PerspectiveCamera, heightPx: number, now: number): void {
     this.selecting = true;
+    this.selectVersion = this.lodStateVersion;
+    this.lastSelectHeightPx = heightPx;
     this.lastSelectAt = now;
     this.lastSelectCamera.copy(camera.position);
     const c = this.root.position;
@@ -399,6 +417,7 @@ export class PlanetView {
     const result = msg.result as LodSelectResult;
     if (!('drawn' in result)) return; // init
     this.selecting = false;
+    this.answeredVersion = this.selectVersion;
     this.lastResult = result;
     this.requests = result.requests.filter((r) => !this.failed.has(r.key));
     this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
@@ -865,7 +884,8 @@ export class PlanetView {
       // No requests left in the LOD worker's own latest answer: chunks that landed since it answered
       // are not drawn until it selects again (flying back out, 'complete' came with 284 fine chunks
       // drawn and the 36 coarse ones selected, all meshed but not yet known to the LOD worker).
-      complete: r !== null && !this.selecting && r.holes === 0 && !tx && committedLatest && this.jobs.size === 0 &&
+      complete: r !== null && !this.selecting && this.answeredVersion === this.lodStateVersion &&
+        this.lastSelectHeightPx === this.viewportHeightPx && r.holes === 0 && !tx && committedLatest && this.jobs.size === 0 &&
         this.results.length === 0 && this.readyBatch.length === 0 && this.requests.length === 0,
     };
   }

@@ -82,13 +82,25 @@ export function parseSeed(value: string): number | null {
   return n <= MAX_SEED ? n : null;
 }
 
+/**
+ * Largest camera coordinate, metres: the camera's far plane. Every body of every scene lies well
+ * inside it (the farthest, an explore planet 4 radii of at most 6000 km out, at 2.4e7 m); a
+ * finite but larger number (1e308) used to reach the renderer and give NaN altitudes and a white
+ * frame.
+ */
+export const MAX_CAMERA_COORD_M = 1e8;
+/** Closest the camera may be to the point it looks at, metres: the view needs a direction. */
+export const MIN_VIEW_DISTANCE_M = 0.01;
+
+const CAMERA_EXPECTED = `six numbers px,py,pz,tx,ty,tz within ±${MAX_CAMERA_COORD_M} m, position and target at least ${MIN_VIEW_DISTANCE_M} m apart`;
+
 function parseCamera(value: string): CameraState | null {
   const parts = value.split(',');
   if (parts.length !== 6) return null;
   const nums = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));
-  if (!nums.every(Number.isFinite)) return null;
+  if (!nums.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_CAMERA_COORD_M)) return null;
   const [px, py, pz, tx, ty, tz] = nums;
-  if (px === tx && py === ty && pz === tz) return null; // no view direction
+  if (!(Math.hypot(px - tx, py - ty, pz - tz) >= MIN_VIEW_DISTANCE_M)) return null; // no view direction
   return { position: [px, py, pz], target: [tx, ty, tz] };
 }
 
@@ -150,7 +162,7 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
   const cam = params.get('cam');
   if (cam !== null) {
     const parsed = parseCamera(cam);
-    if (parsed === null) bad('cam', cam, 'six finite numbers px,py,pz,tx,ty,tz (position ≠ target)', 'the default view');
+    if (parsed === null) bad('cam', cam, CAMERA_EXPECTED, 'the default view');
     else state.camera = parsed;
   }
 

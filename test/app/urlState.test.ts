@@ -25,12 +25,25 @@ describe('parseAppState', () => {
     expect(parseAppState(`?seed=${seed}`).problems).toEqual([]);
   });
 
-  it.each(['1,2,3,4,5', '1,2,3,4,5,6,7', '1,2,3,1,2,3', '1,2,Infinity,0,0,0', '1,,3,0,0,0'])(
-    'rejects cam %j',
+  it.each([
+    '1,2,3,4,5', '1,2,3,4,5,6,7', '1,2,3,1,2,3', '1,2,Infinity,0,0,0', '1,,3,0,0,0',
+    // Finite but beyond anything the scene can draw (was accepted: a white frame, altitude NaN).
+    '1e308,1e308,1e308,0,0,0', '0,0,4,0,0,-2e8', '1e-300,0,0,0,0,0', '1,0,0,1.001,0,0',
+  ])(
+    'rejects cam %j, naming the parameter, and keeps the default view',
     (cam) => {
-      expect(parseAppState(`?cam=${cam}`).problems[0].param).toBe('cam');
+      const { state, problems } = parseAppState(`?cam=${cam}`);
+      expect(problems[0].param).toBe('cam');
+      expect(problems[0].message).toMatch(/within ±100000000 m/);
+      expect(state.camera).toBeNull();
     },
   );
+
+  it('accepts cameras out to the far plane, and a view code beyond it is refused', () => {
+    expect(parseAppState('?cam=1e8,0,0,0,0,0').problems).toEqual([]);
+    const far = encodeView({ position: [3e38, 0, 0], target: [0, 0, 0] }, 0);
+    expect(parseAppState(`?view=${far}`).problems.map((p) => p.param)).toEqual(['view']);
+  });
 
   it('never throws on hostile input', () => {
     const junk = ['?%', '?seed=%E0%A4%A', '?mode=<script>', `?cam=${'9'.repeat(5000)}`, '?seed=1&seed=2'];

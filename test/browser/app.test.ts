@@ -51,8 +51,8 @@ describe('app shell (production build)', () => {
 
     // The sampling-path probe sees SwiftShader here (a software GPU) and picks the JS back
     // end in workers, and says so on screen.
-    await expect.poll(() => page.evaluate(() => window.__sr!.samplingPath())).toBe('js-worker');
-    await expect.poll(() => page.locator('.sr-stats').innerText()).toMatch(/sampling: js-worker .*software/);
+    await page.waitForFunction(() => window.__sr?.samplingPath() === 'js-worker', null, { timeout: 120_000, polling: 250 });
+    await page.waitForFunction(() => /sampling: js-worker .*software/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
@@ -133,9 +133,86 @@ describe('app shell (production build)', () => {
   it('?sampling=gpu-worker forces the OffscreenCanvas worker path', async () => {
     const { page, log } = await newPage(browser);
     await page.goto(`${server.url}/?seed=2&sampling=gpu-worker`);
-    await expect.poll(() => page.evaluate(() => window.__sr?.samplingPath() ?? null), { timeout: 30_000 }).toBe('gpu-worker');
+    // The probe runs after the first frames; on a loaded machine that can take a while. Wait on
+    // the state, with a cap far beyond any healthy start (the wait is not what is tested).
+    await page.waitForFunction(() => window.__sr?.samplingPath() === 'gpu-worker', null, { timeout: 180_000, polling: 250 });
     expect(log.errors).toEqual([]);
   });
+
+  it('at 800×600 the Controls panel, the stats and the progress bar are all inside the window, none over another', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.url}/?seed=8`);
+    // While generating: the progress bar shows, with the overlay's sampling and asteroid lines.
+    await page.locator('.sr-progress').waitFor({ state: 'visible', timeout: 120_000 });
+    await page.waitForFunction(() => (document.querySelector('.sr-stats')?.textContent ?? '').includes('asteroids'), null, { timeout: 120_000 });
+    const boxes = await page.evaluate(() => {
+      const rect = (sel: string) => {
+        const r = document.querySelector(sel)!.getBoundingClientRect();
+        return { x: r.x, y: r.y, right: r.right, bottom: r.bottom, w: r.width, h: r.height };
+      };
+      return { gui: rect('.lil-root'), stats: rect('.sr-stats'), progress: rect('.sr-progress'), w: innerWidth, h: innerHeight };
+    });
+    await page.screenshot({ path: resultPath('app-ui-800x600.png') });
+    type Box = typeof boxes.gui;
+    const inside = (b: Box) => b.w > 0 && b.h > 0 && b.x >= 0 && b.y >= 0 && b.right <= boxes.w && b.bottom <= boxes.h;
+    const overlap = (a: Box, b: Box) => a.x < b.right && b.x < a.right && a.y < b.bottom && b.y < a.bottom;
+    // Before: lil-gui 0.21's panel (.lil-root) went unstyled and sat below the window, and the
+    // 810 px-wide overlay ran off the right edge over the progress bar.
+    expect(inside(boxes.gui), `Controls ${JSON.stringify(boxes.gui)}`).toBe(true);
+    expect(inside(boxes.stats), `stats ${JSON.stringify(boxes.stats)}`).toBe(true);
+    expect(inside(boxes.progress), `progress ${JSON.stringify(boxes.progress)}`).toBe(true);
+    expect(overlap(boxes.stats, boxes.progress), 'stats over the progress bar').toBe(false);
+    expect(overlap(boxes.stats, boxes.gui), 'stats under the Controls').toBe(false);
+    expect(overlap(boxes.gui, boxes.progress), 'Controls over the progress bar').toBe(false);
+    expect(await page.locator('.lil-root .lil-title').first().isVisible()).toBe(true);
+  });
+
+  it('P saves a screenshot without freezing time in the URL', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.url}/?mode=asteroid&seed=2`);
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    // What the URL writer would see while a capture is in flight: the URL's time stays unset.
+    const during = await page.evaluate(async () => {
+      const app = window.__sr!.app!;
+      const shot = app.screenshot(64, 48);
+      const t = app.state.time;
+      await shot;
+      return t;
+    });
+    expect(during).toBeNull();
+    // The user's path: free flight (every key-up schedules a URL write), then P.
+    await page.locator('canvas').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('KeyF');
+    const download = page.waitForEvent('download', { timeout: 120_000 });
+    await page.keyboard.press('KeyP');
+    expect((await download).suggestedFilename()).toMatch(/^sr-asteroid-seed2-.*\.png$/);
+    await page.waitForTimeout(600); // past the URL writer's 250 ms delay
+    const url = new URL(page.url());
+    expect(url.searchParams.get('cam')).not.toBeNull();
+    expect(url.searchParams.has('t'), url.search).toBe(false);
+  });
+
+  it('a body worker that stops answering is found in seconds, replaced, and the user told', async () => {
+    const { page, log } = await newPage(browser);
+    await page.goto(`${server.url}/?mode=asteroid&seed=3`);
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    // Kill every body worker silently (as the browser or devtools would: no error event), then
+    // ask for work: a new seed.
+    await page.evaluate(() => {
+      const app = window.__sr!.app! as unknown as { mesher: { pool: { slots: { worker: Worker }[] } } };
+      for (const slot of app.mesher.pool.slots) slot.worker.terminate();
+      window.__sr!.app!.setSeed(4);
+    });
+    const notice = page.locator('.sr-notice-warning', { hasText: 'stopped answering' });
+    await notice.waitFor({ timeout: 120_000 });
+    expect(await notice.innerText()).toMatch(/Body workers: a worker stopped answering \(no word for \d+\.\d s.*\); replaced it/);
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    const after = await page.evaluate(() => ({ crashes: window.__sr!.jobs().crashes, asteroids: window.__sr!.asteroids() }));
+    expect(after.crashes).toBeGreaterThanOrEqual(1);
+    expect(after.asteroids[0]).toMatchObject({ failed: null, placeholder: false });
+    expect(after.asteroids[0].triangles).toBeGreaterThan(0);
+    expect(log.errors.filter((e) => e.includes('pageerror'))).toEqual([]);
+  }, 480_000);
 
   it('renders the sky cube map once per seed, not per frame', async () => {
     const { page, log } = await newPage(browser);
@@ -144,11 +221,15 @@ describe('app shell (production build)', () => {
     const frames0 = await page.evaluate(() => window.__sr!.frames());
     await waitForFrames(page, frames0 + 5);
     expect(await page.evaluate(() => window.__sr!.app!.sky.renderCount)).toBe(1);
+    const seedsBefore = await page.evaluate(() => window.__sr!.asteroids().map((a) => a.seed));
     await page.evaluate(() => window.__sr!.app!.setSeed(7));
     const frames1 = await page.evaluate(() => window.__sr!.frames());
     await waitForFrames(page, frames1 + 5);
     expect(await page.evaluate(() => window.__sr!.app!.sky.renderCount)).toBe(2);
     expect(new URL(page.url()).searchParams.get('seed')).toBe('7');
+    // The scene follows the seed too (it used to keep the old asteroids: only the sky changed).
+    const seedsAfter = await page.evaluate(() => window.__sr!.asteroids().map((a) => a.seed));
+    expect(seedsAfter).not.toEqual(seedsBefore);
     expect(log.errors).toEqual([]);
   });
 
@@ -157,7 +238,7 @@ describe('app shell (production build)', () => {
     await page.goto(`${server.url}/?mode=screenshot&seed=3`);
     await waitForFrames(page, 2);
     expect(await page.locator('.sr-ui').isVisible()).toBe(false);
-    expect(await page.locator('.lil-gui.root').isVisible()).toBe(false);
+    expect(await page.locator('.lil-root').isVisible()).toBe(false);
     await page.screenshot({ path: resultPath('app-screenshot-mode.png') });
   });
 });
