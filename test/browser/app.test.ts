@@ -63,7 +63,7 @@ describe('app shell (production build)', () => {
     await page.goto(`${server.url}/?seed=abc&mode=nonsense`);
     await waitForFrames(page, 3);
     const notices = page.locator('.sr-notice');
-    await expect.poll(() => notices.count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => notices.count(), { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(2);
     const text = await page.locator('.sr-notices').innerText();
     expect(text).toMatch(/“mode”.*nonsense.*explore, asteroid, planet, gallery, screenshot/);
     expect(text).toMatch(/“seed”.*abc/);
@@ -100,10 +100,10 @@ describe('app shell (production build)', () => {
       (window as unknown as { __lose: WEBGL_lose_context }).__lose = gl.getExtension('WEBGL_lose_context')!;
       (window as unknown as { __lose: WEBGL_lose_context }).__lose.loseContext();
     });
-    await expect.poll(() => page.locator('.sr-notice-error').innerText()).toMatch(/context was lost/);
+    await expect.poll(() => page.locator('.sr-notice-error').innerText(), { timeout: 60_000, interval: 250 }).toMatch(/context was lost/);
     const framesWhileLost = await page.evaluate(() => window.__sr!.frames());
     await page.evaluate(() => (window as unknown as { __lose: WEBGL_lose_context }).__lose.restoreContext());
-    await expect.poll(() => page.locator('.sr-notices').innerText()).toMatch(/restored/);
+    await expect.poll(() => page.locator('.sr-notices').innerText(), { timeout: 60_000, interval: 250 }).toMatch(/restored/);
     await waitForFrames(page, framesWhileLost + 3);
     const frame = await page.evaluate(() => window.__sr!.measure());
     expect(frame!.lumaStdDev).toBeGreaterThan(0.03);
@@ -122,7 +122,7 @@ describe('app shell (production build)', () => {
     await page.mouse.down();
     await page.mouse.move(520, 320, { steps: 8 });
     await page.mouse.up();
-    await expect.poll(() => new URL(page.url()).searchParams.get('cam'), { timeout: 20_000 }).not.toBe('0,0,4,0,0,0');
+    await expect.poll(() => new URL(page.url()).searchParams.get('cam'), { timeout: 60_000, interval: 250 }).not.toBe('0,0,4,0,0,0');
     const url = new URL(page.url());
     expect(url.searchParams.get('seed')).toBe('9');
     const cam = url.searchParams.get('cam')!.split(',').map(Number);
@@ -186,9 +186,10 @@ describe('app shell (production build)', () => {
     const download = page.waitForEvent('download', { timeout: 120_000 });
     await page.keyboard.press('KeyP');
     expect((await download).suggestedFilename()).toMatch(/^sr-asteroid-seed2-.*\.png$/);
-    await page.waitForTimeout(600); // past the URL writer's 250 ms delay
+    // The URL writer runs 250 ms after a key-up, later on a slow frame: wait for its write.
+    await expect.poll(() => new URL(page.url()).searchParams.get('cam'), { timeout: 60_000, interval: 250 }).not.toBeNull();
+    await page.waitForTimeout(1500);
     const url = new URL(page.url());
-    expect(url.searchParams.get('cam')).not.toBeNull();
     expect(url.searchParams.has('t'), url.search).toBe(false);
   });
 

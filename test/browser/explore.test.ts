@@ -164,7 +164,7 @@ describe('explore: the seed’s asteroid field', () => {
     expect(after.field).toBeGreaterThan(0); // …and is still outside it
     expect(after.speed).toBeLessThan(0.5 * speedBefore); // slower near the surface
     // The URL now holds the flight view.
-    await expect.poll(() => new URL(page.url()).searchParams.get('cam')).not.toBeNull();
+    await expect.poll(() => new URL(page.url()).searchParams.get('cam'), { timeout: 60_000, interval: 250 }).not.toBeNull();
     expect(log.errors).toEqual([]);
   });
 

@@ -129,12 +129,12 @@ describe('gallery in the app (production build)', () => {
       await page.goto(`${preview.url}/?mode=gallery&start=1&count=4`);
       await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
       await page.locator('.sr-gallery-cell[data-seed="3"]').click();
-      await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('asteroid');
+      await expect.poll(() => new URL(page.url()).searchParams.get('mode'), { timeout: 60_000, interval: 250 }).toBe('asteroid');
       expect(new URL(page.url()).searchParams.get('seed')).toBe('3');
       await page.waitForFunction(() => window.__sr?.asteroids()[0]?.level === 0 || window.__sr?.settled() === true, null, { timeout: 150_000 });
       expect(await page.evaluate(() => window.__sr!.asteroids()[0].seed)).toBe(3);
       await page.goBack();
-      await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('gallery');
+      await expect.poll(() => new URL(page.url()).searchParams.get('mode'), { timeout: 60_000, interval: 250 }).toBe('gallery');
       // Thumbnails come back from the cache: the page is complete at once.
       await page.waitForFunction(() => document.querySelector<HTMLElement>('.sr-gallery')?.dataset.ready === 'true', null, { timeout: 10_000 });
       expect(await page.locator('.sr-gallery-cell').count()).toBe(4);
