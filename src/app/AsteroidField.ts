@@ -3,20 +3,22 @@
  * AsteroidFieldSpec, per-frame mesh-resolution choice by screen size, body jobs on the
  * workers, a budgeted apply step, and cross-fades between resolutions so no hole shows.
  *
- * Resolution levels: LEVEL_CELLS[l]³ cells over the asteroid's bounding box. Every asteroid
+ * Resolution levels (src/lod/asteroidLevels.ts): LEVEL_CELLS[l]³ cells over the asteroid's bounding box. Every asteroid
  * first gets level 0 (cheap, so the whole field appears quickly), then the level its
  * on-screen size asks for. A mesh stays drawn until its replacement is ready.
  *
  * A failed job is tried again with backoff (src/lod/retry.ts: 0.5, 1, 2 s). After that the
  * asteroid gives up: a wireframe placeholder marks it when it has no mesh at all (a coarser mesh
  * stays drawn otherwise), and the error report carries a retry action ({@link retryFailed}).
+ *
+ * Over 500 lines as one job, each asteroid's mesh lifecycle (request → apply → fade → material →
+ * failure); the pure parts live in src/lod (levels, retry) and src/render (placeholder). The next
+ * cut is the off-frame material compile, shared in shape with PlanetView's (issue 18).
  */
 import {
   Group,
   HemisphereLight,
-  IcosahedronGeometry,
   Mesh,
-  MeshBasicMaterial,
   MeshStandardMaterial,
   Sphere,
   Vector3,
@@ -31,6 +33,8 @@ import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
 import { familyMaterial } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
+import { FailedPlaceholders } from '../render/failedPlaceholder';
+import { ASTEROID_LEVEL_CELLS, asteroidLevel } from '../lod/asteroidLevels';
 import { RetryState } from '../lod/retry';
 import { asteroidFieldSpec, asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
@@ -38,11 +42,7 @@ import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import type { Progress, ProgressTask } from './progress';
 
 /** Cells per axis of each resolution level. */
-export const LEVEL_CELLS = [16, 32, 64] as const;
-/** Target on-screen size of one mesh cell, pixels: finer than this is wasted, coarser shows facets. */
-const TARGET_CELL_PX = 5;
-/** Go down a level only when the lower level would be this much finer than needed (hysteresis). */
-const DOWNGRADE_MARGIN = 0.7;
+export const LEVEL_CELLS = ASTEROID_LEVEL_CELLS;
 /** QEF simplification threshold, squared cells. */
 const SIMPLIFY = 0.02;
 /** Cross-fade duration between two resolutions, seconds. */
@@ -159,7 +159,7 @@ export class AsteroidField {
   private geometryBytes = 0;
   private debugFailIndex: number;
   private debugFailJobs: number;
-  private placeholderMaterial: MeshBasicMaterial | null = null;
+  private readonly placeholders = new FailedPlaceholders();
   private readonly detailMaterials: boolean;
   /** Jobs dropped because the asteroid no longer wanted that level. */
   staleCancelled = 0;
@@ -203,7 +203,7 @@ export class AsteroidField {
       a.pivot.quaternion.setFromAxisAngle(scratch.set(...a.spec.spinAxis), a.spec.phaseRad + a.spec.spinRadPerS * timeS);
       const distance = Math.max(1e-3, camera.position.distanceTo(a.pivot.position) - a.spec.radiusM * 0.5);
       a.radiusPx = (a.spec.radiusM / distance) * pxPerRadian;
-      a.desired = this.desiredLevel(a);
+      a.desired = asteroidLevel(a.radiusPx, a.current?.level ?? -1);
       if (this.detailMaterials && a.radiusPx >= DETAIL_MATERIAL_PX && a.detailState === 'none' && a.current) {
         this.compileDetail(a, camera);
       }
@@ -211,16 +211,6 @@ export class AsteroidField {
     if (this.mesher) this.request();
     this.applyResults();
     this.fade(dtS);
-  }
-
-  private desiredLevel(a: AsteroidState): number {
-    const neededCells = (2 * a.radiusPx) / TARGET_CELL_PX;
-    let level = LEVEL_CELLS.findIndex((c) => c >= neededCells);
-    if (level < 0) level = LEVEL_CELLS.length - 1;
-    const current = a.current?.level ?? -1;
-    // Hysteresis: keep a finer level until the coarser one is clearly enough.
-    if (current > level && neededCells > LEVEL_CELLS[level] * DOWNGRADE_MARGIN) level = current;
-    return level;
   }
 
   private request(): void {
@@ -285,7 +275,10 @@ export class AsteroidField {
       return;
     }
     a.failed = message;
-    if (!a.current) this.showPlaceholder(a);
+    if (!a.current && !a.placeholder) {
+      a.placeholder = this.placeholders.create(a.spec.radiusM);
+      a.pivot.add(a.placeholder);
+    }
     this.options.onError(`${what}; gave up after ${verdict.attempts} attempts.`, { level: 'error', key, retry: () => this.retryFailed() });
   }
 
@@ -298,20 +291,9 @@ export class AsteroidField {
     }
   }
 
-  /** A wireframe ball of the asteroid's size where its mesh would be: not a hole. */
-  private showPlaceholder(a: AsteroidState): void {
-    if (a.placeholder) return;
-    this.placeholderMaterial ??= new MeshBasicMaterial({ color: 0xff6a4d, wireframe: true, transparent: true, opacity: 0.6 });
-    const mesh = new Mesh(new IcosahedronGeometry(a.spec.radiusM * 0.8, 1), this.placeholderMaterial);
-    mesh.name = 'failed-asteroid placeholder';
-    a.pivot.add(mesh);
-    a.placeholder = mesh;
-  }
-
   private removePlaceholder(a: AsteroidState): void {
     if (!a.placeholder) return;
-    a.placeholder.removeFromParent();
-    a.placeholder.geometry.dispose();
+    this.placeholders.remove(a.placeholder);
     a.placeholder = null;
   }
 
@@ -546,7 +528,7 @@ export class AsteroidField {
     }
     this.task?.finish();
     for (const m of this.familyMaterials.values()) m.dispose();
-    this.placeholderMaterial?.dispose();
+    this.placeholders.dispose();
     for (const a of this.asteroids) {
       a.detailState = 'failed'; // a compile still in flight disposes its material when it lands
       a.detail?.dispose();

@@ -13,3 +13,4 @@ export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';
 export * from './planetMesh.ts';
 export * from './retry.ts';
+export * from './asteroidLevels.ts';
