@@ -49,6 +49,11 @@ export class GeometryCache<T> {
     return this.entries.keys();
   }
 
+  /** Bytes of one cached value (0 when absent). */
+  bytesOf(key: ChunkKey): number {
+    return this.entries.get(key)?.bytes ?? 0;
+  }
+
   get(key: ChunkKey): T | undefined {
     return this.entries.get(key)?.value;
   }

@@ -1,57 +1,10 @@
-/** Scheduling and cache: priorities, caps, cancellation, apply budget, budgeted LRU eviction, a streaming simulation. */
+/** Requests and cache: frontier-first priorities, budgeted least-recently-visible eviction (the streaming simulation is streaming.test.ts). */
 import { describe, expect, it } from 'vitest';
 import {
-  ChunkScheduler, chunkKey, CubeSphereSpace, drawnSet, FRONTIER_TIER, frontierFirst, GeometryCache, requestsForSelection, selectChunks,
-  type ChunkKey, type PlanetShell, type Selection,
+  chunkKey, CubeSphereSpace, drawnSet, FRONTIER_TIER, frontierFirst, GeometryCache, requestsForSelection, selectChunks,
+  type PlanetShell, type Selection,
 } from '../../src/lod/index';
-import { lookAtView, Prng, randomDirection, scale } from './helpers';
-
-describe('ChunkScheduler', () => {
-  it('dispatches by priority (ties by key), caps new requests and jobs in flight', () => {
-    const s = new ChunkScheduler<number>({ maxInFlight: 2, maxNewPerFrame: 3 });
-    const added = s.update([{ key: 'a', priority: 1 }, { key: 'b', priority: 5 }, { key: 'c', priority: 5 }, { key: 'd', priority: 9 }]);
-    expect(added).toBe(3); // d, b, c (a waits for the next frame)
-    expect(s.dispatch()).toEqual(['d', 'b']);
-    expect(s.dispatch()).toEqual([]); // back-pressure
-    s.update([{ key: 'a', priority: 1 }, { key: 'b', priority: 5 }, { key: 'c', priority: 5 }, { key: 'd', priority: 9 }]);
-    expect(s.queuedCount).toBe(2);
-    expect(s.complete('d', 1)).toBe(true);
-    expect(s.dispatch()).toEqual(['c']);
-  });
-
-  it('cancels stale jobs: queued ones dropped, in-flight ones reported once, their results ignored', () => {
-    const cancelled: ChunkKey[] = [];
-    const s = new ChunkScheduler<string>({ maxInFlight: 2, onCancel: (k) => cancelled.push(k) });
-    s.update([{ key: 'x', priority: 3 }, { key: 'y', priority: 2 }, { key: 'z', priority: 1 }]);
-    expect(s.dispatch()).toEqual(['x', 'y']);
-    s.update([{ key: 'y', priority: 2 }, { key: 'w', priority: 7 }]);
-    expect(cancelled).toEqual(['x']);
-    expect(s.cancelledCount).toBe(2); // x in flight, z queued
-    expect(s.complete('x', 'late')).toBe(false);
-    expect(s.staleResults).toBe(1);
-    expect(s.dispatch()).toEqual(['w']);
-  });
-
-  it('raises the priority of a queued job when it becomes more urgent', () => {
-    const s = new ChunkScheduler<number>({ maxInFlight: 1 });
-    s.update([{ key: 'a', priority: 1 }, { key: 'b', priority: 2 }]);
-    s.update([{ key: 'a', priority: 10 }, { key: 'b', priority: 2 }]);
-    expect(s.dispatch()).toEqual(['a']);
-  });
-
-  it('applies results in priority order within a count and time budget', () => {
-    const s = new ChunkScheduler<number>({ maxInFlight: 10 });
-    const req = Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, priority: i }));
-    s.update(req);
-    for (const k of s.dispatch()) s.complete(k, 0);
-    const applied: string[] = [];
-    expect(s.applyResults(2, (r) => applied.push(r.key))).toBe(2);
-    expect(applied).toEqual(['k5', 'k4']);
-    let t = 0;
-    expect(s.applyResults(10, (r) => { applied.push(r.key); t += 3; }, 5, () => t)).toBe(2);
-    expect(s.pendingApplyCount).toBe(2);
-  });
-});
+import { lookAtView, scale } from './helpers';
 
 describe('GeometryCache', () => {
   it('evicts least-recently-visible values down to the budget, never the kept ones, disposing each once', () => {
@@ -79,58 +32,6 @@ describe('GeometryCache', () => {
     expect(c.trim(new Set(['a', 'b']))).toEqual([]);
     expect(c.overBudget).toBe(60);
   });
-});
-
-describe('streaming simulation (selection → scheduler → cache → drawn set)', () => {
-  const space = new CubeSphereSpace({ radiusM: 50e3, chunkCells: 32, finestCellM: 8 });
-  const shell: PlanetShell = { innerM: 50e3 - 1000, outerM: 50e3 + 600 };
-
-  for (const seed of [1, 2]) {
-    it(`seed ${seed}: no holes once roots are loaded, memory within budget, every value disposed exactly once`, () => {
-      const r = new Prng(seed);
-      const BYTES = 1000;
-      const budget = 600 * BYTES;
-      const disposed = new Map<ChunkKey, number>();
-      const cache = new GeometryCache<ChunkKey>({ budgetBytes: budget, dispose: (k) => disposed.set(k, (disposed.get(k) ?? 0) + 1) });
-      const sched = new ChunkScheduler<ChunkKey>({ maxInFlight: 6, maxNewPerFrame: 12 });
-      const roots = Array.from({ length: 6 }, (_, f) => chunkKey(f, space.levels, 0, 0, 0));
-      for (const k of roots) cache.set(k, k, BYTES, 0); // the app keeps the roots resident
-      let d = randomDirection(r);
-      let alt = 3 * space.radiusM;
-      let prev: Selection | null = null;
-      let inFlight: ChunkKey[] = [];
-      let worstOver = 0, holesAfterStart = 0, drawnMax = 0, finest = Infinity;
-      for (let frame = 1; frame <= 120; frame++) {
-        alt = Math.max(20, alt * (frame < 80 ? 0.9 : 1.15));
-        const j = randomDirection(r);
-        d = [d[0] + 0.01 * j[0], d[1] + 0.01 * j[1], d[2] + 0.01 * j[2]];
-        const cam = scale(d, (space.radiusM + alt) / Math.hypot(...d));
-        const sel = selectChunks(space, shell, lookAtView(cam, [0, 0, 0]), {}, prev);
-        prev = sel;
-        sched.update(requestsForSelection(sel, (k) => cache.has(k)));
-        // Workers: finish last frame's jobs (results may be stale by now), start new ones.
-        for (const k of inFlight) sched.complete(k, k);
-        inFlight = sched.dispatch();
-        sched.applyResults(8, (res) => cache.set(res.key, res.result, BYTES, frame));
-        const drawn = drawnSet(space, shell, sel, (k) => cache.has(k), [...cache.keys()]);
-        holesAfterStart += drawn.holes.length;
-        drawnMax = Math.max(drawnMax, drawn.drawn.length);
-        for (const k of drawn.drawn) finest = Math.min(finest, +k.split("/")[1]);
-        cache.markVisible(drawn.drawn, frame);
-        const keep = new Set([...drawn.drawn, ...roots]);
-        cache.trim(keep);
-        // Over budget only by what must stay drawn.
-        worstOver = Math.max(worstOver, cache.bytes - Math.max(budget, keep.size * BYTES));
-        for (const k of drawn.drawn) expect(cache.has(k)).toBe(true);
-      }
-      expect(holesAfterStart).toBe(0);
-      expect(worstOver).toBeLessThanOrEqual(0);
-      for (const [, n] of disposed) expect(n).toBe(1);
-      expect(sched.cancelledCount).toBeGreaterThan(0);
-      console.log(`seed ${seed}: ${cache.size} cached, ${disposed.size} evicted, ${sched.cancelledCount} cancelled, ${sched.staleResults} stale results, max drawn ${drawnMax}, finest drawn level ${finest}`);
-      expect(finest).toBeLessThanOrEqual(space.levels - 5);
-    });
-  }
 });
 
 describe('frontierFirst: detail shows up group by group', () => {

@@ -1,0 +1,563 @@
+/**
+ * The planet's streaming state, pure (docs/lod.md "Streaming that converges"): what the renderer
+ * holds, what it draws, which jobs to run next, when a transaction commits, what may be evicted
+ * and how coarse the selection must be to fit the memory budget. No workers, no three.js: the
+ * renderer (PlanetView) feeds it LOD answers and job results and does what it says; a Node test
+ * drives it with simulated workers (test/lod/streaming.test.ts).
+ *
+ * Pieces are content-addressed: a chunk mesh for one restriction is `c:key|coarser…`, a seam for
+ * one set of stitched pieces `s:owner|part ids`. Rules that make streaming converge where the old
+ * renderer livelocked at its budget on a 16-core machine (issue 15):
+ *
+ * - **Never evict a piece that is drawn, that the open transaction uses, or that the selection still
+ *   wants** (newest restriction per wanted chunk; a parent's children are shown only when all eight
+ *   are in, so a wanted child evicted before its siblings arrive is a job thrown away).
+ * - **Memory-adjusted error**, predicted (CesiumJS's memoryAdjustedScreenSpaceError reacts to the bytes
+ *   loaded; we predict the wanted set's instead): the bytes of the wanted chunks that are in plus the
+ *   requests still out times the bytes an average chunk job has brought. While that exceeds the
+ *   budget (and the cache holds more than `budget × LOWER_BELOW`) the error threshold is multiplied by 1.02 a frame; under `budget × LOWER_BELOW` it is
+ *   divided by 1.02 back toward 1; between the two it holds (a dead band, so it does not oscillate).
+ *   Reacting to the bytes held overshot (×42 in the simulation): the drawn set stays protected until
+ *   a coarser one commits, so the held bytes fall long after the selection has shrunk.
+ * - **Over budget + overflow, only work that moves the drawn set starts**: the open transaction's
+ *   jobs, requests on the drawn frontier (parent drawn) and coarser chunks (ancestors of drawn ones,
+ *   which let a coarser drawn set commit and free memory). Deeper requests wait.
+ * - **A transaction is never cancelled by a newer snapshot**: the newer one waits and is planned
+ *   from what the commit drew. A transaction holds only chunks that are in already (the drawn set is
+ *   made of ready chunks), so its work is bounded — re-meshes for new restrictions and seams — and
+ *   every commit is progress. Replacing open transactions with each newer snapshot never committed
+ *   on fast workers (a new snapshot every frame).
+ */
+import type { ChunkKey } from './chunkKey.ts';
+import { parentKey, parseChunkKey } from './chunkKey.ts';
+import type { CubeSphereSpace } from './cubeSphere.ts';
+import { GeometryCache } from './GeometryCache.ts';
+import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
+import { planLodUpdate, type PlanetLod } from './planetSeams.ts';
+import type { ChunkRequest } from './requests.ts';
+
+/** Factor on the error threshold per frame while the protected pieces do not fit (Cesium's 1.02). */
+export const ERROR_FACTOR_STEP = 1.02;
+/** The factor comes back toward 1 once the protected pieces are under this share of the budget. */
+export const LOWER_BELOW = 0.8;
+/** Largest memory factor (the coarsest the selection gets; 64× the user's threshold). */
+export const MAX_ERROR_FACTOR = 64;
+/**
+ * Frames between a commit and the next transaction's start: snapshots arriving meanwhile are folded
+ * into one (the newest). In the simulation 8 frames cut transactions 64 → 24 (each costs a plan on
+ * the main thread and rebuilds every seam around what changed) and the teleport finished sooner.
+ */
+export const MIN_COMMIT_FRAMES = 8;
+/** Priority of the open transaction's jobs (they run before any streaming request). */
+export const TRANSACTION_PRIORITY = 1e12;
+
+/** A job the renderer should start (and report back with the same id). */
+export type PlanetJob =
+  | { kind: 'chunk'; id: string; key: ChunkKey; coarser: ChunkKey[]; priority: number }
+  | { kind: 'seam'; id: string; owner: ChunkKey; stitches: ChunkKey[]; parts: SeamPartRef[]; priority: number };
+
+/** One chunk a seam reads: a cached chunk piece, or a homogeneous chunk (leaves synthesised by the job). */
+export type SeamPartRef =
+  | { key: ChunkKey; pieceId: string }
+  | { key: ChunkKey; homogeneous: 'empty' | 'full'; coarser: ChunkKey[] };
+
+export interface PlanetStreamingOptions<T> {
+  space: CubeSphereSpace;
+  budgetBytes: number;
+  /** Over the budget by this much, the selection coarsens (default a quarter of the budget). */
+  overflowBytes?: number;
+  /** The one place a piece leaves (evicted, replaced, deleted). */
+  dispose: (id: string, piece: T) => void;
+  /** Shows or hides a piece (commits). */
+  setVisible: (piece: T, visible: boolean) => void;
+  /** What the LOD selector must be told: a chunk got its first mesh / lost its last one / is empty or full. */
+  onReady: (key: ChunkKey) => void;
+  onEvicted: (key: ChunkKey) => void;
+  onHomogeneous: (key: ChunkKey, state: 'empty' | 'full', proven: boolean) => void;
+}
+
+interface Entry<T> {
+  kind: 'chunk' | 'seam';
+  key: ChunkKey;
+  piece: T;
+  triangles: number;
+}
+
+/** A drawn configuration: its snapshot and, per chunk and per seam, the piece id drawn (null: nothing to draw). */
+interface Configuration {
+  lod: PlanetLod;
+  snapshot: LodSnapshot;
+  chunkIds: Map<ChunkKey, string | null>;
+  seamIds: Map<ChunkKey, string | null>;
+}
+
+interface Transaction extends Configuration {
+  /** Chunks whose piece for this restriction is not in yet. */
+  waitingChunks: Set<ChunkKey>;
+  /** Seams not built yet. */
+  waitingSeams: Set<ChunkKey>;
+  /** Index of each chunk in the snapshot's arrays. */
+  index: Map<ChunkKey, number>;
+}
+
+export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
+
+/** The chunk key inside a piece id (`c:key|…` or `s:owner|…`). */
+export function keyOfPieceId(id: string): ChunkKey {
+  return id.slice(2, id.indexOf('|'));
+}
+
+export class PlanetStreaming<T> {
+  readonly budgetBytes: number;
+  readonly overflowBytes: number;
+  /** Multiplies the user's error threshold (≥ 1): the memory policy's answer. */
+  errorFactor = 1;
+  private readonly cache: GeometryCache<Entry<T>>;
+  private readonly idsByKey = new Map<ChunkKey, Set<string>>();
+  /** Chunks known to hold no surface. */
+  private readonly homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
+  private readonly failed = new Set<ChunkKey>();
+  /** Jobs started and not reported back, by id. */
+  private readonly running = new Map<string, { kind: 'chunk' | 'seam'; key: ChunkKey }>();
+  /** Seams whose worker lacked some chunk's leaves: the next start sends the records. */
+  readonly seamNeedsLeaves = new Set<string>();
+  private requests: ChunkRequest[] = [];
+  private requestCoarser = new Map<ChunkKey, ChunkKey[]>();
+  private wanted = new Set<ChunkKey>();
+  private committed: Configuration | null = null;
+  private tx: Transaction | null = null;
+  /** The newest snapshot that arrived while a transaction was open. */
+  private pendingSnapshot: LodSnapshot | null = null;
+  private drawnIds = new Set<string>();
+  private frame = 0;
+  private lastCommitFrame = -Infinity;
+  /** Running totals. */
+  readonly counts = { chunkJobs: 0, seamJobs: 0, chunksHomogeneous: 0, chunksRemeshed: 0, seamsResent: 0, transactions: 0, deferredSnapshots: 0, evicted: 0, cancelled: 0 };
+  /** Bytes of the pieces that may not be evicted, as of the last {@link trim}. */
+  protectedBytes = 0;
+  /** Predicted bytes of the wanted set (pieces in + requests out × bytes per job), as of the last update. */
+  predictedBytes = 0;
+  /** Running totals over finished chunk jobs: bytes they brought, and how many. */
+  private chunkResultBytes = 0;
+  private chunkResults = 0;
+  /** The drawn chunks and all their ancestors (built on demand after each commit). */
+  private drawnLineage: Set<ChunkKey> | null = null;
+
+  constructor(private readonly options: PlanetStreamingOptions<T>) {
+    this.budgetBytes = options.budgetBytes;
+    this.overflowBytes = options.overflowBytes ?? options.budgetBytes / 4;
+    this.cache = new GeometryCache<Entry<T>>({
+      budgetBytes: options.budgetBytes,
+      dispose: (id, entry) => {
+        options.dispose(id, entry.piece);
+        if (entry.kind !== 'chunk') return;
+        const ids = this.idsByKey.get(entry.key);
+        ids?.delete(id);
+        if (ids && ids.size === 0) {
+          this.idsByKey.delete(entry.key);
+          options.onEvicted(entry.key);
+        }
+      },
+    });
+  }
+
+  get bytes(): number {
+    return this.cache.bytes;
+  }
+
+  get cachedCount(): number {
+    return this.cache.size;
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Requests of the latest LOD answer not yet started or done. */
+  get queuedCount(): number {
+    let n = 0;
+    for (const r of this.requests) if (this.wantsRequest(r.key)) n++;
+    return n;
+  }
+
+  /** Chunks in the drawn configuration. */
+  get drawnChunks(): number {
+    return this.committed?.snapshot.keys.length ?? 0;
+  }
+
+  get drawnSnapshot(): LodSnapshot | null {
+    return this.committed?.snapshot ?? null;
+  }
+
+  get transactionPending(): number {
+    return this.tx ? this.tx.waitingChunks.size + this.tx.waitingSeams.size : 0;
+  }
+
+  /** Nothing open: no transaction, no waiting snapshot, no job out, no request left. */
+  get idle(): boolean {
+    return !this.tx && !this.pendingSnapshot && this.running.size === 0 && this.queuedCount === 0;
+  }
+
+  piece(id: string): T | undefined {
+    return this.cache.get(id)?.piece;
+  }
+
+  /** Pieces drawn now, with their kind and triangle count. */
+  *drawnPieces(): IterableIterator<{ id: string; kind: 'chunk' | 'seam'; key: ChunkKey; piece: T; triangles: number }> {
+    for (const id of this.drawnIds) {
+      const e = this.cache.get(id);
+      if (e) yield { id, kind: e.kind, key: e.key, piece: e.piece, triangles: e.triangles };
+    }
+  }
+
+  /**
+   * A LOD answer: the requests and what the selection wants; a new snapshot begins a transaction,
+   * or waits for the open one to commit. Returns the ids of running jobs nothing needs any more
+   * (the camera moved on): the caller cancels them.
+   */
+  onSelect(result: LodSelectResult): string[] {
+    this.requests = result.requests.filter((r) => !this.failed.has(r.key));
+    this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
+    this.wanted = new Set(result.wanted);
+    if (result.problems.length === 0 && result.snapshot) {
+      for (let i = 0; i < result.snapshot.keys.length; i++) {
+        const h = result.snapshot.homogeneous[i];
+        if (h) this.homogeneous.set(result.snapshot.keys[i], h);
+      }
+      if (this.pendingSnapshot) this.counts.deferredSnapshots++;
+      this.pendingSnapshot = result.snapshot;
+    }
+    const requested = new Set(this.requests.map((r) => r.key));
+    const stale: string[] = [];
+    for (const [id, job] of this.running) {
+      if (this.txUses(id)) continue;
+      if (job.kind === 'chunk' && requested.has(job.key)) continue;
+      stale.push(id);
+      this.running.delete(id);
+      this.counts.cancelled++;
+    }
+    return stale;
+  }
+
+  private txUses(id: string): boolean {
+    const tx = this.tx;
+    if (!tx) return false;
+    const key = keyOfPieceId(id);
+    return tx.chunkIds.get(key) === id || tx.seamIds.get(key) === id;
+  }
+
+  /**
+   * Plans the move from the drawn configuration to `snapshot` (planLodUpdate): pieces that stay
+   * exact are kept, chunks with a new restriction and seams reading them are (re)built.
+   */
+  private beginTransaction(snapshot: LodSnapshot): void {
+    const lod = lodFromSnapshot(this.options.space, snapshot);
+    const before = this.committed;
+    const plan = planLodUpdate(before?.lod ?? null, lod);
+    const remesh = new Set(plan.meshChunks);
+    const rebuild = new Set(plan.buildSeams);
+    const tx: Transaction = {
+      lod, snapshot, chunkIds: new Map(), seamIds: new Map(), waitingChunks: new Set(), waitingSeams: new Set(),
+      index: new Map(snapshot.keys.map((k, i) => [k, i])),
+    };
+    snapshot.keys.forEach((key, i) => {
+      if (!remesh.has(key) && before) {
+        tx.chunkIds.set(key, before.chunkIds.get(key)!);
+        return;
+      }
+      const id = this.homogeneous.has(key) ? null : chunkPieceId(key, snapshot.coarser[i]);
+      tx.chunkIds.set(key, id);
+      if (id !== null && !this.cache.has(id)) tx.waitingChunks.add(key);
+    });
+    for (const key of snapshot.keys) {
+      if (!rebuild.has(key) && before) tx.seamIds.set(key, before.seamIds.get(key)!);
+      else tx.waitingSeams.add(key);
+    }
+    this.tx = tx;
+  }
+
+  /**
+   * Per frame: fills in what finished, commits the open transaction when nothing is left (then
+   * begins the waiting snapshot's), trims the cache and moves the memory factor.
+   */
+  update(): void {
+    this.frame++;
+    this.advanceTransaction();
+    this.trim();
+    this.adjustErrorFactor();
+  }
+
+  private advanceTransaction(): void {
+    if (!this.tx && this.pendingSnapshot && this.frame - this.lastCommitFrame >= MIN_COMMIT_FRAMES) {
+      const next = this.pendingSnapshot;
+      this.pendingSnapshot = null;
+      this.beginTransaction(next);
+    }
+    const tx = this.tx;
+    if (!tx) return;
+    for (const key of tx.waitingChunks) {
+      const id = tx.chunkIds.get(key);
+      if (id === null || (id !== undefined && this.cache.has(id))) tx.waitingChunks.delete(key);
+      else if (this.homogeneous.has(key)) {
+        tx.chunkIds.set(key, null);
+        tx.waitingChunks.delete(key);
+      }
+    }
+    for (const owner of tx.waitingSeams) {
+      const id = tx.seamIds.get(owner);
+      if (id !== undefined && (id === null || this.cache.has(id))) tx.waitingSeams.delete(owner);
+    }
+    if (tx.waitingChunks.size > 0 || tx.waitingSeams.size > 0) return;
+    this.commit(tx);
+  }
+
+  /** The swap: one frame, the old chunks and seams out, the new ones in. */
+  private commit(tx: Transaction): void {
+    const next = new Set<string>();
+    for (const id of tx.chunkIds.values()) if (id) next.add(id);
+    for (const id of tx.seamIds.values()) if (id) next.add(id);
+    for (const id of this.drawnIds) {
+      if (next.has(id)) continue;
+      const entry = this.cache.get(id);
+      if (entry) this.options.setVisible(entry.piece, false);
+      // Seams are exact for one snapshot only: the replaced ones go now (chunks stay cached for reuse).
+      if (entry?.kind === 'seam') this.cache.delete(id);
+    }
+    for (const id of next) {
+      const entry = this.cache.get(id);
+      if (entry) this.options.setVisible(entry.piece, true);
+    }
+    this.drawnIds = next;
+    this.drawnLineage = null;
+    this.committed = { lod: tx.lod, snapshot: tx.snapshot, chunkIds: tx.chunkIds, seamIds: tx.seamIds };
+    this.tx = null;
+    this.counts.transactions++;
+    this.lastCommitFrame = this.frame;
+    this.cache.markVisible(next, this.frame);
+  }
+
+  /** The pieces that may not be evicted: drawn, used by the open or waiting transaction, or wanted. */
+  private protectedIds(): Set<string> {
+    const keep = new Set(this.drawnIds);
+    const tx = this.tx;
+    if (tx) {
+      for (const id of tx.chunkIds.values()) if (id) keep.add(id);
+      for (const id of tx.seamIds.values()) if (id) keep.add(id);
+    }
+    const newestOf = (key: ChunkKey): void => {
+      const ids = this.idsByKey.get(key);
+      if (!ids) return;
+      let last: string | undefined;
+      for (const id of ids) last = id; // insertion order: the newest restriction last
+      if (last) keep.add(last);
+    };
+    for (const key of this.wanted) newestOf(key);
+    for (const key of this.pendingSnapshot?.keys ?? []) newestOf(key);
+    return keep;
+  }
+
+  /** Evicts least-recently-visible unprotected pieces down to the budget. */
+  private trim(): void {
+    const keep = this.protectedIds();
+    let protectedBytes = 0;
+    for (const id of keep) protectedBytes += this.cache.bytesOf(id);
+    this.protectedBytes = protectedBytes;
+    if (this.cache.overBudget > 0) this.counts.evicted += this.cache.trim(keep).length;
+  }
+
+  /** Bytes of the newest piece of every wanted chunk that is in. */
+  private wantedBytes(): number {
+    let bytes = 0;
+    for (const key of this.wanted) {
+      const ids = this.idsByKey.get(key);
+      if (!ids) continue;
+      let last: string | undefined;
+      for (const id of ids) last = id;
+      bytes += this.cache.bytesOf(last!);
+    }
+    return bytes;
+  }
+
+  private adjustErrorFactor(): void {
+    const perJob = this.chunkResults > 0 ? this.chunkResultBytes / this.chunkResults : 0;
+    this.predictedBytes = this.wantedBytes() + this.queuedCount * perJob;
+    // Only under real pressure: early in a teleport the few results so far make a poor average
+    // (orbit chunks all hold surface), and coarsening on that guess overshot to ×5.
+    if (this.predictedBytes > this.budgetBytes && this.cache.bytes > LOWER_BELOW * this.budgetBytes) {
+      this.errorFactor = Math.min(MAX_ERROR_FACTOR, this.errorFactor * ERROR_FACTOR_STEP);
+    } else if (this.predictedBytes < LOWER_BELOW * this.budgetBytes) {
+      this.errorFactor = Math.max(1, this.errorFactor / ERROR_FACTOR_STEP);
+    }
+  }
+
+  /** Over budget + overflow: only work that moves the drawn set starts (see the header). */
+  get memoryFull(): boolean {
+    return this.cache.bytes > this.budgetBytes + this.overflowBytes;
+  }
+
+  /** May this request start while memory is full: on the drawn frontier, or coarser than something drawn. */
+  private movesDrawnSet(key: ChunkKey): boolean {
+    if (!this.committed) return true;
+    if (!this.drawnLineage) {
+      const lineage = new Set<ChunkKey>();
+      const rootLevel = this.options.space.levels;
+      for (const k of this.committed.snapshot.keys) {
+        for (let p = parentKey(parseChunkKey(k), rootLevel); p !== null && !lineage.has(p); p = parentKey(parseChunkKey(p), rootLevel)) lineage.add(p);
+      }
+      this.drawnLineage = lineage;
+    }
+    if (this.drawnLineage.has(key)) return true;
+    const parent = parentKey(parseChunkKey(key), this.options.space.levels);
+    return parent !== null && this.drawnIdsByKey().has(parent);
+  }
+
+  private drawnKeySet: { of: Configuration; keys: Set<ChunkKey> } | null = null;
+  private drawnIdsByKey(): Set<ChunkKey> {
+    if (this.drawnKeySet?.of !== this.committed) this.drawnKeySet = { of: this.committed!, keys: new Set(this.committed!.snapshot.keys) };
+    return this.drawnKeySet.keys;
+  }
+
+  private wantsRequest(key: ChunkKey): boolean {
+    if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key)) return false;
+    return !this.running.has(chunkPieceId(key, this.requestCoarser.get(key) ?? []));
+  }
+
+  /**
+   * The jobs to start now, most urgent first: the open transaction's chunks, then its seams (while
+   * `mayStartSeam()` says the frame has time: starting one copies records on the main thread), then
+   * the streaming requests — unless memory is full. At most `maxRunning` jobs out at once.
+   */
+  nextJobs(maxRunning: number, mayStartSeam: () => boolean = () => true): PlanetJob[] {
+    const out: PlanetJob[] = [];
+    const start = (job: PlanetJob): void => {
+      this.running.set(job.id, { kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner });
+      if (job.kind === 'chunk') this.counts.chunkJobs++;
+      else this.counts.seamJobs++;
+      out.push(job);
+    };
+    const tx = this.tx;
+    if (tx) {
+      for (const key of tx.waitingChunks) {
+        if (this.running.size >= maxRunning) return out;
+        const id = tx.chunkIds.get(key)!;
+        if (!this.running.has(id)) start({ kind: 'chunk', id, key, coarser: tx.snapshot.coarser[tx.index.get(key)!], priority: TRANSACTION_PRIORITY });
+      }
+      for (const owner of tx.waitingSeams) {
+        if (this.running.size >= maxRunning) return out;
+        const job = this.seamJob(tx, owner);
+        if (!job) continue;
+        if (!mayStartSeam()) break; // the requests below still get a turn
+        start(job);
+      }
+    }
+    const full = this.memoryFull;
+    for (const req of this.requests) {
+      if (this.running.size >= maxRunning) break;
+      if (!this.wantsRequest(req.key)) continue;
+      if (full && !this.movesDrawnSet(req.key)) continue;
+      const coarser = this.requestCoarser.get(req.key) ?? [];
+      start({ kind: 'chunk', id: chunkPieceId(req.key, coarser), key: req.key, coarser, priority: req.priority });
+    }
+    return out;
+  }
+
+  /** The seam job of `owner` once every piece it reads is in (null: not yet, running, done, or settled as empty). */
+  private seamJob(tx: Transaction, owner: ChunkKey): PlanetJob | null {
+    const sid = tx.seamIds.get(owner);
+    if (sid === null || (sid !== undefined && (this.running.has(sid) || this.cache.has(sid)))) return null;
+    const i = tx.index.get(owner)!;
+    const stitches = tx.snapshot.stitches[i];
+    const parts: SeamPartRef[] = [];
+    const ids: string[] = [];
+    const states = new Set<string>();
+    for (const key of [owner, ...stitches]) {
+      const cid = tx.chunkIds.get(key);
+      if (cid === undefined || tx.waitingChunks.has(key)) return null;
+      if (cid === null) {
+        const h = this.homogeneous.get(key)!;
+        states.add(h);
+        ids.push(`${key}:${h}`);
+        parts.push({ key, homogeneous: h, coarser: tx.snapshot.coarser[tx.index.get(key)!] });
+      } else {
+        if (!this.cache.has(cid)) return null;
+        states.add('surface');
+        ids.push(cid);
+        parts.push({ key, pieceId: cid });
+      }
+    }
+    if (states.size === 1 && !states.has('surface')) {
+      // Every chunk it stitches is empty (or every one full): no sign change, no seam.
+      tx.seamIds.set(owner, null);
+      tx.waitingSeams.delete(owner);
+      return null;
+    }
+    const id = `s:${owner}|${ids.join(';')}`;
+    tx.seamIds.set(owner, id);
+    if (this.cache.has(id) || this.running.has(id)) return null;
+    return { kind: 'seam', id, owner, stitches: [...stitches], parts, priority: TRANSACTION_PRIORITY + 1 };
+  }
+
+  /** A chunk job finished: a piece (surface) or a homogeneous answer. Stale ids are dropped (returns false) and their piece disposed. */
+  chunkDone(id: string, key: ChunkKey, result: { homogeneous: { state: 'empty' | 'full'; proven: boolean } } | { piece: T; bytes: number; triangles: number }): boolean {
+    const current = this.running.delete(id);
+    this.chunkResults++;
+    if ('homogeneous' in result) {
+      this.counts.chunksHomogeneous++;
+      this.homogeneous.set(key, result.homogeneous.state);
+      this.options.onHomogeneous(key, result.homogeneous.state, result.homogeneous.proven);
+      return current;
+    }
+    if (this.idsByKey.has(key)) this.counts.chunksRemeshed++;
+    this.chunkResultBytes += result.bytes;
+    this.cache.set(id, { kind: 'chunk', key, piece: result.piece, triangles: result.triangles }, result.bytes, this.frame);
+    let ids = this.idsByKey.get(key);
+    if (!ids) {
+      ids = new Set();
+      this.idsByKey.set(key, ids);
+      this.options.onReady(key);
+    }
+    ids.delete(id);
+    ids.add(id); // newest last
+    return current;
+  }
+
+  /** A seam job finished (`piece` null: its worker lacked some chunk's leaves; it starts again with them). */
+  seamDone(id: string, owner: ChunkKey, result: { piece: T; bytes: number; triangles: number } | null): void {
+    this.running.delete(id);
+    if (!result) {
+      this.seamNeedsLeaves.add(id);
+      this.counts.seamsResent++;
+      return;
+    }
+    this.seamNeedsLeaves.delete(id);
+    this.cache.set(id, { kind: 'seam', key: owner, piece: result.piece, triangles: result.triangles }, result.bytes, this.frame);
+  }
+
+  /** A job failed for good (not cancelled): the chunk is not requested again. */
+  jobFailed(id: string, kind: 'chunk' | 'seam', key: ChunkKey): void {
+    this.running.delete(id);
+    if (kind === 'chunk') this.failed.add(key);
+  }
+
+  /** Drops everything (each piece disposed once). */
+  clear(): void {
+    this.cache.clear();
+    this.running.clear();
+  }
+}
+
+/** A `PlanetLod` rebuilt from the LOD selector's flattened snapshot (only what planLodUpdate reads). */
+export function lodFromSnapshot(space: CubeSphereSpace, s: LodSnapshot): PlanetLod {
+  const leaves = s.keys.map((k) => parseChunkKey(k));
+  const byKey = new Map(s.keys.map((k, i) => [k, leaves[i]]));
+  const seamStitches = new Map<ChunkKey, readonly ChunkKey[]>();
+  const seamsReading = new Map<ChunkKey, ChunkKey[]>();
+  for (const k of s.keys) seamsReading.set(k, [k]);
+  s.keys.forEach((k, i) => {
+    seamStitches.set(k, s.stitches[i]);
+    for (const t of s.stitches[i]) seamsReading.get(t)!.push(k);
+  });
+  // `touching` holds only the coarser touching chunks: all planLodUpdate reads from it.
+  const touching = new Map<ChunkKey, readonly ChunkKey[]>(s.keys.map((k, i) => [k, s.coarser[i]]));
+  return { space, leaves, keys: s.keys, byKey, touching, seamStitches, seamsReading };
+}

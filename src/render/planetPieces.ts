@@ -1,0 +1,180 @@
+/**
+ * Planet chunk and seam pieces on the GPU: the three.js mesh of a job's result, its materials
+ * (the standard terrain material, the per-pixel field material at quality high, level tints for
+ * debugging), the bytes it holds, and the one `dispose`. What to draw and when is
+ * src/lod/planetStreaming.ts's; PlanetView wires the two.
+ */
+import {
+  BufferGeometry,
+  Color,
+  Float32BufferAttribute,
+  Mesh,
+  MeshStandardMaterial,
+  type Group,
+  type Material,
+  type PerspectiveCamera,
+  type Scene,
+  type WebGLRenderer,
+} from 'three';
+import type { ChunkKey } from '../lod/index';
+import { parseChunkKey } from '../lod/index';
+import type { BoundaryLeaves, ChunkMesh } from '../mesher/index';
+import { BodyMaterial } from './BodyMaterial';
+import { bodyGeometryBytes, createBodyGeometry } from './bodyGeometry';
+import { withSunCascades } from './sunCascades';
+
+/** What a chunk or seam job returns that a piece is made of. */
+export interface PieceSource {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  vertexCells: Int32Array;
+  originM: [number, number, number];
+}
+
+export interface PlanetPiece {
+  kind: 'chunk' | 'seam';
+  key: ChunkKey;
+  mesh: Mesh | null;
+  /** For the crack check: the geometry's arrays plus vertexCells. */
+  chunkMesh: ChunkMesh;
+  /** Weld tag: the chunk's face, or per seam vertex. */
+  tags: number | Uint8Array;
+  /** A chunk's boundary leaves (seam jobs read them). */
+  boundary: BoundaryLeaves | null;
+  bytes: number;
+  triangles: number;
+}
+
+const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
+const SEAM_COLOUR = 0xffffff;
+
+export class PlanetPieces {
+  /** Tint chunks by level and seams white (debug; the GUI's "chunk levels" checkbox). */
+  debugLevels = false;
+  private readonly material: Material;
+  private readonly levelMaterials: MeshStandardMaterial[];
+  private readonly seamMaterial: MeshStandardMaterial;
+  private detail: BodyMaterial | null = null;
+  private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
+  private basePrecompiled = false;
+
+  constructor(private readonly root: Group, private readonly cellSizeM: (level: number) => number) {
+    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too).
+    this.material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+    this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
+    this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
+  }
+
+  /** A hidden mesh for a job's result (shown when a transaction commits). */
+  create(kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null, extraBytes: number): PlanetPiece {
+    const chunkMesh: ChunkMesh = { positions: r.positions, normals: r.normals, indices: r.indices, originWorld: r.originM, vertexCells: r.vertexCells };
+    let mesh: Mesh | null = null;
+    if (r.indices.length > 0) {
+      mesh = new Mesh(createBodyGeometry({ positions: r.positions, normals: r.normals, indices: r.indices, bvhRoots: null }), this.materialFor(kind, key));
+      mesh.position.set(...r.originM);
+      mesh.castShadow = mesh.receiveShadow = true;
+      mesh.name = `${kind} ${key}`;
+      mesh.visible = false;
+      mesh.userData.originM = r.originM;
+      mesh.userData.kind = kind;
+      mesh.userData.level = parseChunkKey(key).level;
+      mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
+      if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
+      this.root.add(mesh);
+    }
+    const bytes = bodyGeometryBytes(r) + r.vertexCells.byteLength + (typeof tags === 'number' ? 0 : tags.byteLength) + extraBytes;
+    return { kind, key, mesh, chunkMesh, tags, boundary, bytes, triangles: r.indices.length / 3 };
+  }
+
+  /** The one place a piece's geometry leaves the scene and the GPU. */
+  dispose(piece: PlanetPiece): void {
+    piece.mesh?.removeFromParent();
+    piece.mesh?.geometry.dispose();
+  }
+
+  setVisible(piece: PlanetPiece, visible: boolean): void {
+    if (piece.mesh) piece.mesh.visible = visible;
+  }
+
+  private materialFor(kind: 'chunk' | 'seam', key: ChunkKey): Material {
+    if (this.debugLevels) return kind === 'seam' ? this.seamMaterial : this.levelMaterials[parseChunkKey(key).level % this.levelMaterials.length];
+    return this.detail ?? this.material;
+  }
+
+  /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled). */
+  updateMaterials(drawn: Iterable<PlanetPiece>): void {
+    for (const piece of drawn) {
+      const mesh = piece.mesh;
+      if (!mesh) continue;
+      const want = this.materialFor(piece.kind, piece.key);
+      if (mesh.material === want) continue;
+      if (want === this.detail) this.bindDetail(piece.key, mesh);
+      else mesh.material = want;
+    }
+  }
+
+  private bindDetail(key: ChunkKey, mesh: Mesh): void {
+    mesh.material = this.detail!;
+    this.detail!.bindChunk(mesh, { chunkOriginM: mesh.userData.originM as number[], cellSizeM: this.cellSizeM(parseChunkKey(key).level), fade: 1 });
+  }
+
+  /**
+   * Compiles the chunks' standard material off the frame path (KHR_parallel_shader_compile through
+   * compileAsync) before the first chunk is shown: otherwise the first commit's frame compiles it
+   * (a 50 ms long task on SwiftShader, measured by the planet bench). Once.
+   */
+  precompileBase(renderer: WebGLRenderer, scene: Scene, camera: PerspectiveCamera): void {
+    if (this.basePrecompiled) return;
+    this.basePrecompiled = true;
+    // With normals like every chunk's: three compiles a standard material for a geometry without
+    // them as flat-shaded, and the material would keep that program (faceted terrain, found here).
+    const geometry = new BufferGeometry();
+    geometry.setAttribute('position', new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 1, 0], 3));
+    geometry.setAttribute('normal', new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
+    geometry.setIndex([0, 1, 2]);
+    const probe = new Mesh(geometry, this.material);
+    probe.receiveShadow = probe.castShadow = true;
+    this.root.add(probe);
+    const done = (): void => {
+      probe.removeFromParent();
+      probe.geometry.dispose();
+    };
+    renderer.compileAsync(probe, camera, scene).then(done, done); // a failure shows at first draw instead
+  }
+
+  /** Compiles the planet's BodyMaterial off the frame path, then switches to it (once). */
+  compileDetail(material: () => BodyMaterial, renderer: WebGLRenderer, scene: Scene, camera: PerspectiveCamera, onError: (message: string) => void): void {
+    if (this.detailState !== 'none') return;
+    this.detailState = 'compiling';
+    const m = material();
+    const probe = new Mesh(undefined, m);
+    this.root.add(probe);
+    renderer.compileAsync(probe, camera, scene).then(
+      () => {
+        probe.removeFromParent();
+        if (this.detailState !== 'compiling') {
+          m.dispose(); // disposed meanwhile
+          return;
+        }
+        this.detail = m;
+        this.detailState = 'ready';
+      },
+      (e: unknown) => {
+        probe.removeFromParent();
+        m.dispose();
+        this.detailState = 'failed';
+        onError(`planet material failed: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
+  }
+
+  /** Frees the materials (the pieces are disposed by their owner). */
+  disposeMaterials(): void {
+    this.material.dispose();
+    for (const m of this.levelMaterials) m.dispose();
+    this.seamMaterial.dispose();
+    this.detail?.dispose();
+    this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
+  }
+}
