@@ -21,9 +21,8 @@ import {
 } from '../lod/index';
 import { validateMesh, weldMeshes, type ChunkMesh, type MeshReport } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
-import { PlanetPieces, type PlanetPiece } from '../render/planetPieces';
+import { boundaryOf, PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
-import { boundaryLeavesBytes } from '../workers/leafStore';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
 import { seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart, type PlanetSeamResult } from '../workers/planetSeamJob';
@@ -258,7 +257,7 @@ export class PlanetView {
     t = this.timed('select', t);
     this.apply();
     t = this.timed('apply', t);
-    this.streaming.update();
+    this.streaming.update(now);
     t = this.timed('transaction', t);
     this.schedule();
     t = this.timed('schedule', t);
@@ -332,13 +331,15 @@ export class PlanetView {
   }
 
   private runSeam(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'seam' }>): void {
-    const parts: PlanetSeamPart[] = job.parts.map((p) =>
-      'pieceId' in p ? { key: p.key, leafId: this.leafPrefix + p.pieceId, leaves: this.streaming.piece(p.pieceId)!.boundary! } : p);
     // The worker holds the leaves of the chunks it meshed: name them. Only when it did not (another
     // worker meshed one, or it was evicted there) does the job go again with the records.
-    const sent = this.streaming.seamNeedsLeaves.has(job.id)
-      ? seamPartsToSend(this.chunkSpace, job.owner, parts)
-      : { parts: parts.map((p) => (p.leaves ? { key: p.key, leafId: p.leafId } : p)), transfer: [] };
+    const withRecords = this.streaming.seamNeedsLeaves.has(job.id);
+    const parts: PlanetSeamPart[] = job.parts.map((p) => {
+      if (!('pieceId' in p)) return p;
+      const leafId = this.leafPrefix + p.pieceId;
+      return withRecords ? { key: p.key, leafId, leaves: boundaryOf(this.streaming.piece(p.pieceId)!) } : { key: p.key, leafId };
+    });
+    const sent = withRecords ? seamPartsToSend(this.chunkSpace, job.owner, parts) : { parts, transfer: [] };
     const params: PlanetSeamParams = { space: this.space, owner: job.owner, stitches: job.stitches, parts: sent.parts };
     this.track(job, pool.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: job.priority + this.priorityOffset, transfer: sent.transfer }));
   }
@@ -389,7 +390,7 @@ export class PlanetView {
     }
     const remeshed = this.streaming.counts.chunksRemeshed;
     const boundary = result.boundary!;
-    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary, boundaryLeavesBytes(boundary));
+    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary);
     this.streaming.chunkDone(job.id, job.key, { piece, bytes: piece.bytes, triangles: piece.triangles });
     if (this.streaming.counts.chunksRemeshed > remeshed) w.remesh += result.ms;
     else {
@@ -405,7 +406,7 @@ export class PlanetView {
       return;
     }
     this.seamsDone++;
-    const piece = this.pieces.create('seam', job.owner, result, result.vertexFaces, null, 0);
+    const piece = this.pieces.create('seam', job.owner, result, result.vertexFaces, null);
     this.streaming.seamDone(job.id, job.owner, { piece, bytes: piece.bytes, triangles: piece.triangles });
   }
 
@@ -444,7 +445,7 @@ export class PlanetView {
     let chunks = 0, seams = 0;
     for (const p of this.drawnPieces()) {
       if (p.triangles === 0) continue;
-      meshes.push(p.chunkMesh);
+      meshes.push(weldableMesh(p));
       tags.push(p.tags);
       if (p.kind === 'chunk') chunks++;
       else seams++;

@@ -12,3 +12,5 @@ export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';
 export { qefSolve, QEF_STRIDE, VERTEX_INSET_CELLS } from './qef.ts';
 export { buildSeam } from './seam.ts';
 export type { SeamOptions } from './seam.ts';
+export { packBoundaryLeaves, unpackBoundaryLeaves, packedLeavesBytes, packVertexCells, unpackVertexCells, packedVertexCellsBytes } from './packing.ts';
+export type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';

@@ -5,6 +5,7 @@
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
 import {
+  BufferAttribute,
   BufferGeometry,
   Color,
   Float32BufferAttribute,
@@ -15,12 +16,16 @@ import {
   type PerspectiveCamera,
   type Scene,
   type WebGLRenderer,
+  Sphere,
+  Vector3,
 } from 'three';
 import type { ChunkKey } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
-import type { BoundaryLeaves, ChunkMesh } from '../mesher/index';
+import {
+  packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells, unpackBoundaryLeaves, unpackVertexCells,
+  type BoundaryLeaves, type ChunkMesh, type PackedBoundaryLeaves, type PackedVertexCells,
+} from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
-import { bodyGeometryBytes, createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
 
 /** What a chunk or seam job returns that a piece is made of. */
@@ -32,18 +37,56 @@ export interface PieceSource {
   originM: [number, number, number];
 }
 
+/**
+ * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
+ * 16-bit normals, 16-bit indices where the vertices allow, and — packed losslessly
+ * (src/mesher/packing.ts) — the vertex cells that weld it to seams and a chunk's boundary leaves
+ * that seam jobs read. Measured on planetRecipe(4) chunks: 52 B a triangle for geometry + cells +
+ * leaves against 120-600 before.
+ */
 export interface PlanetPiece {
   kind: 'chunk' | 'seam';
   key: ChunkKey;
   mesh: Mesh | null;
-  /** For the crack check: the geometry's arrays plus vertexCells. */
-  chunkMesh: ChunkMesh;
+  positions: Float32Array;
+  normals: Int16Array;
+  indices: Uint16Array | Uint32Array;
+  originM: [number, number, number];
+  vertexCells: PackedVertexCells;
   /** Weld tag: the chunk's face, or per seam vertex. */
   tags: number | Uint8Array;
-  /** A chunk's boundary leaves (seam jobs read them). */
-  boundary: BoundaryLeaves | null;
+  /** A chunk's boundary leaves (seam jobs read them; {@link boundaryOf}). */
+  leaves: PackedBoundaryLeaves | null;
   bytes: number;
   triangles: number;
+}
+
+/** The boundary leaves seam jobs read, unpacked (a fresh copy: it may be transferred). */
+export function boundaryOf(piece: PlanetPiece): BoundaryLeaves {
+  return unpackBoundaryLeaves(piece.leaves!);
+}
+
+/** The piece as a ChunkMesh with its weld identity (the crack check). */
+export function weldableMesh(piece: PlanetPiece): ChunkMesh {
+  const normals = new Float32Array(piece.normals.length);
+  for (let i = 0; i < normals.length; i++) normals[i] = piece.normals[i] / 0x7fff;
+  return { positions: piece.positions, normals, indices: Uint32Array.from(piece.indices), originWorld: piece.originM, vertexCells: unpackVertexCells(piece.vertexCells) };
+}
+
+function quantisedNormals(n: Float32Array): Int16Array {
+  const out = new Int16Array(n.length);
+  for (let i = 0; i < n.length; i++) out[i] = Math.round(Math.max(-1, Math.min(1, n[i])) * 0x7fff);
+  return out;
+}
+
+function pieceGeometry(positions: Float32Array, normals: Int16Array, indices: Uint16Array | Uint32Array): BufferGeometry {
+  const geometry = new BufferGeometry();
+  geometry.setAttribute('position', new BufferAttribute(positions, 3));
+  geometry.setAttribute('normal', new BufferAttribute(normals, 3, true));
+  geometry.setIndex(new BufferAttribute(indices, 1));
+  geometry.computeBoundingBox();
+  geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(new Sphere(new Vector3(), 0));
+  return geometry;
 }
 
 const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
@@ -67,11 +110,12 @@ export class PlanetPieces {
   }
 
   /** A hidden mesh for a job's result (shown when a transaction commits). */
-  create(kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null, extraBytes: number): PlanetPiece {
-    const chunkMesh: ChunkMesh = { positions: r.positions, normals: r.normals, indices: r.indices, originWorld: r.originM, vertexCells: r.vertexCells };
+  create(kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null): PlanetPiece {
+    const normals = quantisedNormals(r.normals);
+    const indices = r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices;
     let mesh: Mesh | null = null;
-    if (r.indices.length > 0) {
-      mesh = new Mesh(createBodyGeometry({ positions: r.positions, normals: r.normals, indices: r.indices, bvhRoots: null }), this.materialFor(kind, key));
+    if (indices.length > 0) {
+      mesh = new Mesh(pieceGeometry(r.positions, normals, indices), this.materialFor(kind, key));
       mesh.position.set(...r.originM);
       mesh.castShadow = mesh.receiveShadow = true;
       mesh.name = `${kind} ${key}`;
@@ -83,8 +127,11 @@ export class PlanetPieces {
       if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
       this.root.add(mesh);
     }
-    const bytes = bodyGeometryBytes(r) + r.vertexCells.byteLength + (typeof tags === 'number' ? 0 : tags.byteLength) + extraBytes;
-    return { kind, key, mesh, chunkMesh, tags, boundary, bytes, triangles: r.indices.length / 3 };
+    const vertexCells = packVertexCells(r.vertexCells);
+    const leaves = boundary ? packBoundaryLeaves(boundary) : null;
+    const bytes = r.positions.byteLength + normals.byteLength + indices.byteLength + packedVertexCellsBytes(vertexCells) +
+      (typeof tags === 'number' ? 0 : tags.byteLength) + (leaves ? packedLeavesBytes(leaves) : 0);
+    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, bytes, triangles: indices.length / 3 };
   }
 
   /** The one place a piece's geometry leaves the scene and the GPU. */

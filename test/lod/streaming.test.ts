@@ -127,10 +127,11 @@ function teleport(altitudeM: number): Outcome {
   // Orbit first, settled, then the teleport: as a user jumping from the orbit view.
   const runTo = (v: LodView, maxFrames: number): { frames: number; complete: boolean } => {
     for (let frame = 1; frame <= maxFrames; frame++) {
+      nowMs += 1000 / 60;
       last = selector.select(v, model.errorFactor);
       const cancelled = new Set(model.onSelect(last));
       for (let i = running.length - 1; i >= 0; i--) if (cancelled.has(running[i].id)) running.splice(i, 1);
-      model.update();
+      model.update(nowMs);
       for (const job of model.nextJobs(32 * WORKERS + 1)) running.push({ id: job.id, kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner, priority: job.priority });
       // The workers: the most urgent jobs finish this frame.
       running.sort((a, b) => b.priority - a.priority);
@@ -150,7 +151,7 @@ function teleport(altitudeM: number): Outcome {
           newestIds.set(job.key, job.id);
         }
       }
-      model.update();
+      model.update(nowMs);
       peakBytes = Math.max(peakBytes, model.bytes);
       maxFactor = Math.max(maxFactor, model.errorFactor);
       if (frame % 20 === 0 && process.env.SIM_TRACE) console.log(frame, 'factor', model.errorFactor.toFixed(2), 'bytes', (model.bytes / 2 ** 20).toFixed(0), 'prot', (model.protectedBytes / 2 ** 20).toFixed(0), 'pred', (model.predictedBytes / 2 ** 20).toFixed(0), 'drawn', model.drawnChunks, 'req', last.requests.length, 'wanted', last.wanted.length, 'ran', ran, JSON.stringify(model.counts));
@@ -166,6 +167,7 @@ function teleport(altitudeM: number): Outcome {
     return { frames: maxFrames, complete: false };
   };
   let peakBytes = 0, maxFactor = 1;
+  let nowMs = 0;
   let ran = 0;
   const orbit = runTo(view(3 * space.radiusM), 400);
   expect(orbit.complete).toBe(true);

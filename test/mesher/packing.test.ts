@@ -1,0 +1,87 @@
+/** Lossless packing of boundary leaves and vertex cells (src/mesher/packing.ts), on real planet chunks and seams. */
+import { describe, expect, it } from 'vitest';
+import { compileToJs } from '../../src/field/index';
+import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
+import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
+import { boundaryLeavesBytes } from '../../src/workers/leafStore';
+import { planetRecipe } from '../../src/scene/index';
+import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { buildPlanetSeamJob } from '../../src/workers/planetSeamJob';
+import { surfaceChunks } from '../bench/planetChunk.bench';
+
+const recipe = planetRecipe(4);
+const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
+const space = new CubeSphereSpace(spaceOptions);
+
+/** Equal element by element, NaN equal to NaN (Object.is, except that 0 and -0 are equal too). */
+function expectSameArray(a: ArrayLike<number>, b: ArrayLike<number>): void {
+  expect(a.length).toBe(b.length);
+  for (let i = 0; i < a.length; i++) if (!(a[i] === b[i] || (Number.isNaN(a[i]) && Number.isNaN(b[i])))) expect([i, a[i]]).toEqual([i, b[i]]);
+}
+
+function expectSameLeaves(a: BoundaryLeaves, b: BoundaryLeaves): void {
+  expect([a.chunkId, a.count, a.boxGrid]).toEqual([b.chunkId, b.count, b.boxGrid]);
+  expectSameArray(a.cells.subarray(0, 4 * a.count), b.cells.subarray(0, 4 * b.count));
+  for (const k of ['corners', 'component'] as const) expectSameArray(a[k].subarray(0, a.count), b[k].subarray(0, b.count));
+  expectSameArray(a.vertexGrid.subarray(0, 3 * a.count), b.vertexGrid.subarray(0, 3 * b.count));
+  expectSameArray(a.normals.subarray(0, 3 * a.count), b.normals.subarray(0, 3 * b.count));
+}
+
+describe('packing', () => {
+  const chunks = surfaceChunks(space, compileToJs(recipe), [0, 6]).map((a) => ({
+    a, r: meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0.02 }),
+  }));
+
+  it('boundary leaves round-trip exactly and shrink at least 4x', () => {
+    for (const { r } of chunks) {
+      const b = r.boundary!;
+      const packed = packBoundaryLeaves(b);
+      expectSameLeaves(unpackBoundaryLeaves(packed), b);
+      expect(packed.unit).toBeGreaterThan(0);
+      expect(packedLeavesBytes(packed)).toBeLessThan(boundaryLeavesBytes(b) / 4);
+    }
+  });
+
+  it('chunk vertex cells round-trip exactly in 4 bytes a vertex', () => {
+    for (const { r } of chunks) {
+      const p = packVertexCells(r.vertexCells);
+      expect(p.unit).toBeGreaterThan(0);
+      expect(p.data.byteLength).toBe(r.vertexCells.length);
+      expectSameArray(unpackVertexCells(p), r.vertexCells);
+    }
+  });
+
+  it('falls back to the original where a record does not fit (unaligned cells, large ranges)', () => {
+    const b = chunks[0].r.boundary!;
+    const odd: BoundaryLeaves = { ...b, cells: b.cells.slice(), count: b.count };
+    odd.cells[0] += 1; // off the lattice
+    expectSameLeaves(unpackBoundaryLeaves(packBoundaryLeaves(odd)), odd);
+    const vc = new Int32Array([0, 0, 0, 1, 100000, 0, 0, 1]); // 100,000 units apart: no byte holds it
+    const p = packVertexCells(vc);
+    expect(p.unit).toBe(0);
+    expectSameArray(unpackVertexCells(p), vc);
+  });
+
+  it('a seam built from unpacked leaves is bit-identical to one built from the originals', () => {
+    // Two level-0 surface chunks side by side: the +i one owns the seam between them.
+    const a = chunks[0].a;
+    const b = { ...a, ci: a.ci + 1 };
+    const lod = planetLod(space, [a, b]);
+    expect(lod.seamStitches.get(keyOf(b))).toContain(keyOf(a));
+    const meshes = new Map([a, b].map((c) => [keyOf(c), meshPlanetChunk({ recipe, space: spaceOptions, ...c, coarser: [], simplify: 0.02 })]));
+    const build = (pack: boolean) => buildPlanetSeamJob({
+      space: spaceOptions, owner: keyOf(b), stitches: [...lod.seamStitches.get(keyOf(b))!],
+      parts: [keyOf(b), ...lod.seamStitches.get(keyOf(b))!].map((key) => {
+        const leaves = meshes.get(key)!.boundary!;
+        return { key, leaves: pack ? unpackBoundaryLeaves(packBoundaryLeaves(leaves)) : leaves };
+      }),
+    });
+    const direct = build(false);
+    const viaPacking = build(true);
+    expect(direct.indices.length).toBeGreaterThan(0);
+    expectSameArray(viaPacking.positions, direct.positions);
+    expectSameArray(viaPacking.indices, direct.indices);
+    expectSameArray(viaPacking.vertexCells, direct.vertexCells);
+  });
+});
