@@ -22,7 +22,7 @@ import {
 import type { ChunkKey } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
 import {
-  packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells, unpackBoundaryLeaves, unpackVertexCells,
+  packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells, unpackVertexCells,
   type BoundaryLeaves, type ChunkMesh, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
@@ -55,15 +55,10 @@ export interface PlanetPiece {
   vertexCells: PackedVertexCells;
   /** Weld tag: the chunk's face, or per seam vertex. */
   tags: number | Uint8Array;
-  /** A chunk's boundary leaves (seam jobs read them; {@link boundaryOf}). */
+  /** A chunk's boundary leaves, packed (seam jobs read them). */
   leaves: PackedBoundaryLeaves | null;
   bytes: number;
   triangles: number;
-}
-
-/** The boundary leaves seam jobs read, unpacked (a fresh copy: it may be transferred). */
-export function boundaryOf(piece: PlanetPiece): BoundaryLeaves {
-  return unpackBoundaryLeaves(piece.leaves!);
 }
 
 /** The piece as a ChunkMesh with its weld identity (the crack check). */

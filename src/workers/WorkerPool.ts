@@ -67,7 +67,18 @@ export interface RunOptions {
   priority?: number;
   /** Buffers to transfer to the worker with the params. */
   transfer?: Transferable[];
+  /**
+   * Jobs with the same affinity go to the worker that ran the last one when it has room, so what
+   * that worker kept (a planet chunk's samples, for its re-mesh) is found there; after
+   * {@link AFFINITY_WAIT_MS} queued, any worker takes it.
+   */
+  affinity?: string;
 }
+
+/** How long a job waits for the worker its affinity names before any worker may take it (ms). */
+export const AFFINITY_WAIT_MS = 150;
+/** Affinities remembered (least recently used forgotten). */
+const AFFINITY_ENTRIES = 8192;
 
 export interface PoolJob<R> {
   readonly id: number;
@@ -88,6 +99,8 @@ interface Task {
   /** Posted to a worker once: its transfer list is gone. */
   sent: boolean;
   cancelled: boolean;
+  affinity: string | undefined;
+  queuedAt: number;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
@@ -121,6 +134,8 @@ export class WorkerPool {
   private readonly options: Required<Omit<WorkerPoolOptions, 'size'>>;
   private readonly slots: Slot[] = [];
   private queue: Task[] = [];
+  /** The worker that last took a job of each affinity. */
+  private readonly affinity = new Map<string, Slot>();
   private seq = 0;
   private disposed = false;
   /** Workers replaced after dying (for the stats overlay and tests). */
@@ -174,6 +189,8 @@ export class WorkerPool {
         attempts: 0,
         sent: false,
         cancelled: false,
+        affinity: options.affinity,
+        queuedAt: performance.now(),
         resolve: resolve as (value: unknown) => void,
         reject,
       };
@@ -226,18 +243,26 @@ export class WorkerPool {
   }
 
   private pump(): void {
+    const now = performance.now();
     // Idle workers first, then a second job each, and so on.
     for (let depth = 0; depth < this.options.jobsPerWorker; depth++) {
       for (const slot of this.slots) {
         if (slot.tasks.length > depth || this.queue.length === 0) continue;
         // Highest priority first; FIFO among equals. Queues are short: a scan beats a heap here.
-        let best = 0;
-        for (let i = 1; i < this.queue.length; i++) {
+        let best = -1;
+        for (let i = 0; i < this.queue.length; i++) {
           const a = this.queue[i];
-          const b = this.queue[best];
-          if (a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)) best = i;
+          if (!this.mayTake(slot, a, now)) continue;
+          const b = best < 0 ? null : this.queue[best];
+          if (!b || a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)) best = i;
         }
+        if (best < 0) continue;
         const task = this.queue.splice(best, 1)[0];
+        if (task.affinity !== undefined) {
+          this.affinity.delete(task.affinity);
+          this.affinity.set(task.affinity, slot);
+          if (this.affinity.size > AFFINITY_ENTRIES) this.affinity.delete(this.affinity.keys().next().value!);
+        }
         slot.tasks.push(task);
         if (slot.tasks.length === 1) this.arm(slot);
         // Transfer only the first time: after that the buffers are gone (a retried job whose params
@@ -247,6 +272,21 @@ export class WorkerPool {
         task.sent = true;
       }
     }
+    // A job left waiting for its worker is taken by any once its wait is over.
+    if (this.queue.some((t) => t.affinity !== undefined)) {
+      clearTimeout(this.affinityTimer);
+      this.affinityTimer = setTimeout(() => this.pump(), AFFINITY_WAIT_MS);
+    }
+  }
+
+  private affinityTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** May `slot` take `task` now: no affinity, its worker, its worker gone or full, or it waited long enough. */
+  private mayTake(slot: Slot, task: Task, now: number): boolean {
+    if (task.affinity === undefined) return true;
+    const owner = this.affinity.get(task.affinity);
+    if (!owner || owner === slot || !this.slots.includes(owner)) return true;
+    return now - task.queuedAt >= AFFINITY_WAIT_MS;
   }
 
   /** Silence allowed before a worker holding jobs counts as dead (see the header). */
@@ -338,6 +378,7 @@ export class WorkerPool {
   /** Rejects everything pending and terminates the workers. */
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.affinityTimer);
     for (const task of this.queue.splice(0)) task.reject(new Error(`${this.options.name} disposed`));
     for (const slot of this.slots) {
       clearTimeout(slot.timer);

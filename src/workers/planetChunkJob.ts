@@ -170,7 +170,7 @@ function keepSamples(key: string, s: KeptChunk): void {
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
   const share = Math.min(1, Math.max(1 / 64, params.workerShare ?? 1));
-  sampleCacheEntries = Math.max(8, Math.round(SAMPLE_CACHE_ENTRIES * share));
+  sampleCacheEntries = Math.max(16, Math.round(SAMPLE_CACHE_ENTRIES * share));
   setLeafStoreShare(share);
   const r = meshPlanetChunkUntimed(params);
   if (params.leafId !== undefined && r.boundary) keepLeaves(params.leafId, r.boundary);

@@ -16,7 +16,7 @@ import {
   type CubeSphereOptions,
   CubeSphereSpace,
 } from '../lod/index';
-import { meshChunk, type BoundaryLeaves } from '../mesher/index';
+import { meshChunk, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
 import { keptLeaves } from './leafStore';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
@@ -25,6 +25,12 @@ export interface PlanetSeamPart {
   leaves?: BoundaryLeaves;
   /** The chunk mesh's id, whose leaves the worker may hold (leafStore.ts): sent instead of `leaves`. */
   leafId?: string;
+  /**
+   * The leaves packed (src/mesher/packing.ts, ~50 kB): used when the worker does not hold `leafId`.
+   * With many workers a seam's chunks were meshed on several of them, so naming them alone made
+   * every seam job come back 'missing' and go again (2,949 of 2,956 seams on a 16-core machine).
+   */
+  packed?: PackedBoundaryLeaves;
   homogeneous?: 'empty' | 'full';
   /** Coarser neighbours in the snapshot (for synthesised leaves: restriction changes the boundary cells). */
   coarser?: ChunkKey[];
@@ -101,6 +107,7 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
     else if (p.leafId !== undefined) {
       const held = keptLeaves(p.leafId);
       if (held) leaves.set(p.key, held);
+      else if (p.packed) leaves.set(p.key, unpackBoundaryLeaves(p.packed));
       else missing.push(p.leafId);
     }
   }

@@ -126,3 +126,43 @@ describe('WorkerPool: a worker that stops answering', () => {
     pool.dispose();
   });
 });
+
+describe('WorkerPool: affinity', () => {
+  beforeEach(() => {
+    FakeWorker.all = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const pool3 = (): WorkerPool => new WorkerPool({ name: 'affinity pool', size: 3, jobsPerWorker: 1, create: () => new FakeWorker() as unknown as Worker });
+  const posted = (): string[][] => FakeWorker.all.map((w) => w.posted.map((m) => (m.params as { tag: string }).tag));
+
+  it('sends a job to the worker that ran the last job of its affinity, even when another is idle', async () => {
+    const pool = pool3();
+    pool.run('meshPlanetChunk', { tag: 'a1' }, { affinity: 'a' });
+    pool.run('meshPlanetChunk', { tag: 'b1' }, { affinity: 'b' });
+    expect(posted()).toEqual([['a1'], ['b1'], []]);
+    FakeWorker.all[0].start();
+    FakeWorker.all[0].answer(0);
+    FakeWorker.all[1].start();
+    FakeWorker.all[1].answer(0);
+    await vi.advanceTimersByTimeAsync(0);
+    // Both workers 0 and 1 are idle, and worker 2 has never had a job: b's re-run goes to worker 1.
+    pool.run('meshPlanetChunk', { tag: 'b2' }, { affinity: 'b' }).promise.catch(() => {}); // disposed below
+    expect(posted()).toEqual([['a1'], ['b1', 'b2'], []]);
+    pool.dispose();
+  });
+
+  it('waits for a busy affine worker only AFFINITY_WAIT_MS, then any worker takes the job', async () => {
+    const pool = pool3();
+    pool.run('meshPlanetChunk', { tag: 'a1' }, { affinity: 'a' }).promise.catch(() => {}); // disposed below
+    const again = pool.run<string>('meshPlanetChunk', { tag: 'a2' }, { affinity: 'a' });
+    expect(posted()).toEqual([['a1'], [], []]); // worker 0 is full (1 job); a2 waits for it
+    await vi.advanceTimersByTimeAsync(200);
+    expect(posted()).toEqual([['a1'], ['a2'], []]);
+    FakeWorker.all[1].start();
+    FakeWorker.all[1].answer(0, 'done');
+    await expect(again.promise).resolves.toBe('done');
+    pool.dispose();
+  });
+});

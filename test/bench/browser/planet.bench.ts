@@ -184,15 +184,20 @@ async function teleportTo(altitudeM: number): Promise<void> {
   const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
   scene.add(planet.root);
   planet.start(mesher!.pool);
+  let longestUpdate = 0, longestRender = 0;
   const run = (capS: number, onFrame?: (gap: number) => void): Promise<boolean> => new Promise((resolve) => {
     const start = performance.now();
     let last = start, frames = 0;
     const frame = (now: number): void => {
       onFrame?.(now - last);
       last = now;
+      const a = performance.now();
       planet.update(camera, TELEPORT_HEIGHT_PX, now);
       planet.fitShadows(camera);
+      const b = performance.now();
       renderer!.render(scene, camera);
+      longestUpdate = Math.max(longestUpdate, b - a);
+      longestRender = Math.max(longestRender, performance.now() - b);
       frames++;
       if (frames > 3 && planet.stats().complete) resolve(true);
       else if (now - start > capS * 1000) resolve(false);
@@ -211,6 +216,8 @@ async function teleportTo(altitudeM: number): Promise<void> {
     // No Long Tasks API: reported as 0.
   }
   place(planet, camera, altitudeM);
+  for (const k of Object.keys(planet.slowestMs) as (keyof PlanetView['slowestMs'])[]) planet.slowestMs[k] = 0;
+  longestUpdate = longestRender = 0;
   const t0 = performance.now();
   const done = await run(TELEPORT_CAP_S, (g) => (gap = Math.max(gap, g)));
   const seconds = (performance.now() - t0) / 1000;
@@ -226,7 +233,9 @@ async function teleportTo(altitudeM: number): Promise<void> {
   t.notes.push(`${done ? 'complete' : `NOT complete (cap ${TELEPORT_CAP_S} s)`}: ${s.drawn} chunks drawn, ${jobs} chunk jobs since the jump ` +
     `(${s.chunksHomogeneous} empty/full and ${s.chunksRemeshed} re-meshes since start), ${s.transactions} transactions, ${s.evicted} evicted, ` +
     `${(s.bytes / 2 ** 20).toFixed(0)} MiB of ${(s.budgetBytes / 2 ** 20).toFixed(0)}, error ${s.thresholdPx.toFixed(1)} px (×${s.errorFactor.toFixed(2)}), ` +
-    `${planet.crackReport().boundaryEdges} open edges`);
+    `${planet.crackReport().boundaryEdges} open edges; longest update ${longestUpdate.toFixed(0)} ms (slowest phases: ` +
+    `${Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}), longest render ${longestRender.toFixed(0)} ms; ` +
+    `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again`);
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
 }
