@@ -68,9 +68,9 @@ export interface RunOptions {
   /** Buffers to transfer to the worker with the params. */
   transfer?: Transferable[];
   /**
-   * Jobs with the same affinity go to the worker that ran the last one when it has room, so what
-   * that worker kept (a planet chunk's samples, for its re-mesh) is found there; after
-   * {@link AFFINITY_WAIT_MS} queued, any worker takes it.
+   * Jobs with the same affinity go to the worker that ran the last one while it holds fewer than
+   * twice `jobsPerWorker`, so what that worker kept (a planet chunk's samples, for its re-mesh) is
+   * found there; otherwise, after {@link AFFINITY_WAIT_MS} queued, any worker takes it.
    */
   affinity?: string;
 }
@@ -244,6 +244,17 @@ export class WorkerPool {
 
   private pump(): void {
     const now = performance.now();
+    // A job whose affinity names a live worker goes there even when that worker holds its share
+    // (up to twice it): busy workers are the common case under load, and the worker's own queue runs
+    // the highest priority next. Waiting for room there sent most re-meshes elsewhere on 15 workers.
+    for (let i = 0; i < this.queue.length; i++) {
+      const task = this.queue[i];
+      if (task.affinity === undefined) continue;
+      const owner = this.affinity.get(task.affinity);
+      if (!owner || !this.slots.includes(owner) || owner.tasks.length >= 2 * this.options.jobsPerWorker) continue;
+      this.queue.splice(i--, 1);
+      this.handTo(owner, task);
+    }
     // Idle workers first, then a second job each, and so on.
     for (let depth = 0; depth < this.options.jobsPerWorker; depth++) {
       for (const slot of this.slots) {
@@ -257,19 +268,7 @@ export class WorkerPool {
           if (!b || a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)) best = i;
         }
         if (best < 0) continue;
-        const task = this.queue.splice(best, 1)[0];
-        if (task.affinity !== undefined) {
-          this.affinity.delete(task.affinity);
-          this.affinity.set(task.affinity, slot);
-          if (this.affinity.size > AFFINITY_ENTRIES) this.affinity.delete(this.affinity.keys().next().value!);
-        }
-        slot.tasks.push(task);
-        if (slot.tasks.length === 1) this.arm(slot);
-        // Transfer only the first time: after that the buffers are gone (a retried job whose params
-        // were transferred fails cleanly in the worker instead).
-        const msg = { id: task.id, kind: task.kind, params: task.params, priority: task.priority };
-        slot.worker.postMessage(msg, task.sent ? [] : task.transfer);
-        task.sent = true;
+        this.handTo(slot, this.queue.splice(best, 1)[0]);
       }
     }
     // A job left waiting for its worker is taken by any once its wait is over.
@@ -280,6 +279,21 @@ export class WorkerPool {
   }
 
   private affinityTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private handTo(slot: Slot, task: Task): void {
+    if (task.affinity !== undefined) {
+      this.affinity.delete(task.affinity);
+      this.affinity.set(task.affinity, slot);
+      if (this.affinity.size > AFFINITY_ENTRIES) this.affinity.delete(this.affinity.keys().next().value!);
+    }
+    slot.tasks.push(task);
+    if (slot.tasks.length === 1) this.arm(slot);
+    // Transfer only the first time: after that the buffers are gone (a retried job whose params
+    // were transferred fails cleanly in the worker instead).
+    const msg = { id: task.id, kind: task.kind, params: task.params, priority: task.priority };
+    slot.worker.postMessage(msg, task.sent ? [] : task.transfer);
+    task.sent = true;
+  }
 
   /** May `slot` take `task` now: no affinity, its worker, its worker gone or full, or it waited long enough. */
   private mayTake(slot: Slot, task: Task, now: number): boolean {

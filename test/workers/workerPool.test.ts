@@ -153,13 +153,16 @@ describe('WorkerPool: affinity', () => {
     pool.dispose();
   });
 
-  it('waits for a busy affine worker only AFFINITY_WAIT_MS, then any worker takes the job', async () => {
+  it('joins a busy affine worker up to twice its share, then waits only AFFINITY_WAIT_MS before any worker takes the job', async () => {
     const pool = pool3();
     pool.run('meshPlanetChunk', { tag: 'a1' }, { affinity: 'a' }).promise.catch(() => {}); // disposed below
-    const again = pool.run<string>('meshPlanetChunk', { tag: 'a2' }, { affinity: 'a' });
-    expect(posted()).toEqual([['a1'], [], []]); // worker 0 is full (1 job); a2 waits for it
+    pool.run('meshPlanetChunk', { tag: 'a2' }, { affinity: 'a' }).promise.catch(() => {});
+    // Worker 0 may hold up to twice its share (2) for its affinity: a2 joins it, a3 waits.
+    expect(posted()).toEqual([['a1', 'a2'], [], []]);
+    const again = pool.run<string>('meshPlanetChunk', { tag: 'a3' }, { affinity: 'a' });
+    expect(posted()).toEqual([['a1', 'a2'], [], []]);
     await vi.advanceTimersByTimeAsync(200);
-    expect(posted()).toEqual([['a1'], ['a2'], []]);
+    expect(posted()).toEqual([['a1', 'a2'], ['a3'], []]);
     FakeWorker.all[1].start();
     FakeWorker.all[1].answer(0, 'done');
     await expect(again.promise).resolves.toBe('done');
