@@ -136,7 +136,7 @@ export class PlanetStreaming<T> {
   private now = 0;
   /** Running totals. */
   readonly counts = { chunkJobs: 0, seamJobs: 0, chunksHomogeneous: 0, chunksRemeshed: 0, seamsResent: 0, transactions: 0, deferredSnapshots: 0, evicted: 0, cancelled: 0 };
-  /** Bytes of the pieces that may not be evicted, as of the last {@link trim}. */
+  /** Bytes of the pieces that may not be evicted, as of the last {@link trim} over budget. */
   protectedBytes = 0;
   /** Predicted bytes of the wanted set (pieces in + requests out × bytes per job), as of the last update. */
   predictedBytes = 0;
@@ -360,13 +360,17 @@ export class PlanetStreaming<T> {
     return keep;
   }
 
-  /** Evicts least-recently-visible unprotected pieces down to the budget. */
+  /**
+   * Evicts least-recently-visible unprotected pieces down to the budget. The protected set is built
+   * only when over budget: with ~4,000 chunks drawn it is tens of thousands of set operations.
+   */
   private trim(): void {
+    if (this.cache.overBudget === 0) return;
     const keep = this.protectedIds();
     let protectedBytes = 0;
     for (const id of keep) protectedBytes += this.cache.bytesOf(id);
     this.protectedBytes = protectedBytes;
-    if (this.cache.overBudget > 0) this.counts.evicted += this.cache.trim(keep).length;
+    this.counts.evicted += this.cache.trim(keep).length;
   }
 
   /** Bytes of the newest piece of every wanted chunk that is in. */
@@ -427,11 +431,12 @@ export class PlanetStreaming<T> {
   }
 
   /**
-   * The jobs to start now, most urgent first: the open transaction's chunks, then its seams (while
-   * `mayStartSeam()` says the frame has time: starting one copies records on the main thread), then
-   * the streaming requests — unless memory is full. At most `maxRunning` jobs out at once.
+   * The jobs to start now, most urgent first: the open transaction's chunks, then its seams, then
+   * the streaming requests (those that move the drawn set only, while memory is full) — while
+   * `mayStart()` says the frame has time (a start clones its parameters on the main thread) and at
+   * most `maxRunning` jobs are out.
    */
-  nextJobs(maxRunning: number, mayStartSeam: () => boolean = () => true): PlanetJob[] {
+  nextJobs(maxRunning: number, mayStart: () => boolean = () => true): PlanetJob[] {
     const out: PlanetJob[] = [];
     const start = (job: PlanetJob): void => {
       this.running.set(job.id, { kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner });
@@ -442,7 +447,7 @@ export class PlanetStreaming<T> {
     const tx = this.tx;
     if (tx) {
       for (const key of tx.waitingChunks) {
-        if (this.running.size >= maxRunning) return out;
+        if (this.running.size >= maxRunning || !mayStart()) return out;
         const id = tx.chunkIds.get(key)!;
         if (!this.running.has(id)) start({ kind: 'chunk', id, key, coarser: tx.snapshot.coarser[tx.index.get(key)!], priority: TRANSACTION_PRIORITY });
       }
@@ -450,13 +455,13 @@ export class PlanetStreaming<T> {
         if (this.running.size >= maxRunning) return out;
         const job = this.seamJob(tx, owner);
         if (!job) continue;
-        if (!mayStartSeam()) break; // the requests below still get a turn
+        if (!mayStart()) return out;
         start(job);
       }
     }
     const full = this.memoryFull;
     for (const req of this.requests) {
-      if (this.running.size >= maxRunning) break;
+      if (this.running.size >= maxRunning || !mayStart()) break;
       if (!this.wantsRequest(req.key)) continue;
       if (full && !this.movesDrawnSet(req.key)) continue;
       const coarser = this.requestCoarser.get(req.key) ?? [];
