@@ -10,7 +10,9 @@
  * The old renderer livelocked exactly here on a 16-core machine (cache pinned at its budget, the
  * same chunks computed, evicted and computed again; a new snapshot every frame cancelling the open
  * transaction). Jobs are simulated: a chunk is homogeneous when 5³ field samples over it agree in
- * sign, else a surface piece of SURFACE_BYTES (more than a production piece holds: a stress).
+ * sign, else a surface piece of SURFACE_BYTES (about three times a production piece: the budget bites).
+ * SIM_SURFACE_BYTES=80000 runs it with about what production pieces hold; SIM_TRACE=1 prints the
+ * state every 20 frames.
  */
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
@@ -23,7 +25,8 @@ const WORKERS = 16;
 /** Jobs each simulated worker finishes per frame. */
 const JOBS_PER_WORKER_FRAME = 2;
 const BUDGET = 192 * 2 ** 20;
-const SURFACE_BYTES = 200_000;
+/** Bytes of a surface piece: ~3x a packed production piece (49-59 kB on average on the H100 run), so the budget bites. */
+const SURFACE_BYTES = Number(process.env.SIM_SURFACE_BYTES ?? 200_000);
 const SEAM_BYTES = 30_000;
 const HEIGHT_PX = 720;
 const FOV_DEG = 45;
@@ -191,10 +194,8 @@ describe('planet streaming with 16 fast workers (issue 15 livelock)', () => {
         `peak ${(o.peakBytes / 2 ** 20).toFixed(0)} MiB, error factor up to ×${o.maxFactor.toFixed(2)}`);
       expect(o.wrongEvictions).toEqual([]);
       expect(o.complete).toBe(true);
-      // Jobs that sample the field: the chunk meshed once, or found empty/full; re-meshes for a new
-      // restriction reuse the worker's kept samples (~11 ms against 150-270 ms) and are bounded apart.
-      expect(sampling / o.drawn).toBeLessThanOrEqual(2);
-      expect(o.chunkJobs / o.drawn).toBeLessThanOrEqual(3);
+      // Every chunk job counts: meshed, found empty/full, or meshed again for a new restriction.
+      expect(o.chunkJobs / o.drawn).toBeLessThanOrEqual(2);
       expect(o.peakBytes).toBeLessThanOrEqual(BUDGET * 1.25 + 32 * WORKERS * SURFACE_BYTES);
     }, 600_000);
   }
