@@ -158,6 +158,7 @@ export class PlanetStreaming<T> {
         ids?.delete(id);
         if (ids && ids.size === 0) {
           this.idsByKey.delete(entry.key);
+          this.queued = null;
           options.onEvicted(entry.key);
         }
       },
@@ -178,10 +179,16 @@ export class PlanetStreaming<T> {
 
   /** Requests of the latest LOD answer not yet started or done. */
   get queuedCount(): number {
-    let n = 0;
-    for (const r of this.requests) if (this.wantsRequest(r.key)) n++;
-    return n;
+    if (this.queued === null) {
+      let n = 0;
+      for (const r of this.requests) if (this.wantsRequest(r.key)) n++;
+      this.queued = n;
+    }
+    return this.queued;
   }
+
+  /** {@link queuedCount}, kept until something it reads changes (thousands of requests near the ground). */
+  private queued: number | null = null;
 
   /** Chunks in the drawn configuration. */
   get drawnChunks(): number {
@@ -219,6 +226,7 @@ export class PlanetStreaming<T> {
    * (the camera moved on): the caller cancels them.
    */
   onSelect(result: LodSelectResult): string[] {
+    this.queued = null;
     this.requests = result.requests.filter((r) => !this.failed.has(r.key));
     this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
     this.wanted = new Set(result.wanted);
@@ -239,6 +247,7 @@ export class PlanetStreaming<T> {
       this.running.delete(id);
       this.counts.cancelled++;
     }
+    this.queued = null;
     return stale;
   }
 
@@ -438,6 +447,7 @@ export class PlanetStreaming<T> {
    */
   nextJobs(maxRunning: number, mayStart: () => boolean = () => true): PlanetJob[] {
     const out: PlanetJob[] = [];
+    this.queued = null;
     const start = (job: PlanetJob): void => {
       this.running.set(job.id, { kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner });
       if (job.kind === 'chunk') this.counts.chunkJobs++;
@@ -451,12 +461,12 @@ export class PlanetStreaming<T> {
         const id = tx.chunkIds.get(key)!;
         if (!this.running.has(id)) start({ kind: 'chunk', id, key, coarser: tx.snapshot.coarser[tx.index.get(key)!], priority: TRANSACTION_PRIORITY });
       }
+      // The budget is asked before each seam is looked at: forming a seam's id joins its parts' ids,
+      // and a transaction of ~2,000 seams formed them all every frame (116 ms on the H100 machine).
       for (const owner of tx.waitingSeams) {
-        if (this.running.size >= maxRunning) return out;
+        if (this.running.size >= maxRunning || !mayStart()) return out;
         const job = this.seamJob(tx, owner);
-        if (!job) continue;
-        if (!mayStart()) return out;
-        start(job);
+        if (job) start(job);
       }
     }
     const full = this.memoryFull;
@@ -509,6 +519,7 @@ export class PlanetStreaming<T> {
   /** A chunk job finished: a piece (surface) or a homogeneous answer. Stale ids are dropped (returns false) and their piece disposed. */
   chunkDone(id: string, key: ChunkKey, result: { homogeneous: { state: 'empty' | 'full'; proven: boolean } } | { piece: T; bytes: number; triangles: number }): boolean {
     const current = this.running.delete(id);
+    this.queued = null;
     this.chunkResults++;
     if ('homogeneous' in result) {
       this.counts.chunksHomogeneous++;
@@ -545,6 +556,7 @@ export class PlanetStreaming<T> {
   /** A job failed for good (not cancelled): the chunk is not requested again. */
   jobFailed(id: string, kind: 'chunk' | 'seam', key: ChunkKey): void {
     this.running.delete(id);
+    this.queued = null;
     if (kind === 'chunk') this.failed.add(key);
   }
 
@@ -552,6 +564,7 @@ export class PlanetStreaming<T> {
   clear(): void {
     this.cache.clear();
     this.running.clear();
+    this.queued = null;
   }
 }
 
