@@ -59,13 +59,19 @@ function place(planet: PlanetView, camera: PerspectiveCamera, altitudeM: number)
   }
 }
 
-async function fly(): Promise<void> {
+/** planetRecipe(4) streaming on the shared body pool into a fresh scene, errors collected. */
+function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera; errors: string[]; planet: PlanetView } {
   const scene = new Scene();
-  const camera = new PerspectiveCamera(60, W / H, 0.5, 1e7);
+  const camera = new PerspectiveCamera(fovDeg, W / H, 0.5, 1e7);
   const errors: string[] = [];
   const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
   scene.add(planet.root);
   planet.start(mesher!.pool);
+  return { scene, camera, errors, planet };
+}
+
+async function fly(): Promise<void> {
+  const { scene, camera, errors, planet } = planetScene(60);
   finestCellM = planet.space.finestCellM ?? 1;
   cascadeCount = planet.sun.cascadeCount;
   const R = planet.radiusM;
@@ -178,12 +184,7 @@ for (const alt of teleportAltitudes) teleport[alt] = { s: [], capped: [], jobsPe
 
 /** Orbit (settled), then the camera jumps to `altitudeM` above the surface looking at the horizon. */
 async function teleportTo(altitudeM: number): Promise<void> {
-  const scene = new Scene();
-  const camera = new PerspectiveCamera(45, W / H, 0.5, 1e7);
-  const errors: string[] = [];
-  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
-  scene.add(planet.root);
-  planet.start(mesher!.pool);
+  const { scene, camera, errors, planet } = planetScene(45);
   let longestUpdate = 0, longestRender = 0;
   const run = (capS: number, onFrame?: (gap: number) => void): Promise<boolean> => new Promise((resolve) => {
     const start = performance.now();
