@@ -1,0 +1,117 @@
+/**
+ * PlanetStreaming's rules one at a time (the teleport simulation, streaming.test.ts, shows them
+ * together): the memory factor's dead band, what may be evicted, a snapshot never cancelling the open
+ * transaction, and what starts while memory is full.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  chunkKey, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
+} from '../../src/lod/index';
+
+const space = new CubeSphereSpace({ radiusM: 50e3, chunkCells: 32, finestCellM: 8 });
+const KB = 1000;
+
+function result(over: Partial<LodSelectResult>): LodSelectResult {
+  return {
+    requests: [], requestCoarser: [], wanted: [], snapshot: null, problems: [], balanceFallbacks: 0, drawn: [], holes: 0, leaves: 0,
+    prefiltered: 0, thresholdPx: 6, selectMs: 0, ...over,
+  };
+}
+
+function model(budget: number, log: string[] = []): PlanetStreaming<{ id: string }> {
+  return new PlanetStreaming<{ id: string }>({
+    space, budgetBytes: budget,
+    dispose: (id) => log.push(`dispose ${id}`),
+    setVisible: (p, on) => log.push(`${on ? 'show' : 'hide'} ${p.id}`),
+    onReady: () => {}, onEvicted: () => {}, onHomogeneous: () => {},
+  });
+}
+
+const keys = (n: number, level = 2): ChunkKey[] => Array.from({ length: n }, (_, i) => chunkKey(0, level, i, 0, 0));
+
+/** Requests for `ks`, started and answered with a surface piece of `bytes` each. */
+function fill(m: PlanetStreaming<{ id: string }>, ks: ChunkKey[], bytes: number): void {
+  m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
+  for (const job of m.nextJobs(1e6)) {
+    if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes, triangles: 10 });
+  }
+}
+
+describe('PlanetStreaming', () => {
+  it('raises the error factor while the wanted set does not fit, holds it in the dead band, lowers it below', () => {
+    const m = model(1000 * KB);
+    fill(m, keys(12), 100 * KB); // 1,200 kB wanted and held: over the budget
+    m.update(0);
+    expect(m.errorFactor).toBeCloseTo(ERROR_FACTOR_STEP, 9);
+    m.update(16);
+    expect(m.errorFactor).toBeCloseTo(ERROR_FACTOR_STEP ** 2, 9);
+    // The selection shrinks to 9 chunks (900 kB: between 80 % and 100 % of the budget): it holds.
+    m.onSelect(result({ wanted: keys(9) }));
+    for (let i = 0; i < 5; i++) m.update(32 + 16 * i);
+    expect(m.errorFactor).toBeCloseTo(ERROR_FACTOR_STEP ** 2, 9);
+    // 5 chunks (500 kB): back toward 1, never below.
+    m.onSelect(result({ wanted: keys(5) }));
+    for (let i = 0; i < 10; i++) m.update(200 + 16 * i);
+    expect(m.errorFactor).toBe(1);
+  });
+
+  it('never evicts a wanted chunk: over budget with everything wanted, nothing goes; unwanted pieces go first', () => {
+    const log: string[] = [];
+    const m = model(500 * KB, log);
+    fill(m, keys(8), 100 * KB);
+    m.update(0);
+    expect(log.filter((l) => l.startsWith('dispose'))).toEqual([]);
+    expect(m.bytes).toBe(800 * KB);
+    m.onSelect(result({ wanted: keys(8).slice(0, 3) }));
+    m.update(16);
+    expect(m.bytes).toBeLessThanOrEqual(500 * KB);
+    const disposed = log.filter((l) => l.startsWith('dispose')).map((l) => l.slice(8));
+    expect(disposed).toHaveLength(3);
+    for (const k of keys(8).slice(0, 3)) expect(disposed.some((id) => id.includes(`c:${k}|`))).toBe(false);
+  });
+
+  it('a newer snapshot waits for the open transaction; the commit shows it, then the newer one is planned', () => {
+    const log: string[] = [];
+    const m = model(10_000 * KB, log);
+    const [a, b] = keys(2);
+    fill(m, [a, b], 10 * KB);
+    const snap = (ks: ChunkKey[]): LodSnapshot => ({ keys: ks, coarser: ks.map(() => []), stitches: ks.map(() => []), homogeneous: ks.map(() => null) });
+    m.onSelect(result({ snapshot: snap([a]), wanted: [a, b] }));
+    m.update(0); // begins the transaction of [a]: its seam is to build
+    const seams = m.nextJobs(100);
+    expect(seams.map((j) => j.kind)).toEqual(['seam']);
+    m.onSelect(result({ snapshot: snap([a, b]), wanted: [a, b] }));
+    m.update(16);
+    expect(m.drawnChunks).toBe(0); // still open: the newer snapshot did not cancel it
+    const seam = seams[0];
+    m.seamDone(seam.id, a, { piece: { id: seam.id }, bytes: 1 * KB, triangles: 1 });
+    m.update(32);
+    expect(m.drawnChunks).toBe(1);
+    expect(log).toContain(`show ${seam.id}`);
+    m.update(200); // 130 ms later the waiting snapshot becomes the transaction
+    expect(m.transactionPending).toBeGreaterThan(0);
+  });
+
+  it('over budget + overflow, only requests that move the drawn set start: its frontier and its ancestors', () => {
+    const m = model(100 * KB);
+    const drawnKey = chunkKey(0, 2, 2, 2, 2);
+    fill(m, [drawnKey], 10 * KB);
+    m.onSelect(result({ snapshot: { keys: [drawnKey], coarser: [[]], stitches: [[]], homogeneous: [null] }, wanted: [drawnKey] }));
+    m.update(0);
+    const [seam] = m.nextJobs(100);
+    m.seamDone(seam.id, drawnKey, { piece: { id: seam.id }, bytes: 1 * KB, triangles: 1 });
+    m.update(16);
+    expect(m.drawnChunks).toBe(1);
+    const others = keys(3, 5);
+    fill(m, others, 100 * KB); // 300 kB more, all wanted: over 100 + 25 kB
+    m.onSelect(result({ wanted: [drawnKey, ...others] }));
+    m.update(32);
+    expect(m.memoryFull).toBe(true);
+    const child = chunkKey(0, 1, 4, 4, 4); // parent drawn: on the frontier
+    const grandchild = chunkKey(0, 0, 8, 8, 8); // two levels below what is drawn
+    const parent = chunkKey(0, 3, 1, 1, 1); // an ancestor: a coarser drawn set frees memory
+    const ks = [child, grandchild, parent];
+    m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: [drawnKey, ...others, ...ks] }));
+    expect(m.nextJobs(100).map((j) => (j.kind === 'chunk' ? j.key : j.owner)).sort()).toEqual([child, parent].sort());
+  });
+});
