@@ -77,6 +77,8 @@ export interface PlanetStats {
   /** Of chunksDone: chunks found empty or full, and chunks meshed again for a new restriction. */
   chunksHomogeneous: number;
   chunksRemeshed: number;
+  /** Of chunksRemeshed: those whose worker still kept the chunk's samples. */
+  remeshesFromKeptSamples: number;
   seamsDone: number;
   /** Seam jobs sent again with the records because their worker did not hold some chunk's leaves. */
   seamsResent: number;
@@ -185,6 +187,8 @@ export class PlanetView {
   private frameMs = 16;
   chunksDone = 0;
   seamsDone = 0;
+  /** Re-meshes that found their chunk's samples kept in their worker (no sampling). */
+  remeshesFromKeptSamples = 0;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
 
   constructor(private readonly options: PlanetViewOptions) {
@@ -389,8 +393,10 @@ export class PlanetView {
     const boundary = result.boundary!;
     const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary);
     this.streaming.chunkDone(job.id, job.key, { piece, bytes: piece.bytes, triangles: piece.triangles });
-    if (this.streaming.counts.chunksRemeshed > remeshed) w.remesh += result.ms;
-    else {
+    if (this.streaming.counts.chunksRemeshed > remeshed) {
+      w.remesh += result.ms;
+      if (result.sampleMs === 0) this.remeshesFromKeptSamples++;
+    } else {
       w.surface += result.ms;
       w.surfaceSampling += result.sampleMs;
     }
@@ -488,6 +494,7 @@ export class PlanetView {
       chunksDone: this.chunksDone,
       chunksHomogeneous: m.counts.chunksHomogeneous,
       chunksRemeshed: m.counts.chunksRemeshed,
+      remeshesFromKeptSamples: this.remeshesFromKeptSamples,
       seamsDone: this.seamsDone,
       seamsResent: m.counts.seamsResent,
       workerMs: { ...this.workerMs },

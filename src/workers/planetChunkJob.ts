@@ -170,7 +170,10 @@ function keepSamples(key: string, s: KeptChunk): void {
 export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
   const share = Math.min(1, Math.max(1 / 64, params.workerShare ?? 1));
-  sampleCacheEntries = Math.max(16, Math.round(SAMPLE_CACHE_ENTRIES * share));
+  // At least 32 a worker: with 15 workers and pool affinity each worker re-meshes its own chunks,
+  // and 16 kept (the 1/15 share of 128, raised) missed most re-meshes in the 20 m teleport on the
+  // H100 machine (170 s of 700 s worker time). 32 × ~0.35 MB a worker.
+  sampleCacheEntries = Math.max(32, Math.round(SAMPLE_CACHE_ENTRIES * share));
   setLeafStoreShare(share);
   const r = meshPlanetChunkUntimed(params);
   if (params.leafId !== undefined && r.boundary) keepLeaves(params.leafId, r.boundary);

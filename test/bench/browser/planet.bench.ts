@@ -232,7 +232,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
   t.longTasks.push(longTasks);
   t.gapMs.push(gap);
   t.notes.push(`${done ? 'complete' : `NOT complete (cap ${TELEPORT_CAP_S} s)`}: ${s.drawn} chunks drawn, ${jobs} chunk jobs since the jump ` +
-    `(${s.chunksHomogeneous} empty/full and ${s.chunksRemeshed} re-meshes since start), ${s.transactions} transactions, ${s.evicted} evicted, ` +
+    `(${s.chunksHomogeneous} empty/full and ${s.chunksRemeshed} re-meshes since start, ${s.remeshesFromKeptSamples} of them from kept samples), ${s.transactions} transactions, ${s.evicted} evicted, ` +
     `${(s.bytes / 2 ** 20).toFixed(0)} MiB of ${(s.budgetBytes / 2 ** 20).toFixed(0)}, error ${s.thresholdPx.toFixed(1)} px (×${s.errorFactor.toFixed(2)}), ` +
     `${planet.crackReport().boundaryEdges} open edges; longest update ${longestUpdate.toFixed(0)} ms (slowest phases: ` +
     `${Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}), longest render ${longestRender.toFixed(0)} ms; ` +
