@@ -172,6 +172,9 @@ export class PlanetView {
   /** Jobs out on the pool by id, with their own priority (without {@link priorityOffset}). */
   private readonly jobs = new Map<string, { job: PoolJob<unknown>; priority: number }>();
   private appliedOffset = 0;
+  private startedThisFrame = 0;
+  /** Jobs cancelled or failed since the last apply (progress is told once a frame). */
+  private endedUnapplied = 0;
   private readonly results: Finished[] = [];
   private pool: WorkerPool | null = null;
   private lastSelectAt = -Infinity;
@@ -319,9 +322,15 @@ export class PlanetView {
     }
     const t0 = performance.now();
     const budgetMs = Math.min(START_MAX_MS, Math.max(START_MIN_MS, START_SHARE * this.frameMs));
+    this.startedThisFrame = 0;
     for (const job of this.streaming.nextJobs(JOBS_PER_WORKER * pool.size + 1, () => performance.now() - t0 <= budgetMs)) {
       if (job.kind === 'chunk') this.runChunk(pool, job);
       else this.runSeam(pool, job);
+    }
+    // Progress is told once a frame: each change re-renders the progress bar's listeners.
+    if (this.startedThisFrame > 0) {
+      this.task ??= this.options.progress.begin('generating planet chunks', 0);
+      this.task.addTotal(this.startedThisFrame);
     }
   }
 
@@ -347,8 +356,7 @@ export class PlanetView {
 
   private track(job: PlanetJob, pending: PoolJob<PlanetChunkResult | PlanetSeamResult>): void {
     this.jobs.set(job.id, { job: pending as PoolJob<unknown>, priority: job.priority });
-    this.task ??= this.options.progress.begin('generating planet chunks', 0);
-    this.task.addTotal(1);
+    this.startedThisFrame++;
     const key = job.kind === 'chunk' ? job.key : job.owner;
     pending.promise.then(
       (result) => {
@@ -358,7 +366,7 @@ export class PlanetView {
       },
       (error: unknown) => {
         if (this.jobs.get(job.id)?.job === pending) this.jobs.delete(job.id);
-        this.task?.advance();
+        this.endedUnapplied++;
         if (error instanceof JobCancelledError || (error as Error)?.name === 'JobCancelledError') return;
         this.streaming.jobFailed(job.id, job.kind, key);
         this.options.onError(`Planet ${job.kind} ${key} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -369,12 +377,14 @@ export class PlanetView {
   /** Turns finished jobs into pieces within a time slice (at least one a frame). */
   private apply(): void {
     const t0 = performance.now();
-    for (let n = 0; this.results.length > 0 && (n === 0 || performance.now() - t0 < APPLY_BUDGET_MS); n++) {
+    let applied = 0;
+    for (; this.results.length > 0 && (applied === 0 || performance.now() - t0 < APPLY_BUDGET_MS); applied++) {
       const { job, result } = this.results.shift()!;
-      this.task?.advance();
       if (job.kind === 'chunk') this.applyChunk(job, result as PlanetChunkResult);
       else this.applySeam(job, result as PlanetSeamResult);
     }
+    if (applied + this.endedUnapplied > 0) this.task?.advance(applied + this.endedUnapplied);
+    this.endedUnapplied = 0;
     if (this.task && this.results.length === 0 && this.jobs.size === 0 && this.streaming.idle) {
       this.task.finish();
       this.task = null;
