@@ -123,8 +123,8 @@ export class PlanetStreaming<T> {
   private readonly failed = new Set<ChunkKey>();
   /** Jobs started and not reported back, by id. */
   private readonly running = new Map<string, { kind: 'chunk' | 'seam'; key: ChunkKey }>();
-  /** Seams whose worker lacked some chunk's leaves: the next start sends the records. */
-  readonly seamNeedsLeaves = new Set<string>();
+  /** Chunk jobs out per chunk key (any restriction). */
+  private readonly runningChunks = new Map<ChunkKey, number>();
   private requests: ChunkRequest[] = [];
   private requestCoarser = new Map<ChunkKey, ChunkKey[]>();
   private wanted = new Set<ChunkKey>();
@@ -246,7 +246,7 @@ export class PlanetStreaming<T> {
       if (this.txUses(id)) continue;
       if (job.kind === 'chunk' && requested.has(job.key)) continue;
       stale.push(id);
-      this.running.delete(id);
+      this.stopRunning(id);
       this.counts.cancelled++;
     }
     this.queued = null;
@@ -438,7 +438,9 @@ export class PlanetStreaming<T> {
 
   private wantsRequest(key: ChunkKey): boolean {
     if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key)) return false;
-    return !this.running.has(chunkPieceId(key, this.requestCoarser.get(key) ?? []));
+    // Any chunk job for the key will do: its restriction guess may have changed since it started
+    // (the selection moved), and a second job for the same chunk would only be thrown away.
+    return !this.runningChunks.has(key);
   }
 
   /**
@@ -452,6 +454,7 @@ export class PlanetStreaming<T> {
     this.queued = null;
     const start = (job: PlanetJob): void => {
       this.running.set(job.id, { kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner });
+      if (job.kind === 'chunk') this.runningChunks.set(job.key, (this.runningChunks.get(job.key) ?? 0) + 1);
       if (job.kind === 'chunk') this.counts.chunkJobs++;
       else this.counts.seamJobs++;
       out.push(job);
@@ -518,9 +521,22 @@ export class PlanetStreaming<T> {
     return { kind: 'seam', id, owner, stitches: [...stitches], parts, priority: TRANSACTION_PRIORITY + 1 };
   }
 
+  /** Forgets a job that ended (done, failed or cancelled); false when it was not running. */
+  private stopRunning(id: string): boolean {
+    const job = this.running.get(id);
+    if (!job) return false;
+    this.running.delete(id);
+    if (job.kind === 'chunk') {
+      const n = (this.runningChunks.get(job.key) ?? 1) - 1;
+      if (n > 0) this.runningChunks.set(job.key, n);
+      else this.runningChunks.delete(job.key);
+    }
+    return true;
+  }
+
   /** A chunk job finished: a piece (surface) or a homogeneous answer. Stale ids are dropped (returns false) and their piece disposed. */
   chunkDone(id: string, key: ChunkKey, result: { homogeneous: { state: 'empty' | 'full'; proven: boolean } } | { piece: T; bytes: number; triangles: number }): boolean {
-    const current = this.running.delete(id);
+    const current = this.stopRunning(id);
     this.queued = null;
     this.chunkResults++;
     if ('homogeneous' in result) {
@@ -543,21 +559,19 @@ export class PlanetStreaming<T> {
     return current;
   }
 
-  /** A seam job finished (`piece` null: its worker lacked some chunk's leaves; it starts again with them). */
+  /** A seam job finished (`result` null: its worker lacked some chunk's leaves; the seam is started again, counted in seamsResent). */
   seamDone(id: string, owner: ChunkKey, result: { piece: T; bytes: number; triangles: number } | null): void {
-    this.running.delete(id);
+    this.stopRunning(id);
     if (!result) {
-      this.seamNeedsLeaves.add(id);
       this.counts.seamsResent++;
       return;
     }
-    this.seamNeedsLeaves.delete(id);
     this.cache.set(id, { kind: 'seam', key: owner, piece: result.piece, triangles: result.triangles }, result.bytes, this.frame);
   }
 
   /** A job failed for good (not cancelled): the chunk is not requested again. */
   jobFailed(id: string, kind: 'chunk' | 'seam', key: ChunkKey): void {
-    this.running.delete(id);
+    this.stopRunning(id);
     this.queued = null;
     if (kind === 'chunk') this.failed.add(key);
   }
@@ -566,6 +580,7 @@ export class PlanetStreaming<T> {
   clear(): void {
     this.cache.clear();
     this.running.clear();
+    this.runningChunks.clear();
     this.queued = null;
   }
 }

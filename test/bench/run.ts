@@ -55,7 +55,10 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     page.on('pageerror', (e) => console.error(`[bench page] ${e.message}`));
-    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}`);
+    // BENCH_TELEPORT_CAP_S: a longer cap for the planet teleports (a software renderer with one body
+    // worker needs minutes to complete them; the default 60 s suits a GPU machine).
+    const cap = process.env.BENCH_TELEPORT_CAP_S ? `&teleportCapS=${encodeURIComponent(process.env.BENCH_TELEPORT_CAP_S)}` : '';
+    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}${cap}`);
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error('bench page did not report within 20 min')), BROWSER_TIMEOUT_MS).unref(),
     );

@@ -177,7 +177,8 @@ async function fly(): Promise<void> {
 
 /** Teleports: the view's selection is for a 1280×720 window (what users see; the canvas stays small). */
 const TELEPORT_HEIGHT_PX = 720;
-const TELEPORT_CAP_S = 60;
+/** The teleports' cap (s): 60, or `?teleportCapS=` (BENCH_TELEPORT_CAP_S for `npm run bench`). */
+const TELEPORT_CAP_S = Math.max(1, Number(new URLSearchParams(location.search).get('teleportCapS') ?? 60) || 60);
 const teleportAltitudes = [300, 20] as const;
 const teleport: Record<number, { s: number[]; capped: number[]; jobsPerDrawn: number[]; longTasks: number[]; gapMs: number[]; notes: string[] }> = {};
 for (const alt of teleportAltitudes) teleport[alt] = { s: [], capped: [], jobsPerDrawn: [], longTasks: [], gapMs: [], notes: [] };
