@@ -15,8 +15,9 @@
  * - **Memory-adjusted error**, predicted (CesiumJS's memoryAdjustedScreenSpaceError reacts to the bytes
  *   loaded; we predict the wanted set's instead): the bytes of the wanted chunks that are in plus the
  *   requests still out times the bytes an average chunk job has brought. While that exceeds the
- *   budget (and the cache holds more than `budget × LOWER_BELOW`) the error threshold is multiplied by 1.02 a frame; under `budget × LOWER_BELOW` it is
- *   divided by 1.02 back toward 1; between the two it holds (a dead band, so it does not oscillate).
+ *   budget (and the cache holds more than `budget × LOWER_BELOW`) the error threshold is multiplied
+ *   by 1.02 a frame; under `budget × LOWER_BELOW` it is divided by 1.02 back toward 1; between the
+ *   two it holds (a dead band, so it does not oscillate).
  *   Reacting to the bytes held overshot (×42 in the simulation): the drawn set stays protected until
  *   a coarser one commits, so the held bytes fall long after the selection has shrunk.
  * - **Over budget + overflow, only work that moves the drawn set starts**: the open transaction's
@@ -27,6 +28,7 @@
  *   made of ready chunks), so its work is bounded — re-meshes for new restrictions and seams — and
  *   every commit is progress. Replacing open transactions with each newer snapshot never committed
  *   on fast workers (a new snapshot every frame).
+ * - **One job out per chunk**, whatever restriction it guessed: a second would only be thrown away.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { parentKey, parseChunkKey } from './chunkKey.ts';
@@ -36,9 +38,9 @@ import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import { planLodUpdate, type PlanetLod } from './planetSeams.ts';
 import type { ChunkRequest } from './requests.ts';
 
-/** Factor on the error threshold per frame while the protected pieces do not fit (Cesium's 1.02). */
+/** Factor on the error threshold per frame while the predicted wanted set does not fit (Cesium's 1.02). */
 export const ERROR_FACTOR_STEP = 1.02;
-/** The factor comes back toward 1 once the protected pieces are under this share of the budget. */
+/** The factor comes back toward 1 once the predicted wanted set is under this share of the budget. */
 export const LOWER_BELOW = 0.8;
 /** Largest memory factor (the coarsest the selection gets; 64× the user's threshold). */
 export const MAX_ERROR_FACTOR = 64;
