@@ -10,6 +10,8 @@ export * from './selection.ts';
 export * from './requests.ts';
 export * from './planetLodSelector.ts';
 export * from './planetStreaming.ts';
+export * from './memoryFactor.ts';
+export * from './snapshotLod.ts';
 export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';

@@ -12,14 +12,9 @@
  * - **Never evict a piece that is drawn, that the open transaction uses, or that the selection still
  *   wants** (newest restriction per wanted chunk; a parent's children are shown only when all eight
  *   are in, so a wanted child evicted before its siblings arrive is a job thrown away).
- * - **Memory-adjusted error**, predicted (CesiumJS's memoryAdjustedScreenSpaceError reacts to the bytes
- *   loaded; we predict the wanted set's instead): the bytes of the wanted chunks that are in plus the
- *   requests still out times the bytes an average chunk job has brought. While that exceeds the
- *   budget (and the cache holds more than `budget × LOWER_BELOW`) the error threshold is multiplied
- *   by 1.02 a frame; under `budget × LOWER_BELOW` it is divided by 1.02 back toward 1; between the
- *   two it holds (a dead band, so it does not oscillate).
- *   Reacting to the bytes held overshot (×42 in the simulation): the drawn set stays protected until
- *   a coarser one commits, so the held bytes fall long after the selection has shrunk.
+ * - **Memory-adjusted error**, predicted (memoryFactor.ts): the bytes of the wanted chunks that are
+ *   in plus the requests still out times the bytes an average chunk job has brought, against the
+ *   budget with a dead band.
  * - **Over budget + overflow, only work that moves the drawn set starts**: the open transaction's
  *   jobs, requests on the drawn frontier (parent drawn) and coarser chunks (ancestors of drawn ones,
  *   which let a coarser drawn set commit and free memory). Deeper requests wait.
@@ -34,16 +29,12 @@ import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { parentKey, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { GeometryCache } from './GeometryCache.ts';
+import { nextErrorFactor } from './memoryFactor.ts';
 import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import { planLodUpdate, type PlanetLod } from './planetSeams.ts';
 import type { ChunkRequest } from './requests.ts';
+import { lodFromSnapshot } from './snapshotLod.ts';
 
-/** Factor on the error threshold per frame while the predicted wanted set does not fit (Cesium's 1.02). */
-export const ERROR_FACTOR_STEP = 1.02;
-/** The factor comes back toward 1 once the predicted wanted set is under this share of the budget. */
-export const LOWER_BELOW = 0.8;
-/** Largest memory factor (the coarsest the selection gets; 64× the user's threshold). */
-export const MAX_ERROR_FACTOR = 64;
 /**
  * Time between a commit and the next transaction's start (ms): snapshots arriving meanwhile are
  * folded into one (the newest). In the simulation (60 frames/s) 8 frames cut transactions 64 → 24
@@ -402,13 +393,7 @@ export class PlanetStreaming<T> {
   private adjustErrorFactor(): void {
     const perJob = this.chunkResults > 0 ? this.chunkResultBytes / this.chunkResults : 0;
     this.predictedBytes = this.wantedBytes() + this.queuedCount * perJob;
-    // Only under real pressure: early in a teleport the few results so far make a poor average
-    // (orbit chunks all hold surface), and coarsening on that guess overshot to ×5.
-    if (this.predictedBytes > this.budgetBytes && this.cache.bytes > LOWER_BELOW * this.budgetBytes) {
-      this.errorFactor = Math.min(MAX_ERROR_FACTOR, this.errorFactor * ERROR_FACTOR_STEP);
-    } else if (this.predictedBytes < LOWER_BELOW * this.budgetBytes) {
-      this.errorFactor = Math.max(1, this.errorFactor / ERROR_FACTOR_STEP);
-    }
+    this.errorFactor = nextErrorFactor(this.errorFactor, this.predictedBytes, this.cache.bytes, this.budgetBytes);
   }
 
   /** Over budget + overflow: only work that moves the drawn set starts (see the header). */
@@ -585,35 +570,4 @@ export class PlanetStreaming<T> {
     this.runningChunks.clear();
     this.queued = null;
   }
-}
-
-/** Parsed keys kept at most (a cache: beyond it, it starts again). */
-const ADDRESS_CACHE = 65_536;
-
-/**
- * A `PlanetLod` rebuilt from the LOD selector's flattened snapshot (only what planLodUpdate reads).
- * `addresses` keeps parsed keys between calls: parsing ~10,000 keys was half of a transaction's
- * 60-80 ms plan on the main thread.
- */
-export function lodFromSnapshot(space: CubeSphereSpace, s: LodSnapshot, addresses = new Map<ChunkKey, ChunkAddress>()): PlanetLod {
-  if (addresses.size > ADDRESS_CACHE) addresses.clear();
-  const leaves = s.keys.map((k) => {
-    let a = addresses.get(k);
-    if (!a) {
-      a = parseChunkKey(k);
-      addresses.set(k, a);
-    }
-    return a;
-  });
-  const byKey = new Map(s.keys.map((k, i) => [k, leaves[i]]));
-  const seamStitches = new Map<ChunkKey, readonly ChunkKey[]>();
-  const seamsReading = new Map<ChunkKey, ChunkKey[]>();
-  for (const k of s.keys) seamsReading.set(k, [k]);
-  s.keys.forEach((k, i) => {
-    seamStitches.set(k, s.stitches[i]);
-    for (const t of s.stitches[i]) seamsReading.get(t)!.push(k);
-  });
-  // `touching` holds only the coarser touching chunks: all planLodUpdate reads from it.
-  const touching = new Map<ChunkKey, readonly ChunkKey[]>(s.keys.map((k, i) => [k, s.coarser[i]]));
-  return { space, leaves, keys: s.keys, byKey, touching, seamStitches, seamsReading };
 }
