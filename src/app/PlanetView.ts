@@ -8,8 +8,9 @@
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
  * sits at the planet centre; the app's floating origin does the rest.
  */
-import { Frustum, Group, HemisphereLight, Matrix4, Vector3, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
+import { Frustum, Group, HemisphereLight, Matrix4, Vector3, type PerspectiveCamera } from 'three';
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
+import type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 import { compileToGlsl } from '../field/glsl';
 import {
   CubeSphereSpace,
@@ -19,7 +20,7 @@ import {
   type LodSelectResult,
   type PlanetJob,
 } from '../lod/index';
-import { validateMesh, weldMeshes, type ChunkMesh, type MeshReport } from '../mesher/index';
+import { validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
@@ -27,90 +28,9 @@ import { PlanetLodClient } from '../workers/PlanetLodClient';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
 import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
-import type { Progress, ProgressTask } from './progress';
+import type { ProgressTask } from './progress';
 
-export interface PlanetViewOptions {
-  recipe: FieldRecipe;
-  /** Where the planet's centre is, world metres. */
-  centerM: [number, number, number];
-  /** Unit vector towards the sun (ignored when `sun` is given). */
-  sunDirection?: [number, number, number];
-  /**
-   * A sun shared with the rest of the scene (explore: the asteroid field's). The planet then
-   * neither adds nor disposes it, and adds no fill light of its own. Default: its own sun.
-   */
-  sun?: Sun;
-  progress: Progress;
-  onError: (message: string) => void;
-  /** Lateral size of the finest cells at the surface, metres (default 1). */
-  finestCellM?: number;
-  /** Cells per chunk axis (default 32). */
-  chunkCells?: number;
-  /** Screen-space error that splits a chunk, pixels (default 6). */
-  maxScreenErrorPx?: number;
-  /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves; planetStreaming.ts keeps to it. */
-  budgetBytes?: number;
-  /** Per-pixel field material (quality high). */
-  detailMaterial?: boolean;
-  renderer?: WebGLRenderer;
-  scene?: Scene;
-}
-
-export interface PlanetStats {
-  /** Chunks in the drawn (committed) configuration. */
-  drawn: number;
-  /** Seams drawn (non-empty seam meshes of the committed configuration). */
-  seams: number;
-  inFlight: number;
-  queued: number;
-  cached: number;
-  bytes: number;
-  budgetBytes: number;
-  triangles: number;
-  seamTriangles: number;
-  holes: number;
-  leaves: number;
-  /** Chunks settled by a centre sample in the LOD worker instead of a job (running total). */
-  prefiltered: number;
-  selectMs: number;
-  chunksDone: number;
-  /** Of chunksDone: chunks found empty or full, and chunks meshed again for a new restriction. */
-  chunksHomogeneous: number;
-  chunksRemeshed: number;
-  /** Of chunksRemeshed: those whose worker still kept the chunk's samples. */
-  remeshesFromKeptSamples: number;
-  seamsDone: number;
-  /** Seam jobs sent again with the records because their worker did not hold some chunk's leaves. */
-  seamsResent: number;
-  /**
-   * Body-worker time by job kind (running totals, ms): chunks with a surface meshed from scratch
-   * (and the sampling part of it), chunks found empty or full, re-meshes, seams.
-   */
-  workerMs: { surface: number; surfaceSampling: number; homogeneous: number; remesh: number; seam: number };
-  /** Transactions swapped in; snapshots folded into a newer one while a transaction was open (running totals). */
-  transactions: number;
-  deferredSnapshots: number;
-  /** Pieces evicted (running total; never a drawn or wanted one). */
-  evicted: number;
-  /** The memory policy (planetStreaming.ts): factor on the error threshold, the threshold used, bytes protected and predicted. */
-  errorFactor: number;
-  thresholdPx: number;
-  protectedBytes: number;
-  predictedBytes: number;
-  /** Jobs of the open transaction still to finish (0 when none). */
-  transactionPending: number;
-  /** LOD snapshots the worker could not balance by coarsening (the previous one stayed drawn). */
-  balanceFallbacks: number;
-  /** Selection answered, nothing left to generate and the latest snapshot drawn. */
-  complete: boolean;
-}
-
-/** Watertightness of what is drawn (debug; issue 10's crack check). */
-export interface PlanetCrackReport extends MeshReport {
-  chunks: number;
-  seams: number;
-  ms: number;
-}
+export type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 
 
 /** QEF simplification of planet chunks, squared cells. */

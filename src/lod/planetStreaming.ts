@@ -139,7 +139,7 @@ export class PlanetStreaming<T> {
   private chunkResultBytes = 0;
   private chunkResults = 0;
   /** The drawn chunks and all their ancestors (built on demand after each commit). */
-  private drawnLineage: Set<ChunkKey> | null = null;
+  private drawnIndex: { drawn: Set<ChunkKey>; ancestors: Set<ChunkKey> } | null = null;
 
   constructor(private readonly options: PlanetStreamingOptions<T>) {
     this.budgetBytes = options.budgetBytes;
@@ -336,7 +336,7 @@ export class PlanetStreaming<T> {
       if (entry) this.options.setVisible(entry.piece, true);
     }
     this.drawnIds = next;
-    this.drawnLineage = null;
+    this.drawnIndex = null;
     this.committed = { lod: tx.lod, snapshot: tx.snapshot, chunkIds: tx.chunkIds, seamIds: tx.seamIds };
     this.tx = null;
     this.counts.transactions++;
@@ -352,16 +352,20 @@ export class PlanetStreaming<T> {
       for (const id of tx.chunkIds.values()) if (id) keep.add(id);
       for (const id of tx.seamIds.values()) if (id) keep.add(id);
     }
-    const newestOf = (key: ChunkKey): void => {
-      const ids = this.idsByKey.get(key);
-      if (!ids) return;
-      let last: string | undefined;
-      for (const id of ids) last = id; // insertion order: the newest restriction last
-      if (last) keep.add(last);
-    };
-    for (const key of this.wanted) newestOf(key);
-    for (const key of this.pendingSnapshot?.keys ?? []) newestOf(key);
+    for (const key of [...this.wanted, ...(this.pendingSnapshot?.keys ?? [])]) {
+      const id = this.newestPiece(key);
+      if (id) keep.add(id);
+    }
     return keep;
+  }
+
+  /** The newest piece of a chunk (any restriction): insertion order puts it last. */
+  private newestPiece(key: ChunkKey): string | undefined {
+    const ids = this.idsByKey.get(key);
+    if (!ids) return undefined;
+    let last: string | undefined;
+    for (const id of ids) last = id;
+    return last;
   }
 
   /**
@@ -381,11 +385,8 @@ export class PlanetStreaming<T> {
   private wantedBytes(): number {
     let bytes = 0;
     for (const key of this.wanted) {
-      const ids = this.idsByKey.get(key);
-      if (!ids) continue;
-      let last: string | undefined;
-      for (const id of ids) last = id;
-      bytes += this.cache.bytesOf(last!);
+      const id = this.newestPiece(key);
+      if (id) bytes += this.cache.bytesOf(id);
     }
     return bytes;
   }
@@ -404,23 +405,19 @@ export class PlanetStreaming<T> {
   /** May this request start while memory is full: on the drawn frontier, or coarser than something drawn. */
   private movesDrawnSet(key: ChunkKey): boolean {
     if (!this.committed) return true;
-    if (!this.drawnLineage) {
-      const lineage = new Set<ChunkKey>();
+    if (!this.drawnIndex) {
+      // Built once per commit: the drawn keys, and every ancestor of them.
+      const drawn = new Set(this.committed.snapshot.keys);
+      const ancestors = new Set<ChunkKey>();
       const rootLevel = this.options.space.levels;
-      for (const k of this.committed.snapshot.keys) {
-        for (let p = parentKey(parseChunkKey(k), rootLevel); p !== null && !lineage.has(p); p = parentKey(parseChunkKey(p), rootLevel)) lineage.add(p);
+      for (const k of drawn) {
+        for (let p = parentKey(parseChunkKey(k), rootLevel); p !== null && !ancestors.has(p); p = parentKey(parseChunkKey(p), rootLevel)) ancestors.add(p);
       }
-      this.drawnLineage = lineage;
+      this.drawnIndex = { drawn, ancestors };
     }
-    if (this.drawnLineage.has(key)) return true;
+    if (this.drawnIndex.ancestors.has(key)) return true;
     const parent = parentKey(parseChunkKey(key), this.options.space.levels);
-    return parent !== null && this.drawnIdsByKey().has(parent);
-  }
-
-  private drawnKeySet: { of: Configuration; keys: Set<ChunkKey> } | null = null;
-  private drawnIdsByKey(): Set<ChunkKey> {
-    if (this.drawnKeySet?.of !== this.committed) this.drawnKeySet = { of: this.committed!, keys: new Set(this.committed!.snapshot.keys) };
-    return this.drawnKeySet.keys;
+    return parent !== null && this.drawnIndex.drawn.has(parent);
   }
 
   private wantsRequest(key: ChunkKey): boolean {

@@ -8,8 +8,9 @@ import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
 
 export interface BodyMeshBuffers {
   positions: Float32Array;
-  normals: Float32Array;
-  indices: Uint32Array;
+  /** Float, or 16-bit normalized (planet pieces keep them so: issue 15). */
+  normals: Float32Array | Int16Array;
+  indices: Uint32Array | Uint16Array;
   /** BVH node buffers whose triangle order is `indices`, or null. */
   bvhRoots: ArrayBuffer[] | null;
 }
@@ -22,7 +23,7 @@ export function bodyGeometryBytes(m: Pick<BodyMeshBuffers, 'positions' | 'normal
 export function createBodyGeometry(m: BodyMeshBuffers): BufferGeometry {
   const geometry = new BufferGeometry();
   geometry.setAttribute('position', new BufferAttribute(m.positions, 3));
-  geometry.setAttribute('normal', new BufferAttribute(m.normals, 3));
+  geometry.setAttribute('normal', new BufferAttribute(m.normals, 3, m.normals instanceof Int16Array));
   geometry.setIndex(new BufferAttribute(m.indices, 1));
   geometry.computeBoundingBox();
   geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(new Sphere(new Vector3(), 0));

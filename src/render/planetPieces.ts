@@ -5,7 +5,6 @@
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
 import {
-  BufferAttribute,
   BufferGeometry,
   Color,
   Float32BufferAttribute,
@@ -16,8 +15,6 @@ import {
   type PerspectiveCamera,
   type Scene,
   type WebGLRenderer,
-  Sphere,
-  Vector3,
 } from 'three';
 import type { ChunkKey } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
@@ -26,6 +23,7 @@ import {
   type BoundaryLeaves, type ChunkMesh, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
+import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
 
 /** What a chunk or seam job returns that a piece is made of. */
@@ -74,16 +72,6 @@ function quantisedNormals(n: Float32Array): Int16Array {
   return out;
 }
 
-function pieceGeometry(positions: Float32Array, normals: Int16Array, indices: Uint16Array | Uint32Array): BufferGeometry {
-  const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new BufferAttribute(positions, 3));
-  geometry.setAttribute('normal', new BufferAttribute(normals, 3, true));
-  geometry.setIndex(new BufferAttribute(indices, 1));
-  geometry.computeBoundingBox();
-  geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(new Sphere(new Vector3(), 0));
-  return geometry;
-}
-
 const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
 const SEAM_COLOUR = 0xffffff;
 
@@ -110,7 +98,7 @@ export class PlanetPieces {
     const indices = r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices;
     let mesh: Mesh | null = null;
     if (indices.length > 0) {
-      mesh = new Mesh(pieceGeometry(r.positions, normals, indices), this.materialFor(kind, key));
+      mesh = new Mesh(createBodyGeometry({ positions: r.positions, normals, indices, bvhRoots: null }), this.materialFor(kind, key));
       mesh.position.set(...r.originM);
       mesh.castShadow = mesh.receiveShadow = true;
       mesh.name = `${kind} ${key}`;

@@ -2,8 +2,9 @@
  * Boundary leaves a body worker keeps from the chunk jobs it ran, by the renderer's chunk id, so
  * that a seam job on the same worker reads them in place: the main thread then names the chunks a
  * seam stitches instead of copying their records into every seam job (~3 ms of main thread a seam,
- * which capped seams at ~8/s in the planet flight). A seam job that finds one missing (evicted, or
- * run by another worker) says so and is sent again with the records (planetSeamJob.ts).
+ * which capped seams at ~8/s in the planet flight). Each part also carries its leaves packed
+ * (~50 kB): with many workers a seam's chunks were meshed on several, and naming them alone sent
+ * nearly every seam twice; the worker unpacks only those it does not hold (planetSeamJob.ts).
  * Least recently used out past a byte budget.
  */
 import type { BoundaryLeaves } from '../mesher/index';

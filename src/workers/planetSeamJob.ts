@@ -132,8 +132,9 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
 }
 
 /**
- * What the renderer sends a seam job: for each part, copies of just the leaves the seam can read
- * (`seamPartLeaves`), and the copies' buffers to transfer. The main thread keeps every chunk's
+ * A seam job's parts for a caller holding unpacked leaves (the tests; the renderer sends packed
+ * leaves instead, `PlanetSeamPart.packed`): for each part, copies of just the leaves the seam can
+ * read (`seamPartLeaves`), and the copies' buffers to transfer. The main thread keeps every chunk's
  * leaves for the next seams, so it sends copies; structured-cloning whole boundaries in postMessage
  * (~310 kB a chunk, 10-26 chunks a seam) took up to 65 ms of a frame in the planet flight bench, and
  * whole copies made GC pauses of 50-130 ms once several seams started per frame.

@@ -70,6 +70,41 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   return { scene, camera, errors, planet };
 }
 
+interface FrameTimes {
+  /** The rAF time, then when the planet update, the render, and the frame ended. */
+  now: number;
+  updateStart: number;
+  renderStart: number;
+  renderEnd: number;
+}
+
+/**
+ * Draws frames as the app does (planet update, shadow fit, render) until the planet is complete
+ * (true) or `capMs` has passed (false); `onFrame` sees each frame's times.
+ */
+function untilComplete(
+  view: { scene: Scene; camera: PerspectiveCamera; planet: PlanetView }, heightPx: number, capMs: number, onFrame: (f: FrameTimes) => void,
+): Promise<boolean> {
+  const { scene, camera, planet } = view;
+  const start = performance.now();
+  let frames = 0;
+  return new Promise((resolve) => {
+    const frame = (now: number): void => {
+      const updateStart = performance.now();
+      planet.update(camera, heightPx, now);
+      planet.fitShadows(camera);
+      const renderStart = performance.now();
+      renderer!.render(scene, camera);
+      onFrame({ now, updateStart, renderStart, renderEnd: performance.now() });
+      frames++;
+      if (frames > 3 && planet.stats().complete) resolve(true);
+      else if (now - start > capMs) resolve(false);
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 async function fly(): Promise<void> {
   const { scene, camera, errors, planet } = planetScene(60);
   finestCellM = planet.space.finestCellM ?? 1;
@@ -109,30 +144,17 @@ async function fly(): Promise<void> {
     const surface = i === path.length - 1;
     const cap = (surface ? SURFACE_CAP_S : STEP_CAP_S) * 1000;
     const start = performance.now();
-    let frames = 0;
-    const done = await new Promise<boolean>((resolve) => {
-      const frame = (now: number): void => {
-        longestGap = Math.max(longestGap, now - last);
-        last = now;
-        const a = performance.now();
-        planet.update(camera, H, now);
-        planet.fitShadows(camera);
-        const b = performance.now();
-        renderer!.render(scene, camera);
-        const c = performance.now();
-        totalFrames++;
-        if (mesher!.pool.busy === 0) idleFrames++;
-        else if (mesher!.pool.queued === 0) shallowFrames++;
-        longestUpdate = Math.max(longestUpdate, b - a);
-        longestRender = Math.max(longestRender, c - b);
-        if (b - a > 20) work.push({ name: 'update', start: a, end: b });
-        if (c - b > 20) work.push({ name: 'render', start: b, end: c });
-        frames++;
-        if (frames > 3 && planet.stats().complete) resolve(true);
-        else if (now - start > cap) resolve(false);
-        else requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
+    const done = await untilComplete({ scene, camera, planet }, H, cap, (f) => {
+      longestGap = Math.max(longestGap, f.now - last);
+      last = f.now;
+      const updateMs = f.renderStart - f.updateStart, renderMs = f.renderEnd - f.renderStart;
+      totalFrames++;
+      if (mesher!.pool.busy === 0) idleFrames++;
+      else if (mesher!.pool.queued === 0) shallowFrames++;
+      longestUpdate = Math.max(longestUpdate, updateMs);
+      longestRender = Math.max(longestRender, renderMs);
+      if (updateMs > 20) work.push({ name: 'update', start: f.updateStart, end: f.renderStart });
+      if (renderMs > 20) work.push({ name: 'render', start: f.renderStart, end: f.renderEnd });
     });
     complete.push(`${done ? `${((performance.now() - start) / 1000).toFixed(1)}s` : 'cap'} (${planet.stats().drawn} drawn)`);
     if (surface && done) surfaceS = (performance.now() - start) / 1000;
@@ -187,26 +209,15 @@ for (const alt of teleportAltitudes) teleport[alt] = { s: [], capped: [], jobsPe
 async function teleportTo(altitudeM: number): Promise<void> {
   const { scene, camera, errors, planet } = planetScene(45);
   let longestUpdate = 0, longestRender = 0;
-  const run = (capS: number, onFrame?: (gap: number) => void): Promise<boolean> => new Promise((resolve) => {
-    const start = performance.now();
-    let last = start, frames = 0;
-    const frame = (now: number): void => {
-      onFrame?.(now - last);
-      last = now;
-      const a = performance.now();
-      planet.update(camera, TELEPORT_HEIGHT_PX, now);
-      planet.fitShadows(camera);
-      const b = performance.now();
-      renderer!.render(scene, camera);
-      longestUpdate = Math.max(longestUpdate, b - a);
-      longestRender = Math.max(longestRender, performance.now() - b);
-      frames++;
-      if (frames > 3 && planet.stats().complete) resolve(true);
-      else if (now - start > capS * 1000) resolve(false);
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
+  const run = (capS: number, onGap?: (gapMs: number) => void): Promise<boolean> => {
+    let last = performance.now();
+    return untilComplete({ scene, camera, planet }, TELEPORT_HEIGHT_PX, capS * 1000, (f) => {
+      onGap?.(f.now - last);
+      last = f.now;
+      longestUpdate = Math.max(longestUpdate, f.renderStart - f.updateStart);
+      longestRender = Math.max(longestRender, f.renderEnd - f.renderStart);
+    });
+  };
   place(planet, camera, 3 * planet.radiusM);
   await run(STEP_CAP_S);
   const before = planet.stats();
