@@ -94,6 +94,39 @@ float sr_fractal(int kind, vec3 u, int table, int octaves, float lacunarity, flo
   return sum / norm;
 }
 
+// sr_fractal band-limited (JS `fractal` with `used`): only octaves i < used are summed, still
+// normalised by all `octaves`, so used = octaves is sr_fractal and used = 0 gives exactly 0.
+// `used` comes from the sr_band uniform (src/field/glslCodegen.ts bandUniforms).
+float sr_fractalBand(int kind, vec3 u, int table, int octaves, int used, float lacunarity, float gain) {
+  float sum = 0.0;
+  float norm = 0.0;
+  float amp = 1.0;
+  float f = 1.0;
+  float weight = 1.0;
+  for (int i = 0; i < SR_MAX_OCTAVES; i++) {
+    if (i >= octaves) break;
+    if (i < used) {
+      float n = sr_simplex3(u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table);
+      float v;
+      if (kind == SR_NOISE_FBM) {
+        v = n;
+      } else if (kind == SR_NOISE_BILLOW) {
+        v = 2.0 * abs(n) - 1.0;
+      } else {
+        v = 1.0 - abs(n);
+        v *= v;
+        v *= weight;
+        weight = clamp(v * 2.0, 0.0, 1.0);
+      }
+      sum += amp * v;
+    }
+    norm += amp;
+    amp *= gain;
+    f *= lacunarity;
+  }
+  return sum / norm;
+}
+
 // Polynomial smooth min/max (Quílez), blend radius k > 0: as smin/smax in compileJs.ts.
 float sr_smin(float a, float b, float k) {
   float h = max(k - abs(a - b), 0.0) / k;

@@ -26,6 +26,32 @@ export function shellDropped(thickness: number, minWavelengthM: number): boolean
   return minWavelengthM > 0 && 2 * thickness < minWavelengthM;
 }
 
+/**
+ * One entry of a band-limited GLSL field's `sr_band` uniform (src/field/glslCodegen.ts
+ * `bandUniforms`): a noise layer or warp (value: its used octave count) or a shell (value: 1
+ * kept, 0 dropped).
+ */
+export type BandSlot =
+  | { kind: 'octaves'; frequency: number; octaves: number; lacunarity: number }
+  | { kind: 'shell'; thickness: number };
+
+/**
+ * The `sr_band` uniform's values for a limit: with them the GLSL field is compileToJs(recipe,
+ * { minWavelengthM }) (to float32). Writes the first `slots.length` entries of `out` (allocated
+ * when absent; RangeError when too short) and returns it.
+ */
+export function bandSlotValues(slots: readonly BandSlot[], minWavelengthM: number, out?: Int32Array): Int32Array {
+  const values = out ?? new Int32Array(slots.length);
+  if (values.length < slots.length) throw new RangeError(`bandSlotValues: out holds ${values.length} of ${slots.length} slots`);
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i];
+    values[i] = s.kind === 'shell'
+      ? (shellDropped(s.thickness, minWavelengthM) ? 0 : 1)
+      : usedOctaves(s.frequency, s.octaves, s.lacunarity, minWavelengthM);
+  }
+  return values;
+}
+
 /** Share of a fractal's normalised amplitude in its dropped octaves. */
 function droppedShare(octaves: number, used: number, gain: number): number {
   let norm = 0, dropped = 0, amp = 1;

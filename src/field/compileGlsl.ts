@@ -5,9 +5,10 @@
  * Splicing: a template holds the line `#include <sr_field>` (SR_FIELD_SLOT) where the
  * compiled field goes; {@link spliceField} expands it (and every other `sr_` chunk) through
  * the project's one include mechanism, so `#line` directives keep compile errors pointing
- * at the right chunk. The field needs no uniforms: permutation tables and crater lists are
- * baked as constants.
+ * at the right chunk. Permutation tables and crater lists are baked as constants; the only
+ * uniform is the band limit `sr_band` of a `bandUniforms` compile (bandSlotValues fills it).
  */
+import type { BandSlot } from './bandLimit';
 import { recipeBounds, type RecipeBounds } from './bounds';
 import { generateFieldGlsl } from './glslCodegen';
 import { GLSL_CHUNKS } from './glslChunks';
@@ -35,6 +36,12 @@ export const FIELD_TEMPLATES = {
 export interface CompileGlslOptions {
   /** Central-difference step of sr_fieldGradient (m). Default: 1e-5 × the recipe's size. */
   gradientStepM?: number;
+  /**
+   * One program for every band limit (default false): `uniform int sr_band[K]`, one entry per
+   * {@link CompiledGlsl.bandSlots}, set to `bandSlotValues(bandSlots, minWavelengthM)` to get
+   * compileToJs(recipe, { minWavelengthM }).
+   */
+  bandUniforms?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -48,6 +55,8 @@ export interface CompiledGlsl {
   craterCount: number;
   gradientStepM: number;
   bounds: RecipeBounds;
+  /** What each `sr_band` entry controls (empty without `bandUniforms`). */
+  bandSlots: BandSlot[];
 }
 
 /** Registry used for splicing: the project's chunks plus this module's own. */
@@ -64,7 +73,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const parsed = parseRecipe(recipe);
   const bounds = recipeBounds(parsed);
   const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
-  const gen = generateFieldGlsl(parsed, gradientStepM);
+  const gen = generateFieldGlsl(parsed, gradientStepM, { bandUniforms: options.bandUniforms ?? false });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {
     source,
@@ -74,6 +83,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
     craterCount: gen.craterCount,
     gradientStepM,
     bounds,
+    bandSlots: gen.bandSlots,
   };
 }
 

@@ -17,7 +17,14 @@
  *   float sr_n7(vec3 p) {...}  ...  float sr_n0(vec3 p) {...}
  *   float sr_field(vec3 p) { root, then brushes }
  *   vec3 sr_fieldGradient(vec3 p) { central differences, step SR_FIELD_GRADIENT_STEP }
+ *
+ * With `bandUniforms` one program serves every band limit (compileToJs `minWavelengthM`):
+ * `uniform int sr_band[K]` holds, per slot, a noise layer's or warp's used octave count
+ * (`sr_fractalBand`) or whether a shell is kept (0: dropped, DROPPED_SHELL). Slots are numbered in
+ * tree pre-order (a node's shell, its noise layers, its warp, then its children's), the order of
+ * bandLimitSummary's signature; {@link bandSlotValues} fills the uniform for a limit.
  */
+import type { BandSlot } from './bandLimit';
 import { CRATER_STRIDE, placeCraters } from './craters';
 import { noisePermutation } from './noise';
 import { WARP_OFFSETS } from './noise';
@@ -71,6 +78,23 @@ const KIND_CONSTANT: Record<NoiseKind, string> = {
   billow: 'SR_NOISE_BILLOW',
 };
 
+export type { BandSlot } from './bandLimit';
+
+/**
+ * compileJs.ts's DROPPED_SHELL (a band-limited-away shell's value: far outside, the identity of
+ * union and subtraction), kept equal by test/field/bandUniforms.test.ts.
+ */
+const DROPPED_SHELL = 1e30;
+
+/** Options of {@link generateFieldGlsl}. */
+export interface GlslCodegenOptions {
+  /**
+   * Band limit as a uniform (`sr_band`, see {@link GlslCodegenResult.bandSlots}); default false:
+   * the full field, no uniforms, the text every existing caller gets.
+   */
+  bandUniforms?: boolean;
+}
+
 export interface GlslCodegenResult {
   /** The `sr_field` chunk (contains `#include <sr_noise>`). */
   chunk: string;
@@ -80,10 +104,23 @@ export interface GlslCodegenResult {
   permutation: Uint8Array;
   craterCount: number;
   nodeCount: number;
+  /**
+   * What each entry of `uniform int sr_band[K]` controls, in slot order (empty without
+   * `bandUniforms`; K is at least 1 so the declaration stays valid). Fill it with
+   * {@link bandSlotValues}; an unset uniform is all zeros, i.e. every octave and shell dropped.
+   */
+  bandSlots: BandSlot[];
 }
 
 /** Emits the `sr_field` chunk for an already parsed recipe. */
-export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): GlslCodegenResult {
+export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, options: GlslCodegenOptions = {}): GlslCodegenResult {
+  const band = options.bandUniforms ?? false;
+  const bandSlots: BandSlot[] = [];
+  /** `sr_band[k]` for a new slot. */
+  const slot = (s: BandSlot): string => {
+    bandSlots.push(s);
+    return `sr_band[${glslInt(bandSlots.length - 1)}]`;
+  };
   const seeds: number[] = [];
   const tableOf = (seed: number): string => {
     let i = seeds.indexOf(seed);
@@ -202,6 +239,14 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): G
   const emitNode = (node: FieldNode): string => {
     const id = nodeCounter++;
     const base = `sr_n${id}_base`;
+    // Slots before the children's: pre-order, as bandLimitSummary visits the tree.
+    const shellBand = band && node.type === 'shell' ? slot({ kind: 'shell', thickness: node.thickness }) : '';
+    const noiseBands = (node.noise ?? []).map((l) =>
+      band ? slot({ kind: 'octaves', frequency: l.frequency, octaves: l.octaves, lacunarity: l.lacunarity }) : '');
+    const w = node.warp;
+    const warpBand = band && w && w.amplitude > 0
+      ? slot({ kind: 'octaves', frequency: w.frequency, octaves: w.octaves, lacunarity: w.lacunarity })
+      : '';
     let body: string;
     switch (node.type) {
       case 'union':
@@ -226,6 +271,8 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): G
         break;
       case 'shell':
         body = `  return abs(${emitNode(node.child)}(p)) - ${glslFloat(node.thickness)};`;
+        // Dropped: the child is not evaluated, as in compileJs.ts.
+        if (shellBand) body = `  if (${shellBand} == 0) return ${glslFloat(DROPPED_SHELL)};\n${body}`;
         break;
       default:
         body = emitShapeBody(node);
@@ -233,27 +280,32 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): G
     functions.push(`float ${base}(vec3 p) {\n${body}\n}`);
 
     // Modifiers, in the order of compileJs.ts: warp the point, then base − craters − noise.
+    // Band-limited, a layer or warp with 0 used octaves gives exactly 0 (compileJs.ts skips it):
+    // d - a * 0 and p + A * 0 are d and p.
     const lines: string[] = [];
-    const w = node.warp;
     if (w && w.amplitude > 0) {
       const t = tableOf(w.seed);
-      const args = `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
+      const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
+      const args = warpBand
+        ? `${t}, ${glslInt(w.octaves)}, ${warpBand}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`
+        : `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
       const [o0, o1, o2] = WARP_OFFSETS;
       lines.push(
         `  vec3 u = p * ${glslFloat(w.frequency)};`,
         `  p += ${glslFloat(w.amplitude)} * vec3(`,
-        `    sr_fractal(SR_NOISE_FBM, u + ${vec3(o0[0], o0[1], o0[2])}, ${args}),`,
-        `    sr_fractal(SR_NOISE_FBM, u + ${vec3(o1[0], o1[1], o1[2])}, ${args}),`,
-        `    sr_fractal(SR_NOISE_FBM, u + ${vec3(o2[0], o2[1], o2[2])}, ${args}));`,
+        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o0[0], o0[1], o0[2])}, ${args}),`,
+        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o1[0], o1[1], o1[2])}, ${args}),`,
+        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o2[0], o2[1], o2[2])}, ${args}));`,
       );
     }
     lines.push(`  float d = ${base}(p);`);
     if (node.craters && node.craters.count > 0) lines.push(`  d -= ${emitCraters(node.craters)}(p);`);
-    for (const l of node.noise ?? []) {
-      lines.push(
-        `  d -= ${glslFloat(l.amplitude)} * sr_fractal(${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${tableOf(l.seed)}, ${glslInt(l.octaves)}, ${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)});`,
-      );
-    }
+    (node.noise ?? []).forEach((l, i) => {
+      const head = `  d -= ${glslFloat(l.amplitude)} * `;
+      const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${tableOf(l.seed)}, ${glslInt(l.octaves)}`;
+      const tail = `${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)});`;
+      lines.push(noiseBands[i] ? `${head}sr_fractalBand(${kindPoint}, ${noiseBands[i]}, ${tail}` : `${head}sr_fractal(${kindPoint}, ${tail}`);
+    });
     lines.push('  return d;');
     const name = `sr_n${id}`;
     functions.push(`float ${name}(vec3 p) {\n${lines.join('\n')}\n}`);
@@ -298,6 +350,12 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): G
     header.push('int sr_perm(int table, int i) { return (table + i) & 0; } // no noise in this recipe');
   }
   header.push('#include <sr_noise>');
+  if (band) {
+    header.push(
+      '// Band limit per slot (GlslCodegenResult.bandSlots): used octaves, or 0 for a dropped shell.',
+      `uniform int sr_band[${glslInt(Math.max(1, bandSlots.length))}];`,
+    );
+  }
 
   const chunk = [
     ...header,
@@ -312,5 +370,5 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number): G
 }`,
     '',
   ].join('\n');
-  return { chunk, noiseSeeds: seeds, permutation, craterCount, nodeCount: nodeCounter };
+  return { chunk, noiseSeeds: seeds, permutation, craterCount, nodeCount: nodeCounter, bandSlots };
 }

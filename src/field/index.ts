@@ -6,7 +6,7 @@
 export * from './recipe';
 export { parseRecipe, parseRecipeText, RecipeError } from './parseRecipe';
 export { compileToJs, fieldGradient, smin, smax, type CompileJsOptions, type FieldFn } from './compileJs';
-export { bandLimitSummary, shellDropped, usedOctaves, type BandLimitSummary } from './bandLimit';
+export { bandLimitSummary, bandSlotValues, shellDropped, usedOctaves, type BandLimitSummary, type BandSlot } from './bandLimit';
 export { recipeBounds, baseRecipe, type RecipeBounds } from './bounds';
 export { Prng, createRandom, normalizeSeed } from './prng';
 export { noisePermutation, seededNoise3D, simplex3, fractal, NOISE_GRADIENT_BOUND, NOISE_MAX_ABS } from './noise';
