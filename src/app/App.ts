@@ -193,7 +193,7 @@ export class App {
         onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
       });
       this.field?.start(this.mesher);
-      this.planet?.start(this.mesher.pool);
+      this.planet?.start(this.mesher.pool, this.mesher.gpuWorker);
       if (this.state.mode === 'gallery') this.showGallery();
     });
   }
@@ -516,7 +516,7 @@ export class App {
       scene: this.scene,
     });
     this.world.add(this.planet.root);
-    if (this.mesher) this.planet.start(this.mesher.pool);
+    if (this.mesher) this.planet.start(this.mesher.pool, this.mesher.gpuWorker);
   }
 
   /** Looking at the hero asteroid from beside the sun direction (so the terminator shows), a few radii out. */

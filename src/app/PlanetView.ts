@@ -24,7 +24,9 @@ import { validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
+import type { GpuSamplerClient } from '../workers/GpuSamplerClient';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
+import { gpuSamplesLevel } from '../workers/planetGpuSamples';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
 import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
@@ -58,6 +60,11 @@ let nextLeafPrefix = 1;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 const DEFAULT_BUDGET_BYTES = 192 * 2 ** 20;
+/**
+ * Planet chunks waiting on the GPU sampler at once. Past it a new chunk is sampled in JS by its body
+ * worker instead: the two back ends share the load rather than chunks queueing behind the GPU.
+ */
+const GPU_MAX_PENDING = 64;
 
 const frustum = new Frustum();
 /** {@link PlanetView.priorityOffset} that puts the planet's jobs after everything else. */
@@ -97,6 +104,10 @@ export class PlanetView {
   private endedUnapplied = 0;
   private readonly results: Finished[] = [];
   private pool: WorkerPool | null = null;
+  /** The GPU sampling worker when the start-up probe chose GPU sampling; null: JS in the body workers. */
+  private gpu: GpuSamplerClient | null = null;
+  private gpuPending = 0;
+  private readonly maxRadiusM: number;
   private lastSelectAt = -Infinity;
   private lastSelectHeightPx = 0;
   private viewportHeightPx = 0;
@@ -113,11 +124,14 @@ export class PlanetView {
   /** Re-meshes that found their chunk's samples kept in their worker (no sampling). */
   remeshesFromKeptSamples = 0;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
+  /** Chunk jobs whose samples came from the GPU, and the GPU's dispatch → collect time summed (ms). */
+  readonly gpuStats = { chunks: 0, failed: 0, latencyMs: 0 };
 
   constructor(private readonly options: PlanetViewOptions) {
     this.recipe = options.recipe;
     const bounds = recipeBounds(options.recipe);
     this.radiusM = bounds.sphereRadiusM;
+    this.maxRadiusM = Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM;
     this.field = compileToJs(options.recipe);
     this.root.name = `planet ${options.recipe.name ?? ''}`;
     this.root.position.set(...options.centerM);
@@ -157,9 +171,13 @@ export class PlanetView {
     this.pieces.debugLevels = on;
   }
 
-  /** Starts generating on the body worker pool. */
-  start(pool: WorkerPool): void {
+  /**
+   * Starts generating on the body worker pool; chunk samples come from `gpu` (the GPU sampling
+   * worker) when given, for the levels whose cells float32 resolves, and from JS otherwise.
+   */
+  start(pool: WorkerPool, gpu: GpuSamplerClient | null = null): void {
     this.pool = pool;
+    this.gpu = gpu;
   }
 
   /** The field at a world point: about the altitude above the surface, metres. */
@@ -262,7 +280,70 @@ export class PlanetView {
     // Same chunk, same worker: a re-mesh for a new restriction finds the samples it kept (~11 ms
     // instead of ~170 ms on a 16-core machine, where re-meshes on random workers cost a third of
     // all worker time).
-    this.track(job, pool.run<PlanetChunkResult>('meshPlanetChunk', params, { priority: job.priority + this.priorityOffset, affinity: this.leafPrefix + job.key }));
+    const run = { priority: job.priority + this.priorityOffset, affinity: this.leafPrefix + job.key };
+    const gpu = this.gpu;
+    // A re-mesh goes straight to its worker (which kept the samples); so does a level too fine for
+    // float32, and any chunk while the GPU has a full queue.
+    if (!gpu || this.streaming.hasPiece(job.key) || this.gpuPending >= GPU_MAX_PENDING ||
+        !gpuSamplesLevel(this.chunkSpace, params.level, this.maxRadiusM)) {
+      this.track(job, pool.run<PlanetChunkResult>('meshPlanetChunk', params, run));
+      return;
+    }
+    this.track(job, this.gpuThenMesh(gpu, pool, job, params, run));
+  }
+
+  /**
+   * A chunk sampled by the GPU sampling worker (grid and edge passes), then meshed by a body worker
+   * with those samples (planetGpuSamples.ts settles its shared faces). One cancellable job: while
+   * sampling it cancels the GPU job, then the pool job. A failed GPU job falls back to JS sampling.
+   */
+  private gpuThenMesh(
+    gpu: GpuSamplerClient, pool: WorkerPool, job: PlanetJob, params: PlanetChunkParams, run: { priority: number; affinity: string },
+  ): PoolJob<PlanetChunkResult> {
+    let cancelled = false;
+    let meshJob: PoolJob<PlanetChunkResult> | null = null;
+    let priority = run.priority;
+    const sampling = gpu.samplePlanetChunk(this.recipe, this.space, job.kind === 'chunk' ? job.key : job.owner);
+    this.gpuPending++;
+    const promise = sampling.promise.then(
+      (samples) => {
+        this.gpuPending--;
+        if (cancelled) throw new JobCancelledError();
+        this.gpuStats.chunks++;
+        this.gpuStats.latencyMs += samples.latencyMs;
+        const h = samples.hermite;
+        const gpuParams: PlanetChunkParams = { ...params, gpu: { values: samples.values, hermite: { count: h.count, edgeIds: h.edgeIds, t: h.t, normals: h.normals } } };
+        meshJob = pool.run<PlanetChunkResult>('meshPlanetChunk', gpuParams, {
+          ...run, priority, transfer: [samples.values.buffer, h.edgeIds.buffer, h.t.buffer, h.normals.buffer] as ArrayBuffer[],
+        });
+        return meshJob.promise;
+      },
+      (error: unknown) => {
+        this.gpuPending--;
+        if (cancelled) throw new JobCancelledError();
+        // The GPU path failed (context lost, shader error): this chunk is sampled in JS instead.
+        this.gpuStats.failed++;
+        meshJob = pool.run<PlanetChunkResult>('meshPlanetChunk', params, { ...run, priority });
+        if ((error as Error)?.name === 'GpuShaderError') {
+          this.gpu = null; // every later chunk would fail the same way
+          this.options.onError(`Planet GPU sampling failed, chunks are sampled in JS from now on: ${(error as Error).message}`);
+        }
+        return meshJob.promise;
+      },
+    );
+    return {
+      id: -1,
+      promise,
+      cancel: () => {
+        cancelled = true;
+        sampling.cancel();
+        meshJob?.cancel();
+      },
+      setPriority: (p) => {
+        priority = p;
+        meshJob?.setPriority(p);
+      },
+    };
   }
 
   private runSeam(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'seam' }>): void {
@@ -428,6 +509,10 @@ export class PlanetView {
       seamsDone: this.seamsDone,
       seamsResent: m.counts.seamsResent,
       workerMs: { ...this.workerMs },
+      gpu: {
+        chunks: this.gpuStats.chunks, failed: this.gpuStats.failed, enabled: this.gpu !== null,
+        meanLatencyMs: this.gpuStats.chunks > 0 ? this.gpuStats.latencyMs / this.gpuStats.chunks : 0,
+      },
       transactions: m.counts.transactions,
       deferredSnapshots: m.counts.deferredSnapshots,
       evicted: m.counts.evicted,
@@ -451,7 +536,8 @@ export class PlanetView {
       `planet R ${(this.radiusM / 1000).toFixed(0)} km · altitude ${formatM(this.altitude(camera.position))}` +
       ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
       ` · tris ${s.triangles.toLocaleString('en')} · ${(s.bytes / 2 ** 20).toFixed(1)} / ${(s.budgetBytes / 2 ** 20).toFixed(0)} MiB` +
-      ` · error ${s.thresholdPx.toFixed(1)} px${factor} · select ${s.selectMs.toFixed(0)} ms`
+      ` · error ${s.thresholdPx.toFixed(1)} px${factor} · select ${s.selectMs.toFixed(0)} ms` +
+      (s.gpu.enabled ? ` · GPU-sampled ${s.gpu.chunks} (${s.gpu.meanLatencyMs.toFixed(1)} ms)` : ' · sampled in JS')
     );
   }
 

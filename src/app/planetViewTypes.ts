@@ -63,6 +63,8 @@ export interface PlanetStats {
    * (and the sampling part of it), chunks found empty or full, re-meshes, seams.
    */
   workerMs: { surface: number; surfaceSampling: number; homogeneous: number; remesh: number; seam: number };
+  /** Chunk jobs sampled on the GPU, GPU jobs that failed (then sampled in JS), mean GPU latency (ms). */
+  gpu: { chunks: number; failed: number; meanLatencyMs: number; enabled: boolean };
   /** Transactions swapped in; snapshots folded into a newer one while a transaction was open (running totals). */
   transactions: number;
   deferredSnapshots: number;

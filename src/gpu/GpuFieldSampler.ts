@@ -15,7 +15,7 @@
  *
  * Runs unchanged on a main-thread canvas or on an OffscreenCanvas in a worker.
  */
-import { compileToGlsl, type CompiledGlsl } from '../field/compileGlsl';
+import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../field/compileGlsl';
 import { GLSL_CHUNKS } from '../field/glslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import type { FieldRecipe } from '../field/recipe';
@@ -54,6 +54,12 @@ export interface ChunkGrid {
   stepM: number;
   /** Points per axis, P = N + 1 (N cells). */
   points: number;
+  /**
+   * Per-job uniforms of the mapping and the field, by GLSL name (e.g. the cube-sphere chunk's
+   * `sr_cs*`, a band-limited field's `sr_band`): numbers for scalars, arrays for vectors, matrices
+   * (column-major) and uniform arrays. Names the program does not use are ignored.
+   */
+  uniforms?: Readonly<Record<string, number | ArrayLike<number>>>;
 }
 
 export interface GridSamples {
@@ -109,6 +115,8 @@ export interface GpuFieldSamplerOptions {
    * plugs in here.
    */
   mappingGlsl?: string;
+  /** How the field is compiled (e.g. `bandUniforms`: one program for every band limit, chosen by `sr_band`). */
+  fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms'>;
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
@@ -129,8 +137,9 @@ interface PendingProgram {
   sources: { vertex: string; fragment: string };
   chunks: Record<string, string>;
   label: string;
-  /** null: still compiling; then the uniform locations once linked. */
+  /** null: still compiling; then the active uniforms (array names without "[0]") once linked. */
   uniforms: Map<string, WebGLUniformLocation | null> | null;
+  uniformTypes: Map<string, number>;
   error: GpuShaderError | null;
 }
 
@@ -139,7 +148,8 @@ interface Job {
   recipeKey: string;
   grid: ChunkGrid;
   edgeIds?: Uint32Array;
-  state: 'waiting' | 'inflight';
+  state: 'waiting' | 'inflight' | 'failed';
+  error?: unknown;
   fence: WebGLSync | null;
   buffer: WebGLBuffer | null;
   bufferBytes: number;
@@ -155,6 +165,8 @@ export class GpuFieldSampler {
   private readonly parallelCompile: boolean;
   private readonly programs = new Map<string, FieldPrograms>();
   private readonly jobs: Job[] = [];
+  /** Jobs whose passes were dispatched, in dispatch (= fence) order. */
+  private readonly inflight: Job[] = [];
   private readonly freeBuffers: { buffer: WebGLBuffer; bytes: number }[] = [];
   private readonly targets = new Map<string, { texture: WebGLTexture; framebuffer: WebGLFramebuffer }>();
   private emptyVao: WebGLVertexArrayObject | null = null;
@@ -172,6 +184,7 @@ export class GpuFieldSampler {
       autoPoll: options.autoPoll ?? true,
       gradientStepCells: options.gradientStepCells ?? 0.02,
       mappingGlsl: options.mappingGlsl ?? mapCartesian,
+      fieldOptions: options.fieldOptions ?? {},
     };
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
@@ -265,18 +278,20 @@ export class GpuFieldSampler {
     return {
       promise,
       cancel: () => {
-        const i = this.jobs.indexOf(job);
-        if (i < 0) return;
-        this.jobs.splice(i, 1);
-        this.release(job);
-        job.reject(new GpuJobCancelledError());
+        if (!this.jobs.includes(job)) return;
+        this.fail(job, new GpuJobCancelledError());
       },
     };
   }
 
   /**
-   * Advances every job without waiting: starts those whose programs are ready, collects
-   * those whose fences have signalled. Returns the number still pending.
+   * Advances every job without waiting: collects those whose fences have signalled, then starts
+   * those whose programs are ready. Returns the number still pending.
+   *
+   * Fences signal in the order they were issued (one context, one command stream), so only the
+   * oldest pass in flight is asked: each `getSyncParameter` is a synchronous round trip to the GPU
+   * process, and asking all of ~100 planet passes in flight every poll kept the sampling worker
+   * busy with queries (177 ms mean latency a chunk on the H100 machine).
    */
   poll(): number {
     clearTimeout(this.timer);
@@ -286,25 +301,45 @@ export class GpuFieldSampler {
       this.contextLost();
       return 0;
     }
-    for (const job of [...this.jobs]) {
+    while (this.inflight.length > 0) {
+      const job = this.inflight[0];
+      if (gl.getSyncParameter(job.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
+      this.inflight.shift();
       try {
-        if (job.state === 'waiting') {
-          const programs = this.programs.get(job.recipeKey)!;
-          const program = job.kind === 'grid' ? programs.grid : programs.edges;
-          if (!this.ready(program)) continue;
-          if (job.kind === 'grid') this.dispatchGrid(job, program);
-          else this.dispatchEdges(job, program);
-        } else if (job.fence && gl.getSyncParameter(job.fence, gl.SYNC_STATUS) === gl.SIGNALED) {
-          this.collect(job);
-        }
+        this.collect(job);
       } catch (e) {
-        this.jobs.splice(this.jobs.indexOf(job), 1);
-        this.release(job);
-        job.reject(e);
+        this.fail(job, e);
       }
     }
+    let dispatched = false;
+    for (const job of this.jobs) {
+      if (job.state !== 'waiting') continue;
+      try {
+        const programs = this.programs.get(job.recipeKey)!;
+        const program = job.kind === 'grid' ? programs.grid : programs.edges;
+        if (!this.ready(program)) continue;
+        dispatched = true;
+        if (job.kind === 'grid') this.dispatchGrid(job, program);
+        else this.dispatchEdges(job, program);
+      } catch (e) {
+        job.state = 'failed';
+        job.error = e;
+      }
+    }
+    for (const job of this.jobs.filter((j) => j.state === 'failed')) this.fail(job, job.error);
+    // One flush for every pass dispatched in this poll: their fences go to the GPU together.
+    if (dispatched) gl.flush();
     if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
     return this.jobs.length;
+  }
+
+  private fail(job: Job, error: unknown): void {
+    const i = this.jobs.indexOf(job);
+    if (i >= 0) this.jobs.splice(i, 1);
+    const k = this.inflight.indexOf(job);
+    if (k >= 0) this.inflight.splice(k, 1);
+    this.release(job);
+    job.reject(error);
   }
 
   /** Call when the context is lost: every pending job rejects with {@link GpuContextLostError}. */
@@ -312,6 +347,7 @@ export class GpuFieldSampler {
     this.lost = true;
     clearTimeout(this.timer);
     const jobs = this.jobs.splice(0);
+    this.inflight.length = 0;
     for (const job of jobs) job.reject(new GpuContextLostError());
     // Every GL object died with the context: forget them without deleting.
     this.programs.clear();
@@ -327,10 +363,15 @@ export class GpuFieldSampler {
 
   // --- programs -------------------------------------------------------------------------
 
+  /** The compiled field of a recipe (its programs start compiling if they had not). */
+  compiledField(recipe: FieldRecipe): CompiledGlsl {
+    return this.programs.get(this.programsFor(recipe))!.compiled;
+  }
+
   private programsFor(recipe: FieldRecipe): string {
     const key = JSON.stringify(recipe);
     if (this.programs.has(key)) return key;
-    const compiled = compileToGlsl(recipe);
+    const compiled = compileToGlsl(recipe, this.options.fieldOptions);
     const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
     const chunks = { ...GLSL_CHUNKS, ...fieldChunks(compiled), [CHUNK_MAP]: this.options.mappingGlsl };
     this.programs.set(key, {
@@ -368,7 +409,7 @@ export class GpuFieldSampler {
     gl.bindAttribLocation(program, 0, 'sr_edgeId');
     if (feedbackVaryings) gl.transformFeedbackVaryings(program, feedbackVaryings, gl.INTERLEAVED_ATTRIBS);
     gl.linkProgram(program);
-    return { program, shaders, sources, chunks, label, uniforms: null, error: null };
+    return { program, shaders, sources, chunks, label, uniforms: null, uniformTypes: new Map(), error: null };
   }
 
   /** True once linked; throws the compile/link error (with GLSL lines) if it failed. */
@@ -387,7 +428,9 @@ export class GpuFieldSampler {
     const n = gl.getProgramParameter(p.program, gl.ACTIVE_UNIFORMS) as number;
     for (let i = 0; i < n; i++) {
       const info = gl.getActiveUniform(p.program, i)!;
-      uniforms.set(info.name, gl.getUniformLocation(p.program, info.name));
+      const name = info.name.endsWith('[0]') ? info.name.slice(0, -3) : info.name;
+      uniforms.set(name, gl.getUniformLocation(p.program, info.name));
+      p.uniformTypes.set(name, info.type);
     }
     p.uniforms = uniforms;
     return true;
@@ -497,13 +540,19 @@ export class GpuFieldSampler {
     // A mapping without these uniforms gets null locations: uniform*() on null is a no-op.
     gl.uniform3f(u.get('sr_chunkOriginM') ?? null, grid.originM[0], grid.originM[1], grid.originM[2]);
     gl.uniform1f(u.get('sr_chunkStepM') ?? null, grid.stepM);
+    if (!grid.uniforms) return;
+    for (const name in grid.uniforms) {
+      const location = u.get(name);
+      if (!location) continue;
+      setUniform(gl, p.uniformTypes.get(name)!, location, grid.uniforms[name]);
+    }
   }
 
   private fence(job: Job): void {
     const gl = this.gl;
     job.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-    gl.flush();
-    job.state = 'inflight';
+    job.state = 'inflight'; // poll() flushes once for all the passes it dispatched
+    this.inflight.push(job);
   }
 
   private collect(job: Job): void {
@@ -590,6 +639,7 @@ export class GpuFieldSampler {
   /** Rejects pending jobs and frees every GL object this sampler created. */
   dispose(): void {
     clearTimeout(this.timer);
+    this.inflight.length = 0;
     for (const job of this.jobs.splice(0)) {
       this.release(job);
       job.reject(new GpuJobCancelledError());
@@ -614,6 +664,30 @@ export class GpuFieldSampler {
     this.freeBuffers.length = 0;
     this.targets.clear();
   }
+}
+
+const scratchF32 = new Float32Array(16);
+
+/** Sets a uniform of GLSL type `type` (WebGL enum) from a number or an array of numbers. */
+function setUniform(gl: WebGL2RenderingContext, type: number, location: WebGLUniformLocation, value: number | ArrayLike<number>): void {
+  const v = typeof value === 'number' ? [value] : value;
+  switch (type) {
+    case gl.FLOAT: gl.uniform1fv(location, toF32(v)); break;
+    case gl.FLOAT_VEC2: gl.uniform2fv(location, toF32(v)); break;
+    case gl.FLOAT_VEC3: gl.uniform3fv(location, toF32(v)); break;
+    case gl.FLOAT_VEC4: gl.uniform4fv(location, toF32(v)); break;
+    case gl.FLOAT_MAT3: gl.uniformMatrix3fv(location, false, toF32(v)); break;
+    case gl.FLOAT_MAT4: gl.uniformMatrix4fv(location, false, toF32(v)); break;
+    case gl.INT: case gl.BOOL: gl.uniform1iv(location, v instanceof Int32Array ? v : Int32Array.from(v)); break;
+    default: throw new Error(`GpuFieldSampler: uniform type 0x${type.toString(16)} is not supported`);
+  }
+}
+
+function toF32(v: ArrayLike<number>): Float32Array {
+  if (v instanceof Float32Array) return v;
+  const out = v.length <= scratchF32.length ? scratchF32.subarray(0, v.length) : new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i];
+  return out;
 }
 
 /** The field chunks a compiled recipe needs, for include expansion. */

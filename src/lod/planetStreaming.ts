@@ -359,6 +359,14 @@ export class PlanetStreaming<T> {
     return keep;
   }
 
+  /**
+   * Whether some piece of this chunk is cached (any restriction): a job for it is a re-mesh, which
+   * a worker that kept the chunk's samples answers without sampling again.
+   */
+  hasPiece(key: ChunkKey): boolean {
+    return this.idsByKey.has(key);
+  }
+
   /** The newest piece of a chunk (any restriction): insertion order puts it last. */
   private newestPiece(key: ChunkKey): string | undefined {
     const ids = this.idsByKey.get(key);

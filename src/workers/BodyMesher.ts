@@ -29,7 +29,8 @@ export interface BodyJob {
 
 export class BodyMesher {
   readonly pool: WorkerPool;
-  private readonly gpuWorker: GpuSamplerClient | null;
+  /** The GPU sampling worker when sampling is `gpu-worker` (planets send their chunks there too). */
+  readonly gpuWorker: GpuSamplerClient | null;
   readonly sampling: SamplingPath;
   /** Jobs cancelled before they finished (stale LOD requests). */
   cancelled = 0;

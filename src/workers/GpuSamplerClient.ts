@@ -5,6 +5,7 @@
  * a crashed worker rejects everything pending, and nothing waits forever.
  */
 import type { FieldRecipe } from '../field/recipe';
+import type { CubeSphereOptions } from '../lod/index';
 import type { ChunkGrid, ChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuWorkerProbe, GpuWorkerRequest } from './gpuSampler.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
@@ -66,6 +67,14 @@ export class GpuSamplerClient {
   /** Grid values and the hermite data of their sign-changing edges, in one round trip. */
   sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<ChunkSamples> {
     return this.send<ChunkSamples>({ id: 0, kind: 'chunk', params: { recipe, grid } });
+  }
+
+  /**
+   * A planet chunk (key "face/level/ci/cj/ck" of the cube-sphere `space`): grid values through the
+   * chunk-relative cube-sphere mapping with the level's band limit, and the edge pass's hermite data.
+   */
+  samplePlanetChunk(recipe: FieldRecipe, space: CubeSphereOptions, key: string): GpuJob<ChunkSamples> {
+    return this.send<ChunkSamples>({ id: 0, kind: 'planetChunk', params: { recipe, space, key } });
   }
 
   /** `edgeIds` is copied (not transferred) so the caller keeps its array. */

@@ -2,11 +2,16 @@
  * Worker entry: owns a WebGL2 context on an OffscreenCanvas and a GpuFieldSampler, so field
  * sampling never touches the main thread. Thin adapter around the sampler (STYLE.md §11).
  *
- * Requests: `probe` → capabilities; `grid` / `edges` → samples (buffers transferred: the
- * main thread owns them afterwards); `cancel` → drops job `params.id`.
+ * Requests: `probe` → capabilities; `grid` / `edges` / `chunk` → samples of a cartesian grid;
+ * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
+ * one band-limited program for every level, the mapping relative to the chunk); buffers
+ * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`.
  */
 import type { FieldRecipe } from '../field/recipe';
 import { GpuFieldSampler, type ChunkGrid, type GpuJob } from '../gpu/GpuFieldSampler';
+import { CubeSphereSpace, parseChunkKey, type CubeSphereOptions } from '../lod/index';
+import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
+import { planetChunkGrid } from './planetGpuSamples';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 export interface GpuWorkerProbe {
@@ -20,10 +25,14 @@ export type GpuWorkerRequest =
   | WorkerRequest<'grid', { recipe: FieldRecipe; grid: ChunkGrid }>
   | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
   | WorkerRequest<'chunk', { recipe: FieldRecipe; grid: ChunkGrid }>
+  | WorkerRequest<'planetChunk', { recipe: FieldRecipe; space: CubeSphereOptions; key: string }>
   | WorkerRequest<'cancel', { id: number }>;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let sampler: GpuFieldSampler | null = null;
+/** Planet chunks: the cube-sphere mapping and a band-limited field (`sr_band`), on the same context. */
+let planetSampler: GpuFieldSampler | null = null;
+let planetSpace: { key: string; space: CubeSphereSpace } | null = null;
 let probe: GpuWorkerProbe | null = null;
 const jobs = new Map<number, GpuJob<unknown>>();
 
@@ -43,15 +52,27 @@ function init(poison: boolean): GpuWorkerProbe {
   const renderer = String(debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
   try {
     sampler = new GpuFieldSampler(gl, { label: 'worker sampler', poison });
+    planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true } });
   } catch (e) {
     return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
   }
   canvas.addEventListener('webglcontextlost', (event) => {
     event.preventDefault();
     sampler?.contextLost();
+    planetSampler?.contextLost();
   });
-  canvas.addEventListener('webglcontextrestored', () => sampler?.contextRestored());
+  canvas.addEventListener('webglcontextrestored', () => {
+    sampler?.contextRestored();
+    planetSampler?.contextRestored();
+  });
   return (probe = { ok: true, renderer, reason: '' });
+}
+
+function samplePlanetChunk(recipe: FieldRecipe, spaceOptions: CubeSphereOptions, key: string): GpuJob<unknown> {
+  const spaceKey = JSON.stringify(spaceOptions);
+  if (planetSpace?.key !== spaceKey) planetSpace = { key: spaceKey, space: new CubeSphereSpace(spaceOptions) };
+  const slots = planetSampler!.compiledField(recipe).bandSlots;
+  return planetSampler!.sampleChunk(recipe, planetChunkGrid(planetSpace.space, parseChunkKey(key), slots));
 }
 
 scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
@@ -67,7 +88,9 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
     }
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
     const job: GpuJob<unknown> =
-      msg.kind === 'grid'
+      msg.kind === 'planetChunk'
+        ? samplePlanetChunk(msg.params.recipe, msg.params.space, msg.params.key)
+        : msg.kind === 'grid'
         ? sampler.sampleGrid(msg.params.recipe, msg.params.grid)
         : msg.kind === 'edges'
           ? sampler.sampleEdges(msg.params.recipe, msg.params.grid, msg.params.edgeIds)

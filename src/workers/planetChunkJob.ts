@@ -26,6 +26,7 @@ import {
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
 import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
+import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
 
 export interface PlanetChunkParams {
   recipe: FieldRecipe;
@@ -46,6 +47,16 @@ export interface PlanetChunkParams {
    * leaves) are sized by it, so N workers together hold what one would.
    */
   workerShare?: number;
+  /**
+   * Grid values and edge-pass hermite data from the GPU sampler (planetGpuSamples.ts), used unless
+   * this worker kept the chunk's samples; transferred, owned by the job afterwards.
+   */
+  gpu?: {
+    values: Float32Array;
+    hermite: GpuHermite;
+    /** Bound on |GPU − JS| the sampler vouches for (default {@link gpuFieldToleranceM} for the level). */
+    toleranceM?: number;
+  };
 }
 
 export interface PlanetChunkResult {
@@ -78,15 +89,7 @@ export interface PlanetContext {
   level(level: number): { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache };
 }
 
-/**
- * A level's band-limit: features under two cells are left out of its field (noise octaves, warp
- * octaves, shells thinner than a cell; src/field/bandLimit.ts). Sampled anyway they alias — the
- * planet's 7 m cave shell sampled every 30 m left pockets under the surface, black specks from
- * orbit and black splotches from a few km.
- */
-export function levelMinWavelengthM(space: CubeSphereSpace, level: number): number {
-  return 2 * space.cellSizeM(level);
-}
+export { levelMinWavelengthM } from './planetGpuSamples';
 let cached: PlanetContext | null = null;
 /** The current planet's level fields (PlanetContext.level), compiled on first use. */
 const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
@@ -192,9 +195,29 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
   const kept = cachedSamples(key);
   const t0 = performance.now();
-  let samples = kept?.samples ?? sampleCubeSphereChunk(space, a, field, planes);
+  // Homogeneous GPU samples prove emptiness up to the GPU's error as well as the lattice gap.
+  let gpuToleranceM = 0;
+  let samples: ChunkSamples;
+  let memo: HermiteMemo;
+  if (kept) {
+    samples = kept.samples;
+    memo = kept.memo;
+  } else if (params.gpu) {
+    gpuToleranceM = params.gpu.toleranceM ?? gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz);
+    const { values: gpuValues, hermite } = params.gpu;
+    const P = space.chunkCells + 1;
+    const settled = settleSharedFaces(space, a, field, gpuValues, gpuToleranceM);
+    const homogeneous = settled.inside === 0 || settled.inside === gpuValues.length;
+    samples = {
+      values: gpuValues, complete: !homogeneous, evaluations: settled.resampled,
+      state: homogeneous ? (settled.inside === 0 ? 'empty' : 'full') : null, minAbs: settled.minAbs,
+    };
+    memo = homogeneous ? new HermiteMemo() : memoFromGpuHermite(gpuValues, P, hermite);
+  } else {
+    samples = sampleCubeSphereChunk(space, a, field, planes);
+    memo = new HermiteMemo();
+  }
   const sampleMs = kept ? 0 : performance.now() - t0;
-  const memo = kept?.memo ?? new HermiteMemo();
   if (samples.complete) keepSamples(key, { samples, memo });
   let values = samples.values;
   // The points this chunk shares with a coarser neighbour's lattice take that neighbour's
@@ -217,15 +240,18 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const gapM = chunkSampleGapM(space, params.level, maxRadiusM) + summary.noiseBoundM / Math.max(lipschitz, 1e-9);
   const provable = (state: 'empty' | 'full'): boolean => !(state === 'full' && summary.shellsDropped);
   if (!samples.complete) {
-    // The sparse lattice's points are up to a 2-cell block's half diagonal from any point.
+    // The sparse lattice's points are up to a 2-cell block's half diagonal from any point; the
+    // GPU's samples are every point, each within gpuToleranceM of the field.
     const state = samples.state!;
-    const proven = provable(state) && samples.minAbs > lipschitz * (2 * gapM);
+    const proven = provable(state) && (params.gpu && !kept
+      ? samples.minAbs - gpuToleranceM > lipschitz * gapM
+      : samples.minAbs > lipschitz * (2 * gapM));
     return homogeneousResult(space, a, { state, proven }, sampleMs);
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
   sampleCacheStats.recalledEdges += memo.recalled - recalled;
-  const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM);
+  const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM + gpuToleranceM / Math.max(lipschitz, 1e-9));
   if (homogeneous) {
     return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>, sampleMs);
   }

@@ -66,7 +66,7 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const errors: string[] = [];
   const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
   scene.add(planet.root);
-  planet.start(mesher!.pool);
+  planet.start(mesher!.pool, mesher!.gpuWorker);
   return { scene, camera, errors, planet };
 }
 

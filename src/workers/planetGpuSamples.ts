@@ -1,0 +1,181 @@
+/**
+ * Planet chunks sampled on the GPU (issue 15): what the GPU sampling worker is asked for a chunk,
+ * and how a body worker turns what comes back into samples that close seams. Pure (no WebGL): the
+ * GPU side only uploads `planetChunkGrid`'s numbers; Node tests run the rest with simulated GPU
+ * values.
+ *
+ * The seam contract is that two chunks sharing a face agree on the sign at every shared lattice
+ * point. The JS back end keeps it by sampling face points through one canonical mapping
+ * (`canonicalSampleMapping`) in float64: both sides compute the same number. The GPU evaluates the
+ * field at float32 positions formed relative to each chunk's own origin (glsl/sr_map_cubesphere.glsl),
+ * so the two sides of a face see slightly different numbers (|GPU − JS| ≤ {@link gpuFieldToleranceM}).
+ * Where a face value is farther from zero than that bound its sign is the JS sign on both sides;
+ * the face points nearer zero are sampled again in JS ({@link settleSharedFaces}), and so are the
+ * points on a coarser neighbour's lattice (planetChunkJob's `sampleCoarseLattice`, as before). Every
+ * shared sign is then the canonical one whichever back end sampled the chunk's inside.
+ */
+import type { BandSlot } from '../field/index';
+import { bandSlotValues } from '../field/index';
+import { canonicalSampleMapping, cubeSphereMapUniforms, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
+import { HermiteMemo, type FieldFn } from '../mesher/index';
+
+/**
+ * A level's band limit: features under two cells are left out of its field (noise octaves, warp
+ * octaves, shells thinner than a cell; src/field/bandLimit.ts). Sampled anyway they alias — the
+ * planet's 7 m cave shell sampled every 30 m left pockets under the surface, black specks from
+ * orbit and black splotches from a few km.
+ */
+export function levelMinWavelengthM(space: CubeSphereSpace, level: number): number {
+  return 2 * space.cellSizeM(level);
+}
+
+/** Spacing of float32 numbers at |x| (the unit in the last place). */
+export function float32Ulp(x: number): number {
+  const a = Math.abs(x);
+  if (!(a > 0)) return 2 ** -149;
+  return 2 ** (Math.floor(Math.log2(a)) - 23);
+}
+
+/**
+ * Cells at least this many float32 ulps of the planet's outer radius go to the GPU: its body-local
+ * float32 positions are off by up to half an ulp, and a vertex 1/128 of a cell off is invisible.
+ * Planets of ≤ ~65 km sample every level there (1 m cells, 4 mm ulps); at 6,000 km (0.5 m ulps) the
+ * levels with cells under 64 m stay in JS.
+ */
+export const GPU_MIN_CELL_ULPS = 128;
+
+/** Whether a chunk of `level` may be sampled on the GPU (float32 resolves its cells). */
+export function gpuSamplesLevel(space: CubeSphereSpace, level: number, maxRadiusM: number): boolean {
+  return space.cellSizeM(level) >= GPU_MIN_CELL_ULPS * float32Ulp(maxRadiusM);
+}
+
+/**
+ * Bound on |GPU value − JS value| for a chunk of `level`, metres, with a safety factor of 4:
+ * position error (half an ulp of the radius from the final float32 sum, plus 1e-6 of the chunk's
+ * size from the chunk-relative offset: glsl/sr_map_cubesphere.glsl) times the field's Lipschitz
+ * bound, plus float32 rounding in the field itself (a sphere's |p| − r cancels two numbers of the
+ * radius' size: a few ulps). Measured against it: test/browser/planetGpuSampling.test.ts.
+ */
+export function gpuFieldToleranceM(space: CubeSphereSpace, level: number, maxRadiusM: number, lipschitz: number): number {
+  const ulp = float32Ulp(maxRadiusM);
+  const chunkM = space.cellSizeM(level) * space.chunkCells * (maxRadiusM / space.radiusM);
+  const positionM = ulp + 2e-6 * chunkM;
+  return 4 * (Math.max(1, lipschitz) * positionM + 4 * ulp);
+}
+
+/** What the GPU sampler is given for a planet chunk: a grid and its per-chunk uniforms. */
+export interface PlanetChunkGrid {
+  originM: [number, number, number];
+  stepM: number;
+  points: number;
+  /** The cube-sphere mapping's `sr_cs*` (CubeSphereMapUniforms) and the level's `sr_band`, by GLSL name. */
+  uniforms: Readonly<Record<string, number | ArrayLike<number>>>;
+}
+
+/**
+ * The grid of chunk `a` for the GPU's cube-sphere grid and edge passes: the mapping's uniforms
+ * (float64 here, the offsets formed on the GPU relative to the chunk) and the band-limited field's
+ * `sr_band` for the chunk's level.
+ */
+export function planetChunkGrid(space: CubeSphereSpace, a: ChunkAddress, bandSlots: readonly BandSlot[]): PlanetChunkGrid {
+  const U = space.chunkUnits(a.level);
+  const originM: [number, number, number] = [0, 0, 0];
+  space.toWorld(a.face, a.ci * U, a.cj * U, a.ck * U, originM);
+  const map: CubeSphereMapUniforms = cubeSphereMapUniforms(space, a.face, a.ci * U, a.cj * U, a.ck * U, a.level);
+  return {
+    originM,
+    stepM: space.cellSizeM(a.level),
+    points: space.chunkCells + 1,
+    uniforms: { ...map, sr_band: bandSlotValues(bandSlots, levelMinWavelengthM(space, a.level)) },
+  };
+}
+
+/** Hermite data of the GPU edge pass (GpuFieldSampler's EdgeSamples without timing). */
+export interface GpuHermite {
+  count: number;
+  /** axis · P³ + i + P · (j + P · k). */
+  edgeIds: Uint32Array;
+  /** Crossing in [0, 1] from the lower end; −1 where the GPU found no sign change. */
+  t: Float32Array;
+  /** 3 per edge: gradient with respect to grid coordinates. */
+  normals: Float32Array;
+}
+
+/** What {@link settleSharedFaces} did and found. */
+export interface SettledSamples {
+  /** Points sampled again in JS (face points near zero, and any non-finite value). */
+  resampled: number;
+  /** Points with a negative value (inside), and the smallest |value|, over the whole grid. */
+  inside: number;
+  minAbs: number;
+}
+
+const scratchP = new Float64Array(3);
+
+/**
+ * Makes GPU samples of chunk `a` safe to share faces with any neighbour: every face point whose
+ * |value| is under `toleranceM` is sampled again with the level's JS field through the canonical
+ * mapping (in place), as is any non-finite value. Returns the counts over the whole grid.
+ */
+export function settleSharedFaces(
+  space: CubeSphereSpace, a: ChunkAddress, field: FieldFn, values: Float32Array, toleranceM: number,
+): SettledSamples {
+  const N = space.chunkCells, P = N + 1;
+  const U = space.chunkUnits(a.level);
+  const cs = 2 ** a.level;
+  const ox = a.ci * U, oy = a.cj * U, oz = a.ck * U;
+  const mapping = canonicalSampleMapping(space, a.face);
+  let resampled = 0;
+  const resample = (p: number, i: number, j: number, k: number): void => {
+    mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchP);
+    values[p] = field(scratchP[0], scratchP[1], scratchP[2]);
+    resampled++;
+  };
+  for (let k = 0, p = 0; k < P; k++) {
+    for (let j = 0; j < P; j++) {
+      const faceRow = k === 0 || k === N || j === 0 || j === N;
+      for (let i = 0; i < P; i++, p++) {
+        const v = values[p];
+        const onFace = faceRow || i === 0 || i === N;
+        if (!Number.isFinite(v) || (onFace && Math.abs(v) < toleranceM)) resample(p, i, j, k);
+      }
+    }
+  }
+  let inside = 0, minAbs = Infinity;
+  for (let p = 0; p < values.length; p++) {
+    const v = values[p];
+    if (v < 0) inside++;
+    const abs = Math.abs(v);
+    if (abs < minAbs) minAbs = abs;
+  }
+  return { resampled, inside, minAbs };
+}
+
+/**
+ * The GPU edge pass's crossings and normals as a HermiteMemo under the grid's final values: the
+ * mesher recalls an edge only when both its end values are the ones given here, so edges whose
+ * ends were sampled again in JS (or restricted to a coarser lattice) are refined with the JS field
+ * as usual, and every other edge costs no field evaluation in the body worker.
+ */
+export function memoFromGpuHermite(values: Float32Array, points: number, hermite: GpuHermite, memo = new HermiteMemo()): HermiteMemo {
+  const P = points, P3 = P * P * P;
+  const step = [1, P, P * P];
+  const t = new Float64Array(1);
+  const n = new Float32Array(3);
+  for (let e = 0; e < hermite.count; e++) {
+    const te = hermite.t[e];
+    if (!(te >= 0 && te <= 1)) continue;
+    const id = hermite.edgeIds[e];
+    const axis = Math.floor(id / P3);
+    const p = id - axis * P3;
+    const va = values[p], vb = values[p + step[axis]];
+    if ((va < 0) === (vb < 0)) continue;
+    const nx = hermite.normals[3 * e], ny = hermite.normals[3 * e + 1], nz = hermite.normals[3 * e + 2];
+    const len = Math.hypot(nx, ny, nz);
+    if (!(len > 0) || !Number.isFinite(len)) continue;
+    t[0] = te;
+    n[0] = nx / len; n[1] = ny / len; n[2] = nz / len;
+    memo.keep(p * 3 + axis, va, vb, t, 0, n);
+  }
+  return memo;
+}

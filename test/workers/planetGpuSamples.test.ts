@@ -1,0 +1,221 @@
+/**
+ * Planet chunks sampled on the GPU (issue 15), in Node with simulated GPU samples: each chunk's
+ * values are the level's JS field perturbed independently per chunk — as the GPU's float32,
+ * chunk-relative positions make the two sides of a shared face differ — by up to half the
+ * tolerance the sampler vouches for. settleSharedFaces must make every shared sign the canonical
+ * one, so chunk + seam jobs still weld into one closed surface; without it (tolerance 0) they crack.
+ * The edge pass's crossings reach the mesher through the HermiteMemo.
+ */
+import { describe, expect, it } from 'vitest';
+import { recipeBounds } from '../../src/field/index';
+import {
+  canonicalSampleMapping, CubeSphereSpace, keyOf, planetLod, planetShell, randomLodConfiguration, type ChunkAddress, type ChunkKey,
+} from '../../src/lod/index';
+import { sampleChunk, validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type FieldFn } from '../../src/mesher/index';
+import { planetRecipe } from '../../src/scene/planets';
+import { signChangingEdges } from '../../src/gpu/edgeList';
+import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from '../../src/workers/planetChunkJob';
+import {
+  float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
+} from '../../src/workers/planetGpuSamples';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+
+const recipe = planetRecipe(7);
+const bounds = recipeBounds(recipe);
+const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
+const space = new CubeSphereSpace(spaceOptions);
+const shell = planetShell(bounds);
+
+/** A deterministic value in [-1, 1) from a chunk key and a point index. */
+function jitter(key: string, p: number): number {
+  let h = 0x811c9dc5 ^ p;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return ((h >>> 0) / 2 ** 32) * 2 - 1;
+}
+
+function levelField(level: number): FieldFn {
+  return planetContext(recipe, spaceOptions).level(level).field;
+}
+
+/** The level's JS samples of chunk `a`, each moved by up to `errorM` (independently per chunk). */
+function simulatedGpuValues(a: ChunkAddress, errorM: number): Float32Array {
+  const U = space.chunkUnits(a.level);
+  const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level: a.level, cells: space.chunkCells };
+  const exact = sampleChunk(spec, levelField(a.level), canonicalSampleMapping(space, a.face));
+  const key = keyOf(a);
+  const values = new Float32Array(exact.length);
+  for (let p = 0; p < exact.length; p++) values[p] = exact[p] + errorM * jitter(key, p);
+  return values;
+}
+
+/** A JS stand-in for the GPU edge pass: bisection along each sign-changing edge, gradient in grid coordinates. */
+function simulatedEdgePass(a: ChunkAddress, values: Float32Array): GpuHermite {
+  const N = space.chunkCells, P = N + 1, P3 = P * P * P;
+  const U = space.chunkUnits(a.level), cs = 2 ** a.level;
+  const field = levelField(a.level);
+  const mapping = space.faceMapping(a.face);
+  const w = new Float64Array(3);
+  const at = (i: number, j: number, k: number): number => {
+    mapping.toWorld(a.ci * U + i * cs, a.cj * U + j * cs, a.ck * U + k * cs, w);
+    return field(w[0], w[1], w[2]);
+  };
+  const edgeIds = signChangingEdges(values, P);
+  const t = new Float32Array(edgeIds.length);
+  const normals = new Float32Array(3 * edgeIds.length);
+  for (let e = 0; e < edgeIds.length; e++) {
+    const axis = Math.floor(edgeIds[e] / P3), p = edgeIds[e] - axis * P3;
+    const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / (P * P));
+    const d = [axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0];
+    let lo = 0, hi = 1;
+    const f0 = at(i, j, k);
+    for (let s = 0; s < 20; s++) {
+      const m = 0.5 * (lo + hi);
+      if ((at(i + m * d[0], j + m * d[1], k + m * d[2]) < 0) === (f0 < 0)) lo = m; else hi = m;
+    }
+    const c = 0.5 * (lo + hi), h = 0.01;
+    const x = i + c * d[0], y = j + c * d[1], z = k + c * d[2];
+    t[e] = c;
+    normals[3 * e] = at(x + h, y, z) - at(x - h, y, z);
+    normals[3 * e + 1] = at(x, y + h, z) - at(x, y - h, z);
+    normals[3 * e + 2] = at(x, y, z + h) - at(x, y, z - h);
+  }
+  return { count: edgeIds.length, edgeIds, t, normals };
+}
+
+/** Chunk jobs from simulated GPU samples + seam jobs, welded: the validation report. */
+function weldFromGpuSamples(seed: number, errorM: number, toleranceM: number): ReturnType<typeof validateMesh> {
+  // Every chunk from these samples: none kept by an earlier run (a worker's re-mesh path).
+  clearSampleCache();
+  const lod = planetLod(space, randomLodConfiguration(space, shell, seed));
+  const coarserOf = (k: ChunkKey): ChunkKey[] => {
+    const a = lod.byKey.get(k)!;
+    return lod.touching.get(k)!.filter((t) => lod.byKey.get(t)!.level === a.level + 1);
+  };
+  const meshes: ChunkMesh[] = [];
+  const tags: (number | Uint8Array)[] = [];
+  const leaves = new Map<ChunkKey, BoundaryLeaves>();
+  const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
+  for (const a of lod.leaves) {
+    const key = keyOf(a);
+    const values = simulatedGpuValues(a, errorM);
+    const params: PlanetChunkParams = {
+      recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0,
+      gpu: { values, hermite: simulatedEdgePass(a, values), toleranceM },
+    };
+    const r = meshPlanetChunk(params);
+    if (r.homogeneous) {
+      homogeneous.set(key, r.homogeneous.state);
+      continue;
+    }
+    leaves.set(key, r.boundary!);
+    meshes.push({ positions: r.positions, normals: r.normals, indices: r.indices, originWorld: r.originM, vertexCells: r.vertexCells });
+    tags.push(a.face);
+  }
+  for (const owner of lod.keys) {
+    const stitches = [...lod.seamStitches.get(owner)!];
+    const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
+      leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
+    const s = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+    meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
+    tags.push(s.vertexFaces);
+  }
+  return validateMesh(weldMeshes(meshes, tags));
+}
+
+describe('planet chunks from GPU samples', () => {
+  // A perturbation far above the real GPU's (a tenth of a finest cell) so that shared face points
+  // near the surface really flip sign on one side when left unsettled.
+  const errorM = 0.1 * space.cellSizeM(0);
+
+  for (const seed of [2, 9]) {
+    it(`seams close when shared faces are settled (random configuration seed ${seed})`, { timeout: 120_000 }, () => {
+      const report = weldFromGpuSamples(seed, errorM, 2 * errorM);
+      expect(report.boundaryEdges).toBe(0);
+      expect(report.nonManifoldEdges).toBe(0);
+      expect(report.misorientedEdges).toBe(0);
+      expect(report.euler).toBe(2);
+    });
+  }
+
+  it('the same samples crack without settling (the test can fail)', { timeout: 120_000 }, () => {
+    // Tolerance 0: every face point keeps its own chunk's perturbed value.
+    let open = 0;
+    for (const seed of [2, 9]) open += weldFromGpuSamples(seed, errorM, 0).boundaryEdges;
+    console.log(`unsettled GPU-style samples: ${open} open edges`);
+    expect(open).toBeGreaterThan(0);
+  });
+
+  it('settleSharedFaces samples again only face points within the tolerance, and non-finite values', () => {
+    // A level-3 chunk the surface passes through.
+    const U = space.chunkUnits(3);
+    const surfaceCk = Math.floor(space.gkAtRadius(bounds.sphereRadiusM) / U);
+    let a: ChunkAddress | null = null;
+    for (let dk = -3; dk <= 3 && !a; dk++) {
+      const c = { face: 2, level: 3, ci: 5, cj: 6, ck: surfaceCk + dk };
+      const v = simulatedGpuValues(c, 0);
+      if (v.some((x) => x < 0) && v.some((x) => x >= 0)) a = c;
+    }
+    expect(a).not.toBeNull();
+    const exact = simulatedGpuValues(a!, 0);
+    const P = space.chunkCells + 1;
+    const tol = 0.02 * space.cellSizeM(3) * space.chunkCells;
+    const values = exact.slice();
+    const inner = P * P * 4 + P * 4 + 4;
+    values[inner] = NaN; // an inside point
+    for (let p = 0; p < P * P; p++) values[p] += 1e-3; // the k = 0 face, moved
+    const expected = values.slice();
+    let nearFace = 0;
+    for (let k = 0, p = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++, p++) {
+      const face = i === 0 || j === 0 || k === 0 || i === P - 1 || j === P - 1 || k === P - 1;
+      if (face && Math.abs(values[p]) < tol) {
+        nearFace++;
+        expected[p] = exact[p];
+      }
+    }
+    expected[inner] = exact[inner];
+    expect(nearFace).toBeGreaterThan(0);
+    const r = settleSharedFaces(space, a!, levelField(3), values, tol);
+    expect(r.resampled).toBe(nearFace + 1);
+    expect(Array.from(values)).toEqual(Array.from(expected));
+  });
+
+  it('the edge pass answers the mesher through the memo (no JS refinement of those edges)', () => {
+    const lod = planetLod(space, randomLodConfiguration(space, shell, 4));
+    let edges = 0, recalled = 0;
+    for (const a of lod.leaves.slice(0, 40)) {
+      const values = simulatedGpuValues(a, 0);
+      const hermite = simulatedEdgePass(a, values);
+      const memo = memoFromGpuHermite(values, space.chunkCells + 1, hermite);
+      edges += hermite.count;
+      recalled += memo.size;
+    }
+    expect(edges).toBeGreaterThan(100);
+    expect(recalled).toBe(edges);
+  });
+
+  it('GPU levels, tolerance and grid uniforms follow the planet size', () => {
+    expect(float32Ulp(1)).toBe(2 ** -23);
+    expect(float32Ulp(61_953)).toBe(2 ** -8);
+    const seed4 = new CubeSphereSpace({ radiusM: 61_953, chunkCells: 32, finestCellM: 1 });
+    for (let l = 0; l <= seed4.levels; l++) expect(gpuSamplesLevel(seed4, l, 64_000)).toBe(true);
+    const big = new CubeSphereSpace({ radiusM: 6_000_000, chunkCells: 32, finestCellM: 1 });
+    expect(gpuSamplesLevel(big, 0, 6_100_000)).toBe(false);
+    expect(gpuSamplesLevel(big, 8, 6_100_000)).toBe(true);
+    // Millimetres at the finest level of a 62 km planet; coarser chunks allow more.
+    const tol0 = gpuFieldToleranceM(seed4, 0, 64_000, 2);
+    expect(tol0).toBeGreaterThan(0.01);
+    expect(tol0).toBeLessThan(0.2);
+    expect(gpuFieldToleranceM(seed4, 10, 64_000, 2)).toBeGreaterThan(tol0);
+    const grid = planetChunkGrid(seed4, { face: 1, level: 2, ci: 3, cj: 4, ck: 5 }, [
+      { kind: 'octaves', frequency: 1 / 64, octaves: 8, lacunarity: 2 }, { kind: 'shell', thickness: 1 },
+    ]);
+    expect(grid.points).toBe(33);
+    // Wavelengths 64, 32, 16, 8, 4 … m against two level-2 cells (~3.5 m each): the first four kept;
+    // a 1 m shell is under one cell: dropped.
+    expect(seed4.cellSizeM(2)).toBeGreaterThan(2);
+    expect(seed4.cellSizeM(2)).toBeLessThan(4);
+    expect(Array.from(grid.uniforms.sr_band as Int32Array)).toEqual([4, 0]);
+  });
+});
