@@ -116,6 +116,8 @@ export class PlanetView {
   private task: ProgressTask | null = null;
   /** Makes this view's leaf ids unique among the planets sharing the body workers. */
   private readonly leafPrefix = `${nextLeafPrefix++}:`;
+  /** Makes each chunk job's leaf id unique (PlanetPiece.leafId). */
+  private leafSerial = 0;
   /** Last update's time and the smoothed frame interval (ms). */
   private lastUpdateAt: number | null = null;
   private frameMs = 16;
@@ -124,8 +126,8 @@ export class PlanetView {
   /** Re-meshes that found their chunk's samples kept in their worker (no sampling). */
   remeshesFromKeptSamples = 0;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
-  /** Chunk jobs whose samples came from the GPU, and the GPU's dispatch → collect time summed (ms). */
-  readonly gpuStats = { chunks: 0, failed: 0, latencyMs: 0 };
+  /** GPU sampling counters (PlanetStats.gpu) and the GPU's dispatch → collect time summed (ms). */
+  readonly gpuStats = { chunks: 0, failed: 0, latencyMs: 0, queueFull: 0, remeshSampled: 0 };
 
   constructor(private readonly options: PlanetViewOptions) {
     this.recipe = options.recipe;
@@ -261,7 +263,7 @@ export class PlanetView {
     const t0 = performance.now();
     const budgetMs = Math.min(START_MAX_MS, Math.max(START_MIN_MS, START_SHARE * this.frameMs));
     this.startedThisFrame = 0;
-    for (const job of this.streaming.nextJobs(JOBS_PER_WORKER * pool.size + 1, () => performance.now() - t0 <= budgetMs)) {
+    for (const job of this.streaming.startJobs(JOBS_PER_WORKER * pool.size + 1, () => performance.now() - t0 <= budgetMs)) {
       if (job.kind === 'chunk') this.runChunk(pool, job);
       else this.runSeam(pool, job);
     }
@@ -275,21 +277,37 @@ export class PlanetView {
   private runChunk(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'chunk' }>): void {
     const params: PlanetChunkParams = {
       recipe: this.recipe, space: this.space, ...parseChunkKey(job.key), coarser: job.coarser, simplify: SIMPLIFY,
-      leafId: this.leafPrefix + job.id, workerShare: 1 / pool.size,
+      leafId: `${this.leafPrefix}${job.id}#${this.leafSerial++}`, workerShare: 1 / pool.size,
     };
     // Same chunk, same worker: a re-mesh for a new restriction finds the samples it kept (~11 ms
     // instead of ~170 ms on a 16-core machine, where re-meshes on random workers cost a third of
     // all worker time).
     const run = { priority: job.priority + this.priorityOffset, affinity: this.leafPrefix + job.key };
     const gpu = this.gpu;
-    // A re-mesh goes straight to its worker (which kept the samples); so does a level too fine for
-    // float32, and any chunk while the GPU has a full queue.
-    if (!gpu || this.streaming.hasPiece(job.key) || this.gpuPending >= GPU_MAX_PENDING ||
-        !gpuSamplesLevel(this.chunkSpace, params.level, this.maxRadiusM)) {
+    if (!gpu || !gpuSamplesLevel(this.chunkSpace, params.level, this.maxRadiusM)) {
       this.track(job, pool.run<PlanetChunkResult>('meshPlanetChunk', params, run));
       return;
     }
-    this.track(job, this.gpuThenMesh(gpu, pool, job, params, run));
+    if (this.streaming.hasPiece(job.key)) {
+      // A re-mesh for a new restriction: its worker meshes it from the samples it kept, or says it
+      // has none, and then the GPU samples the chunk rather than that worker in JS.
+      this.track(job, chainJob(pool.run<PlanetChunkResult>('meshPlanetChunk', { ...params, keptOnly: true }, run), run.priority, (r, priority) => {
+        if (!r.needsSamples) return null;
+        this.gpuStats.remeshSampled++;
+        return this.sampleAndMesh(gpu, pool, job.key, params, { ...run, priority });
+      }));
+      return;
+    }
+    this.track(job, this.sampleAndMesh(gpu, pool, job.key, params, run));
+  }
+
+  /** GPU sampling then meshing, or JS sampling in the body worker while the GPU has a full queue. */
+  private sampleAndMesh(
+    gpu: GpuSamplerClient, pool: WorkerPool, key: string, params: PlanetChunkParams, run: { priority: number; affinity: string },
+  ): PoolJob<PlanetChunkResult> {
+    if (this.gpuPending < GPU_MAX_PENDING) return this.gpuThenMesh(gpu, pool, key, params, run);
+    this.gpuStats.queueFull++;
+    return pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
   }
 
   /**
@@ -298,12 +316,12 @@ export class PlanetView {
    * sampling it cancels the GPU job, then the pool job. A failed GPU job falls back to JS sampling.
    */
   private gpuThenMesh(
-    gpu: GpuSamplerClient, pool: WorkerPool, job: PlanetJob, params: PlanetChunkParams, run: { priority: number; affinity: string },
+    gpu: GpuSamplerClient, pool: WorkerPool, key: string, params: PlanetChunkParams, run: { priority: number; affinity: string },
   ): PoolJob<PlanetChunkResult> {
     let cancelled = false;
     let meshJob: PoolJob<PlanetChunkResult> | null = null;
     let priority = run.priority;
-    const sampling = gpu.samplePlanetChunk(this.recipe, this.space, job.kind === 'chunk' ? job.key : job.owner);
+    const sampling = gpu.samplePlanetChunk(this.recipe, this.space, key);
     this.gpuPending++;
     const promise = sampling.promise.then(
       (samples) => {
@@ -350,7 +368,7 @@ export class PlanetView {
     // Each part names its chunk mesh (the worker that meshed it reads its own copy in place) and
     // carries the packed leaves for a worker that did not (a structured clone of ~50 kB a part).
     const parts: PlanetSeamPart[] = job.parts.map((p) =>
-      'pieceId' in p ? { key: p.key, leafId: this.leafPrefix + p.pieceId, packed: this.streaming.piece(p.pieceId)!.leaves! } : p);
+      'pieceId' in p ? { key: p.key, leafId: this.streaming.piece(p.pieceId)!.leafId ?? undefined, packed: this.streaming.piece(p.pieceId)!.leaves! } : p);
     const params: PlanetSeamParams = { space: this.space, owner: job.owner, stitches: job.stitches, parts };
     this.track(job, pool.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: job.priority + this.priorityOffset }));
   }
@@ -402,7 +420,7 @@ export class PlanetView {
     }
     const remeshed = this.streaming.counts.chunksRemeshed;
     const boundary = result.boundary!;
-    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary);
+    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary, result.leafId ?? null);
     this.streaming.chunkDone(job.id, job.key, { piece, bytes: piece.bytes, triangles: piece.triangles });
     if (this.streaming.counts.chunksRemeshed > remeshed) {
       w.remesh += result.ms;
@@ -510,7 +528,8 @@ export class PlanetView {
       seamsResent: m.counts.seamsResent,
       workerMs: { ...this.workerMs },
       gpu: {
-        chunks: this.gpuStats.chunks, failed: this.gpuStats.failed, enabled: this.gpu !== null,
+        chunks: this.gpuStats.chunks, failed: this.gpuStats.failed, queueFull: this.gpuStats.queueFull,
+        remeshSampled: this.gpuStats.remeshSampled, enabled: this.gpu !== null,
         meanLatencyMs: this.gpuStats.chunks > 0 ? this.gpuStats.latencyMs / this.gpuStats.chunks : 0,
       },
       transactions: m.counts.transactions,
@@ -551,6 +570,34 @@ export class PlanetView {
     if (this.ownsSun) this.sun.dispose();
     this.root.removeFromParent();
   }
+}
+
+/**
+ * A job, then (when `next` returns one for its result) a second job in its place: one cancellable,
+ * re-prioritisable handle for both.
+ */
+function chainJob<R>(first: PoolJob<R>, priority: number, next: (result: R, priority: number) => PoolJob<R> | null): PoolJob<R> {
+  let second: PoolJob<R> | null = null;
+  let cancelled = false;
+  const promise = first.promise.then((r) => {
+    if (cancelled) throw new JobCancelledError();
+    second = next(r, priority);
+    return second ? second.promise : r;
+  });
+  return {
+    id: first.id,
+    promise,
+    cancel: () => {
+      cancelled = true;
+      first.cancel();
+      second?.cancel();
+    },
+    setPriority: (p) => {
+      priority = p;
+      first.setPriority(p);
+      second?.setPriority(p);
+    },
+  };
 }
 
 function formatM(m: number): string {

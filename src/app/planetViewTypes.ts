@@ -63,8 +63,12 @@ export interface PlanetStats {
    * (and the sampling part of it), chunks found empty or full, re-meshes, seams.
    */
   workerMs: { surface: number; surfaceSampling: number; homogeneous: number; remesh: number; seam: number };
-  /** Chunk jobs sampled on the GPU, GPU jobs that failed (then sampled in JS), mean GPU latency (ms). */
-  gpu: { chunks: number; failed: number; meanLatencyMs: number; enabled: boolean };
+  /**
+   * Planet chunks sampled on the GPU; GPU jobs that failed (then sampled in JS); chunks sampled in JS
+   * because the GPU queue was full; re-meshes whose worker had not kept the samples (GPU-sampled);
+   * mean GPU dispatch → collect time (ms); whether GPU sampling is on.
+   */
+  gpu: { chunks: number; failed: number; queueFull: number; remeshSampled: number; meanLatencyMs: number; enabled: boolean };
   /** Transactions swapped in; snapshots folded into a newer one while a transaction was open (running totals). */
   transactions: number;
   deferredSnapshots: number;

@@ -42,6 +42,8 @@ export interface CompileGlslOptions {
    * compileToJs(recipe, { minWavelengthM }).
    */
   bandUniforms?: boolean;
+  /** Permutation tables from the `sr_permutation` texture (GlslCodegenOptions.permutationTexture). */
+  permutationTexture?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -73,7 +75,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const parsed = parseRecipe(recipe);
   const bounds = recipeBounds(parsed);
   const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
-  const gen = generateFieldGlsl(parsed, gradientStepM, { bandUniforms: options.bandUniforms ?? false });
+  const gen = generateFieldGlsl(parsed, gradientStepM, { bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {
     source,

@@ -116,7 +116,7 @@ export interface GpuFieldSamplerOptions {
    */
   mappingGlsl?: string;
   /** How the field is compiled (e.g. `bandUniforms`: one program for every band limit, chosen by `sr_band`). */
-  fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms'>;
+  fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
@@ -127,6 +127,8 @@ const EDGE_OUTPUT_FLOATS = 4;
 interface FieldPrograms {
   label: string;
   compiled: CompiledGlsl;
+  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0. */
+  permutation: WebGLTexture | null;
   grid: PendingProgram;
   edges: PendingProgram;
 }
@@ -374,11 +376,19 @@ export class GpuFieldSampler {
     const compiled = compileToGlsl(recipe, this.options.fieldOptions);
     const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
     const chunks = { ...GLSL_CHUNKS, ...fieldChunks(compiled), [CHUNK_MAP]: this.options.mappingGlsl };
+    // The permutation texture serves the grid pass only: fetched in the edge pass's transform-feedback
+    // vertex shader it lost the WebGL context on SwiftShader. The edge pass reads the same tables
+    // as constants (the same numbers: the two back ends of sr_perm agree).
+    const textured = this.options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
+    const edgeChunks = textured
+      ? { ...chunks, ...fieldChunks(compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false })) }
+      : chunks;
     this.programs.set(key, {
       label,
       compiled,
+      permutation: textured ? this.permutationTexture(compiled.permutation) : null,
       grid: this.startProgram(`grid pass for ${label}`, quadVert, gridFrag, chunks),
-      edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
+      edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, edgeChunks, ['sr_hermite']),
     });
     return key;
   }
@@ -458,7 +468,7 @@ export class GpuFieldSampler {
     const layout = job.layout!;
     const target = this.target(layout.width, layout.height);
     gl.useProgram(p.program);
-    this.setChunkUniforms(p, job.grid);
+    this.setChunkUniforms(p, job.grid, this.programs.get(job.recipeKey)!.permutation);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, layout.points);
     gl.uniform1i(u.get('sr_tileWidth')!, layout.tileWidth);
@@ -497,7 +507,7 @@ export class GpuFieldSampler {
       return;
     }
     gl.useProgram(p.program);
-    this.setChunkUniforms(p, job.grid);
+    this.setChunkUniforms(p, job.grid, this.programs.get(job.recipeKey)!.permutation);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, job.grid.points);
     gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
@@ -534,9 +544,27 @@ export class GpuFieldSampler {
     this.fence(job);
   }
 
-  private setChunkUniforms(p: PendingProgram, grid: ChunkGrid): void {
+  /** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
+  private permutationTexture(bytes: Uint8Array): WebGLTexture {
+    const gl = this.gl;
+    const texture = gl.createTexture()!;
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, 256, bytes.length / 256, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, bytes);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    return texture;
+  }
+
+  private setChunkUniforms(p: PendingProgram, grid: ChunkGrid, permutation: WebGLTexture | null): void {
     const gl = this.gl;
     const u = p.uniforms!;
+    if (permutation) {
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, permutation);
+      gl.uniform1i(u.get('sr_permutation') ?? null, 0);
+    }
     // A mapping without these uniforms gets null locations: uniform*() on null is a no-op.
     gl.uniform3f(u.get('sr_chunkOriginM') ?? null, grid.originM[0], grid.originM[1], grid.originM[2]);
     gl.uniform1f(u.get('sr_chunkStepM') ?? null, grid.stepM);
@@ -649,6 +677,7 @@ export class GpuFieldSampler {
       for (const p of this.programs.values()) {
         gl.deleteProgram(p.grid.program);
         gl.deleteProgram(p.edges.program);
+        gl.deleteTexture(p.permutation);
       }
       for (const b of this.freeBuffers) gl.deleteBuffer(b.buffer);
       for (const t of this.targets.values()) {

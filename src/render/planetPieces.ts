@@ -55,6 +55,12 @@ export interface PlanetPiece {
   tags: number | Uint8Array;
   /** A chunk's boundary leaves, packed (seam jobs read them). */
   leaves: PackedBoundaryLeaves | null;
+  /**
+   * The name its body worker kept those leaves under (leafStore.ts), unique to the job that made
+   * this piece: two jobs for one piece id need not agree bit for bit (one GPU-sampled, one in JS),
+   * so a seam must read this job's leaves, not another's under the same id.
+   */
+  leafId: string | null;
   bytes: number;
   triangles: number;
 }
@@ -93,7 +99,9 @@ export class PlanetPieces {
   }
 
   /** A hidden mesh for a job's result (shown when a transaction commits). */
-  create(kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null): PlanetPiece {
+  create(
+    kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null, leafId: string | null = null,
+  ): PlanetPiece {
     const normals = quantisedNormals(r.normals);
     const indices = r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices;
     let mesh: Mesh | null = null;
@@ -114,7 +122,7 @@ export class PlanetPieces {
     const leaves = boundary ? packBoundaryLeaves(boundary) : null;
     const bytes = r.positions.byteLength + normals.byteLength + indices.byteLength + packedVertexCellsBytes(vertexCells) +
       (typeof tags === 'number' ? 0 : tags.byteLength) + (leaves ? packedLeavesBytes(leaves) : 0);
-    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, bytes, triangles: indices.length / 3 };
+    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, leafId, bytes, triangles: indices.length / 3 };
   }
 
   /** The one place a piece's geometry leaves the scene and the GPU. */

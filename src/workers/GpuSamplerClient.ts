@@ -12,6 +12,16 @@ import { deserializeError, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
+export interface GpuSamplerClientOptions {
+  /** Fill output buffers with NaN before each pass (tests). */
+  poison?: boolean;
+  /**
+   * Planet grid passes read the noise permutation tables from a texture (default true) rather than
+   * from constant arrays in the shader (benchmarks compare the two: `?gpuPermutation=const`).
+   */
+  permutationTexture?: boolean;
+}
+
 export class GpuSamplerClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
@@ -29,7 +39,7 @@ export class GpuSamplerClient {
    * Starts the worker and asks it for a WebGL2 context; resolves to null (and terminates the
    * worker) when the worker has no usable GPU path, so the caller falls back.
    */
-  static async create(options: { poison?: boolean } = {}): Promise<GpuSamplerClient | null> {
+  static async create(options: GpuSamplerClientOptions = {}): Promise<GpuSamplerClient | null> {
     let worker: Worker;
     try {
       worker = new Worker(new URL('./gpuSampler.worker.ts', import.meta.url), { type: 'module', name: 'gpu-sampler' });
@@ -46,7 +56,7 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture } };
       worker.postMessage(request);
     });
     if (!probe || !probe.ok) {

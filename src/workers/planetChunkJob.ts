@@ -51,6 +51,11 @@ export interface PlanetChunkParams {
    * Grid values and edge-pass hermite data from the GPU sampler (planetGpuSamples.ts), used unless
    * this worker kept the chunk's samples; transferred, owned by the job afterwards.
    */
+  /**
+   * A re-mesh that must not sample: when this worker did not keep the chunk's samples it answers
+   * at once with `needsSamples` (the main thread then has the GPU sample the chunk).
+   */
+  keptOnly?: boolean;
   gpu?: {
     values: Float32Array;
     hermite: GpuHermite;
@@ -73,6 +78,10 @@ export interface PlanetChunkResult {
   homogeneous: { state: 'empty' | 'full'; proven: boolean } | null;
   hash: string;
   stats: ChunkStats | null;
+  /** The `leafId` the boundary leaves were kept under in this worker (echoed from the params). */
+  leafId?: string;
+  /** Set when a `keptOnly` job found no kept samples: nothing was meshed. */
+  needsSamples?: boolean;
   /** Worker time: the whole job, and its sampling (0 when the samples were kept), ms. */
   ms: number;
   sampleMs: number;
@@ -179,7 +188,10 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   sampleCacheEntries = Math.max(32, Math.round(SAMPLE_CACHE_ENTRIES * share));
   setLeafStoreShare(share);
   const r = meshPlanetChunkUntimed(params);
-  if (params.leafId !== undefined && r.boundary) keepLeaves(params.leafId, r.boundary);
+  if (params.leafId !== undefined && r.boundary) {
+    keepLeaves(params.leafId, r.boundary);
+    r.leafId = params.leafId;
+  }
   r.ms = performance.now() - t0;
   return r;
 }
@@ -194,6 +206,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   // stop there (a third of the samples); the others sample the blocks near their surface.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
   const kept = cachedSamples(key);
+  if (!kept && params.keptOnly) return { ...homogeneousResult(space, a, { state: 'empty', proven: false }, 0), homogeneous: null, needsSamples: true };
   const t0 = performance.now();
   // Homogeneous GPU samples prove emptiness up to the GPU's error as well as the lattice gap.
   let gpuToleranceM = 0;

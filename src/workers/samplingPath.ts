@@ -6,7 +6,7 @@
  * 2. `gpu-main`: the main thread's WebGL2 with async readback (fences + pixel-pack buffers);
  * 3. `js-worker`: the JS back end of the field in workers (always there).
  */
-import { GpuSamplerClient } from './GpuSamplerClient';
+import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClient';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 
@@ -33,6 +33,7 @@ export function isSoftwareRenderer(renderer: string): boolean {
 export async function chooseSamplingPath(
   main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
   prefer: SamplingPath | 'auto' = 'auto',
+  gpuOptions: GpuSamplerClientOptions = {},
 ): Promise<SamplingChoice> {
   const mainGpu = main.webgl2 && main.floatRenderTargets;
   if (prefer === 'js-worker' || (prefer === 'auto' && isSoftwareRenderer(main.renderer))) {
@@ -42,7 +43,7 @@ export async function chooseSamplingPath(
   if (prefer === 'gpu-main' && mainGpu) {
     return { path: 'gpu-main', detail: 'GPU on the main thread (async readback), forced by ?sampling', gpuWorker: null };
   }
-  const gpuWorker = await GpuSamplerClient.create();
+  const gpuWorker = await GpuSamplerClient.create(gpuOptions);
   if (gpuWorker) {
     return { path: 'gpu-worker', detail: 'GPU in a worker (OffscreenCanvas WebGL2)', gpuWorker };
   }

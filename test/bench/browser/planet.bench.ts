@@ -14,6 +14,11 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import { planetRecipe } from '../../../src/scene/index';
+import { compileToJs, recipeBounds } from '../../../src/field/index';
+import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
+import { sampleChunk } from '../../../src/mesher/index';
+import { planetContext } from '../../../src/workers/planetChunkJob';
+import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
 
 const W = 480;
 const H = 360;
@@ -40,7 +45,9 @@ async function setup(): Promise<void> {
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = PCFShadowMap;
   document.body.appendChild(renderer.domElement);
-  const choice = await chooseSamplingPath(probeGpu());
+  // `?gpuPermutation=const`: planet grid passes read the noise tables from constants (A/B of the texture).
+  const permutationTexture = new URLSearchParams(location.search).get('gpuPermutation') !== 'const';
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture });
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 
@@ -181,7 +188,8 @@ async function fly(): Promise<void> {
   samples.chunks.push(s.chunksDone);
   const w = s.workerMs;
   const sec = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-  samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction; body-worker time: surface chunks ${sec(w.surface)} (sampling ${sec(w.surfaceSampling)}), empty/full ${sec(w.homogeneous)}, re-meshes ${sec(w.remesh)}, seams ${sec(w.seam)}`);
+  samples.chunkKinds.push(`${s.chunksHomogeneous} empty/full, ${s.chunksRemeshed} re-meshed for a new restriction; body-worker time: surface chunks ${sec(w.surface)} (sampling ${sec(w.surfaceSampling)}), empty/full ${sec(w.homogeneous)}, re-meshes ${sec(w.remesh)}, seams ${sec(w.seam)}; ` +
+    (s.gpu.enabled ? `GPU-sampled ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms, ${s.gpu.queueFull} to JS with the queue full)` : 'sampled in JS'));
   samples.chunksPerS.push(s.chunksDone / seconds);
   const idleS = (mesher!.pool.workerIdleMs - idleAtStart) / 1000;
   samples.workerIdle.push(`${s.seamsResent} sent again with records; body workers idle (no job in hand) ${idleS.toFixed(1)} s of ${seconds.toFixed(0)} s; ${totalFrames} frames: the pool had no job running in ${(100 * idleFrames / totalFrames).toFixed(0)} %, none queued in ${(100 * shallowFrames / totalFrames).toFixed(0)} %`);
@@ -248,7 +256,10 @@ async function teleportTo(altitudeM: number): Promise<void> {
     `${(s.bytes / 2 ** 20).toFixed(0)} MiB of ${(s.budgetBytes / 2 ** 20).toFixed(0)}, error ${s.thresholdPx.toFixed(1)} px (×${s.errorFactor.toFixed(2)}), ` +
     `${planet.crackReport().boundaryEdges} open edges; longest update ${longestUpdate.toFixed(0)} ms (slowest phases: ` +
     `${Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}), longest render ${longestRender.toFixed(0)} ms; ` +
-    `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again`);
+    `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again; ` +
+    (s.gpu.enabled
+      ? `GPU-sampled chunks ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms; ${s.gpu.remeshSampled} re-meshes without kept samples; ${s.gpu.queueFull} to JS with the GPU queue full; ${s.gpu.failed} failed)`
+      : 'chunks sampled in JS'));
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
 }
@@ -274,7 +285,108 @@ function teleportBenchmark(altitudeM: number): Benchmark {
   };
 }
 
+/**
+ * The planet's GPU path alone: surface chunks (levels 0-2, 8 × 8 columns each, where the 20 m
+ * teleport looks) sampled by the GPU sampling worker — grid pass, readback, edge pass, readback —
+ * all submitted at once. Chunks per second over the batch, and the mean dispatch → collect time.
+ */
+const GPU_LEVELS = [0, 1, 2];
+const GPU_COLUMNS = 8;
+const gpuSamples = { latencyMs: [] as number[], edges: [] as number[] };
+let gpuKeys: ChunkKey[] = [];
+
+function gpuBatchKeys(): ChunkKey[] {
+  const recipe = planetRecipe(4);
+  const bounds = recipeBounds(recipe);
+  const space = new CubeSphereSpace({ radiusM: bounds.sphereRadiusM, chunkCells: 32, finestCellM: 1 });
+  const field = compileToJs(recipe);
+  const d = new Vector3(0.3, 0.55, 0.78).normalize().multiplyScalar(bounds.sphereRadiusM);
+  const at: number[] = [0, 0, 0, 0];
+  space.fromWorld(d.x, d.y, d.z, at);
+  const [face, gi0, gj0] = at;
+  const w = new Float64Array(3);
+  const keys: ChunkKey[] = [];
+  for (const level of GPU_LEVELS) {
+    const U = space.chunkUnits(level);
+    for (let dj = 0; dj < GPU_COLUMNS; dj++) for (let di = 0; di < GPU_COLUMNS; di++) {
+      const ci = Math.floor(gi0 / U) + di - GPU_COLUMNS / 2, cj = Math.floor(gj0 / U) + dj - GPU_COLUMNS / 2;
+      // The surface along the column's middle, by bisection on gk.
+      let lo = space.gkAtRadius(space.innerRadiusM), hi = space.gkAtRadius(space.outerRadiusM);
+      for (let s = 0; s < 50; s++) {
+        const m = 0.5 * (lo + hi);
+        space.toWorld(face, (ci + 0.5) * U, (cj + 0.5) * U, m, w);
+        if (field(w[0], w[1], w[2]) < 0) lo = m; else hi = m;
+      }
+      keys.push(keyOf({ face, level, ci, cj, ck: Math.floor(lo / U) }));
+    }
+  }
+  return keys;
+}
+
+/** Largest |GPU − JS| over the points of some batch chunks, as a share of the tolerance the body worker assumes. */
+const gpuError = { ratio: NaN, worstM: NaN, chunks: 0, signMismatches: 0, farMismatches: 0 };
+
+async function measureGpuError(): Promise<void> {
+  const gpu = mesher?.gpuWorker;
+  if (!gpu) return;
+  const recipe = planetRecipe(4);
+  const spaceOptions = { radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
+  const ctx = planetContext(recipe, spaceOptions);
+  const space = ctx.space;
+  const keys = gpuKeys.filter((_, i) => i % (GPU_COLUMNS * GPU_COLUMNS) < 8);
+  let ratio = 0, worstM = 0, mismatches = 0, far = 0;
+  for (const key of keys) {
+    const a = parseChunkKey(key);
+    const U = space.chunkUnits(a.level);
+    const js = sampleChunk({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: 32 }, ctx.level(a.level).field, canonicalSampleMapping(space, a.face));
+    const r = await gpu.samplePlanetChunk(recipe, spaceOptions, key).promise;
+    const tol = gpuFieldToleranceM(space, a.level, ctx.maxRadiusM, ctx.lipschitz);
+    for (let p = 0; p < js.length; p++) {
+      const d = Math.abs(r.values[p] - js[p]);
+      if (!(d <= worstM)) worstM = d;
+      if (!(d / tol <= ratio)) ratio = d / tol;
+      if ((r.values[p] < 0) !== (js[p] < 0)) {
+        mismatches++;
+        if (Math.abs(js[p]) >= tol) far++;
+      }
+    }
+  }
+  Object.assign(gpuError, { ratio, worstM, chunks: keys.length, signMismatches: mismatches, farMismatches: far });
+}
+
+async function gpuBatch(): Promise<void> {
+  const gpu = mesher?.gpuWorker;
+  if (!gpu) return;
+  const recipe = planetRecipe(4);
+  const space = { radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
+  const results = await Promise.all(gpuKeys.map((key) => gpu.samplePlanetChunk(recipe, space, key).promise));
+  gpuSamples.latencyMs.push(results.reduce((a, r) => a + r.latencyMs, 0) / results.length);
+  gpuSamples.edges.push(results.reduce((a, r) => a + r.hermite.count, 0));
+}
+
 export const benchmarks: Benchmark[] = [
+  {
+    name: 'planet/gpu/chunks-per-s',
+    unit: 'chunks/s',
+    runs: 3,
+    warmup: 1,
+    setup: async () => {
+      await setup();
+      gpuKeys = gpuBatchKeys();
+      await measureGpuError();
+    },
+    run: gpuBatch,
+    toValue: (ms) => (mesher?.gpuWorker ? gpuKeys.length / (ms / 1000) : 0),
+    notes: () => mesher?.gpuWorker
+      ? `${gpuKeys.length} surface chunks of planetRecipe(4) (32³, levels ${GPU_LEVELS.join(', ')}) submitted at once to the GPU sampling worker (grid + edge passes, readbacks; ` +
+        `noise tables ${new URLSearchParams(location.search).get('gpuPermutation') === 'const' ? 'as constants' : 'in a texture'}); ` +
+        `${gpuSamples.edges.at(-1)} sign-changing edges; mean dispatch → collect ${gpuSamples.latencyMs.at(-1)?.toFixed(1)} ms a chunk`
+      : 'no GPU sampling here (the probe chose JS workers): 0',
+    extraRows: (): BenchRow[] => mesher?.gpuWorker
+      ? [rowFrom('planet/gpu/error-vs-tolerance', 'ratio', [gpuError.ratio],
+        `largest |GPU − JS| over every point of ${gpuError.chunks} batch chunks / gpuFieldToleranceM (must stay < 1; ${gpuError.worstM.toExponential(2)} m at worst; ${gpuError.signMismatches} points of the other sign, ${gpuError.farMismatches} of them at least the tolerance from zero: must be 0)`)]
+      : [],
+  },
   {
     name: 'planet/flight/orbit-to-surface',
     unit: 'ms',
