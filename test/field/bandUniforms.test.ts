@@ -191,3 +191,19 @@ describe('band uniforms (one GLSL program for every band limit)', () => {
     expect(() => compileToGlsl(bad, { bandUniforms: true })).toThrow(RecipeError);
   });
 });
+
+describe('permutation tables as a texture (planet grid passes)', () => {
+  it('reads sr_perm from the sr_permutation texture instead of a constant array; the tables are the same bytes', async () => {
+    const { generateFieldGlsl } = await import('../../src/field/glslCodegen');
+    const { planetRecipe } = await import('../../src/scene/planets');
+    const r = planetRecipe(4);
+    const plain = generateFieldGlsl(r, 1);
+    const textured = generateFieldGlsl(r, 1, { permutationTexture: true, bandUniforms: true });
+    expect(plain.chunk).toContain('const uint SR_PERM[');
+    expect(textured.chunk).not.toContain('SR_PERM');
+    expect(textured.chunk).toContain('uniform highp usampler2D sr_permutation;');
+    expect(textured.chunk).toContain('texelFetch(sr_permutation, ivec2(i, table), 0)');
+    expect(Array.from(textured.permutation)).toEqual(Array.from(plain.permutation));
+    expect(textured.permutation.length).toBe(256 * textured.noiseSeeds.length);
+  });
+});

@@ -114,4 +114,26 @@ describe('PlanetStreaming', () => {
     m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: [drawnKey, ...others, ...ks] }));
     expect(m.nextJobs(100).map((j) => (j.kind === 'chunk' ? j.key : j.owner)).sort()).toEqual([child, parent].sort());
   });
+  it('startJobs asks the frame budget again after each start it handed out (the caller\'s start cost counts)', () => {
+    const m = model(100_000 * KB);
+    const ks = keys(10);
+    m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
+    // A clock the caller advances by 3 ms per start; the budget is 10 ms: 4 starts (0, 3, 6, 9 ms).
+    let clockMs = 0;
+    const asked: number[] = [];
+    const started: string[] = [];
+    for (const job of m.startJobs(1e6, () => {
+      asked.push(clockMs);
+      return clockMs <= 10;
+    })) {
+      started.push(job.id);
+      clockMs += 3; // what starting it cost the caller
+    }
+    expect(started.length).toBe(4);
+    expect(asked).toEqual([0, 3, 6, 9, 12]);
+    // The rest start on the next frame, none twice.
+    const rest = m.nextJobs(1e6).map((j) => j.id);
+    expect(rest.length).toBe(6);
+    expect(rest.filter((id) => started.includes(id))).toEqual([]);
+  });
 });
