@@ -61,8 +61,9 @@ let nextLeafPrefix = 1;
 const RESELECT_MOVE = 0.02;
 const DEFAULT_BUDGET_BYTES = 192 * 2 ** 20;
 /**
- * Planet chunks waiting on the GPU sampler at once. Past it a new chunk is sampled in JS by its body
- * worker instead: the two back ends share the load rather than chunks queueing behind the GPU.
+ * Planet chunks waiting on the GPU sampler at once (PlanetViewOptions.gpuMaxPending). Past it a new
+ * chunk is sampled in JS by its body worker instead: the two back ends share the load rather than
+ * chunks queueing behind the GPU.
  */
 const GPU_MAX_PENDING = 64;
 
@@ -305,7 +306,7 @@ export class PlanetView {
   private sampleAndMesh(
     gpu: GpuSamplerClient, pool: WorkerPool, key: string, params: PlanetChunkParams, run: { priority: number; affinity: string },
   ): PoolJob<PlanetChunkResult> {
-    if (this.gpuPending < GPU_MAX_PENDING) return this.gpuThenMesh(gpu, pool, key, params, run);
+    if (this.gpuPending < (this.options.gpuMaxPending ?? GPU_MAX_PENDING)) return this.gpuThenMesh(gpu, pool, key, params, run);
     this.gpuStats.queueFull++;
     return pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
   }

@@ -26,6 +26,11 @@ export interface PlanetViewOptions {
   maxScreenErrorPx?: number;
   /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves; planetStreaming.ts keeps to it. */
   budgetBytes?: number;
+  /**
+   * Planet chunks that may wait on the GPU sampler at once (default 64); past it a new chunk is
+   * sampled in JS by its body worker.
+   */
+  gpuMaxPending?: number;
   /** Per-pixel field material (quality high). */
   detailMaterial?: boolean;
   renderer?: WebGLRenderer;

@@ -71,7 +71,9 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const scene = new Scene();
   const camera = new PerspectiveCamera(fovDeg, W / H, 0.5, 1e7);
   const errors: string[] = [];
-  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene });
+  // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
+  const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
+  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
   scene.add(planet.root);
   planet.start(mesher!.pool, mesher!.gpuWorker);
   return { scene, camera, errors, planet };
