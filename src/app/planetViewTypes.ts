@@ -27,7 +27,7 @@ export interface PlanetViewOptions {
   /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves; planetStreaming.ts keeps to it. */
   budgetBytes?: number;
   /**
-   * Planet chunks that may wait on the GPU sampler at once (default 64); past it a new chunk is
+   * Planet chunks that may wait on the GPU sampler at once (default 256); past it a new chunk is
    * sampled in JS by its body worker.
    */
   gpuMaxPending?: number;
