@@ -20,7 +20,7 @@ import {
   type LodSelectResult,
   type PlanetJob,
 } from '../lod/index';
-import { validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
+import { openEdgeTriangles, validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
@@ -424,7 +424,7 @@ export class PlanetView {
     }
     const remeshed = this.streaming.counts.chunksRemeshed;
     const boundary = result.boundary!;
-    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary, result.leafId ?? null);
+    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary, result.leafId ?? null, result.sampledBy ?? null);
     this.streaming.chunkDone(job.id, job.key, { piece, bytes: piece.bytes, triangles: piece.triangles });
     if (this.streaming.counts.chunksRemeshed > remeshed) {
       w.remesh += result.ms;
@@ -478,16 +478,20 @@ export class PlanetView {
     const t0 = performance.now();
     const meshes: ChunkMesh[] = [];
     const tags: (number | Uint8Array)[] = [];
+    const pieces: PlanetPiece[] = [];
     let chunks = 0, seams = 0;
     for (const p of this.drawnPieces()) {
       if (p.triangles === 0) continue;
       meshes.push(weldableMesh(p));
       tags.push(p.tags);
+      pieces.push(p);
       if (p.kind === 'chunk') chunks++;
       else seams++;
     }
-    const report = validateMesh(weldMeshes(meshes, tags));
-    return { ...report, chunks, seams, ms: performance.now() - t0 };
+    const welded = weldMeshes(meshes, tags);
+    const report = validateMesh(welded);
+    const openAt = report.boundaryEdges > 0 ? piecesAtOpenEdges(welded.indices, pieces) : [];
+    return { ...report, chunks, seams, openAt, ms: performance.now() - t0 };
   }
 
   /** Bytes the drawn pieces hold, all in (geometry, vertex cells, weld tags, boundary leaves). */
@@ -574,6 +578,22 @@ export class PlanetView {
     if (this.ownsSun) this.sun.dispose();
     this.root.removeFromParent();
   }
+}
+
+/**
+ * The pieces (in weld order, with their triangle counts) holding the triangles `openEdgeTriangles`
+ * found: "kind key (sampled by)", at most 12. Debug: where a crack is, and how its chunks were made.
+ */
+function piecesAtOpenEdges(indices: ArrayLike<number>, pieces: readonly PlanetPiece[]): string[] {
+  const out = new Set<string>();
+  let piece = 0, end = pieces.length > 0 ? pieces[0].triangles : 0;
+  for (const t of openEdgeTriangles(indices)) {
+    while (t >= end && piece + 1 < pieces.length) end += pieces[++piece].triangles;
+    const p = pieces[piece];
+    out.add(`${p.kind} ${p.key}${p.sampledBy ? ` (${p.sampledBy})` : ''}`);
+    if (out.size >= 12) break;
+  }
+  return [...out];
 }
 
 /**

@@ -96,5 +96,7 @@ export interface PlanetStats {
 export interface PlanetCrackReport extends MeshReport {
   chunks: number;
   seams: number;
+  /** Pieces with an open edge (kind, key and how a chunk was sampled), at most 12: empty when watertight. */
+  openAt: string[];
   ms: number;
 }

@@ -6,7 +6,7 @@ export type {
 export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';
 export { meshChunk, sampleChunk, MesherInputError } from './dualContour.ts';
 export { HermiteMemo } from './hermiteMemo.ts';
-export { countDuplicateTriangles, meshProblems, validateMesh, weldMeshes } from './validate.ts';
+export { countDuplicateTriangles, meshProblems, openEdgeTriangles, validateMesh, weldMeshes } from './validate.ts';
 export type { MeshReport } from './validate.ts';
 export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';
 export { qefSolve, QEF_STRIDE, VERTEX_INSET_CELLS } from './qef.ts';

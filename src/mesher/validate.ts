@@ -191,3 +191,28 @@ export function weldMeshes(meshes: readonly ChunkMesh[], vertexTags?: readonly (
     vertexCells: Int32Array.from(cells),
   };
 }
+
+/**
+ * Triangles (by index, ascending) with an edge that no other triangle shares: where a mesh that
+ * should be closed is open. Debug attribution for crack reports (validateMesh only counts them).
+ */
+export function openEdgeTriangles(indices: ArrayLike<number>): number[] {
+  const uses = new Map<string, number>();
+  const edge = (a: number, b: number): string => (a < b ? `${a},${b}` : `${b},${a}`);
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const k = edge(indices[t + e], indices[t + ((e + 1) % 3)]);
+      uses.set(k, (uses.get(k) ?? 0) + 1);
+    }
+  }
+  const out: number[] = [];
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      if (uses.get(edge(indices[t + e], indices[t + ((e + 1) % 3)])) === 1) {
+        out.push(t / 3);
+        break;
+      }
+    }
+  }
+  return out;
+}

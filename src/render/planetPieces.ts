@@ -61,6 +61,8 @@ export interface PlanetPiece {
    * so a seam must read this job's leaves, not another's under the same id.
    */
   leafId: string | null;
+  /** A chunk's samples: kept by its worker, from the GPU, or JS (debug attribution); null for seams. */
+  sampledBy: string | null;
   bytes: number;
   triangles: number;
 }
@@ -101,6 +103,7 @@ export class PlanetPieces {
   /** A hidden mesh for a job's result (shown when a transaction commits). */
   create(
     kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null, leafId: string | null = null,
+    sampledBy: string | null = null,
   ): PlanetPiece {
     const normals = quantisedNormals(r.normals);
     const indices = r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices;
@@ -122,7 +125,7 @@ export class PlanetPieces {
     const leaves = boundary ? packBoundaryLeaves(boundary) : null;
     const bytes = r.positions.byteLength + normals.byteLength + indices.byteLength + packedVertexCellsBytes(vertexCells) +
       (typeof tags === 'number' ? 0 : tags.byteLength) + (leaves ? packedLeavesBytes(leaves) : 0);
-    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, leafId, bytes, triangles: indices.length / 3 };
+    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, leafId, sampledBy, bytes, triangles: indices.length / 3 };
   }
 
   /** The one place a piece's geometry leaves the scene and the GPU. */

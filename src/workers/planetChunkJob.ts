@@ -80,6 +80,8 @@ export interface PlanetChunkResult {
   stats: ChunkStats | null;
   /** The `leafId` the boundary leaves were kept under in this worker (echoed from the params). */
   leafId?: string;
+  /** Where this mesh's samples came from: kept by this worker, the GPU, or JS sampling here. */
+  sampledBy?: 'kept' | 'gpu' | 'js';
   /** Set when a `keptOnly` job found no kept samples: nothing was meshed. */
   needsSamples?: boolean;
   /** Worker time: the whole job, and its sampling (0 when the samples were kept), ms. */
@@ -188,6 +190,8 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
   sampleCacheEntries = Math.max(32, Math.round(SAMPLE_CACHE_ENTRIES * share));
   setLeafStoreShare(share);
   const r = meshPlanetChunkUntimed(params);
+  // Attribution only (PlanetView's crack report names how each chunk next to an open edge was sampled).
+  r.sampledBy ??= params.gpu ? 'gpu' : 'js';
   if (params.leafId !== undefined && r.boundary) {
     keepLeaves(params.leafId, r.boundary);
     r.leafId = params.leafId;
@@ -210,11 +214,13 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
   // Homogeneous GPU samples prove emptiness up to the GPU's error as well as the lattice gap.
   let gpuToleranceM = 0;
+  let sampledBy: PlanetChunkResult['sampledBy'] = undefined;
   let samples: ChunkSamples;
   let memo: HermiteMemo;
   if (kept) {
     samples = kept.samples;
     memo = kept.memo;
+    sampledBy = 'kept';
   } else if (params.gpu) {
     gpuToleranceM = params.gpu.toleranceM ?? gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz);
     const { values: gpuValues, hermite } = params.gpu;
@@ -280,6 +286,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
     stats: result.stats,
     ms: 0,
     sampleMs,
+    sampledBy,
   };
 }
 

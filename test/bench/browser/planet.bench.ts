@@ -256,7 +256,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
   t.notes.push(`${done ? 'complete' : `NOT complete (cap ${TELEPORT_CAP_S} s)`}: ${s.drawn} chunks drawn, ${jobs} chunk jobs since the jump ` +
     `(${s.chunksHomogeneous} empty/full and ${s.chunksRemeshed} re-meshes since start, ${s.remeshesFromKeptSamples} of them from kept samples), ${s.transactions} transactions, ${s.evicted} evicted, ` +
     `${(s.bytes / 2 ** 20).toFixed(0)} MiB of ${(s.budgetBytes / 2 ** 20).toFixed(0)}, error ${s.thresholdPx.toFixed(1)} px (×${s.errorFactor.toFixed(2)}), ` +
-    `${planet.crackReport().boundaryEdges} open edges; longest update ${longestUpdate.toFixed(0)} ms (slowest phases: ` +
+    `${crackNote(planet)}; longest update ${longestUpdate.toFixed(0)} ms (slowest phases: ` +
     `${Object.entries(planet.slowestMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}), longest render ${longestRender.toFixed(0)} ms; ` +
     `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again; ` +
     (s.gpu.enabled
@@ -264,6 +264,12 @@ async function teleportTo(altitudeM: number): Promise<void> {
       : 'chunks sampled in JS'));
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
+}
+
+/** "N open edges", and where when N > 0 (the pieces beside them, and how their chunks were sampled). */
+function crackNote(planet: PlanetView): string {
+  const c = planet.crackReport();
+  return `${c.boundaryEdges} open edges${c.boundaryEdges > 0 ? ` at ${c.openAt.join(', ')}` : ''}`;
 }
 
 function teleportBenchmark(altitudeM: number): Benchmark {
