@@ -22,11 +22,11 @@ import {
 } from '../lod/index';
 import { openEdgeTriangles, validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
 import { BodyMaterial } from '../render/BodyMaterial';
-import { PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
+import { piecesAtOpenEdges, PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
 import type { GpuSamplerClient } from '../workers/GpuSamplerClient';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
-import { gpuSamplesLevel } from '../workers/planetGpuSamples';
+import { PlanetChunkJobs } from '../workers/PlanetChunkJobs';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
 import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
@@ -60,15 +60,6 @@ let nextLeafPrefix = 1;
 /** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
 const RESELECT_MOVE = 0.02;
 const DEFAULT_BUDGET_BYTES = 192 * 2 ** 20;
-/**
- * Planet chunks waiting on the GPU sampler at once (PlanetViewOptions.gpuMaxPending). Past it a new
- * chunk is sampled in JS by its body worker instead: the two back ends share the load rather than
- * chunks queueing behind the GPU. On the H100 machine (one A/B run) 256 against 64: teleports to
- * 300 m / 20 m complete in 14.2 / 16.1 s against 14.6 / 19.8 s, with 3 / 5 long tasks against 6 / 24
- * (the GPU takes ~2,100 of ~3,000 chunk jobs instead of ~1,900, and the body workers have that much
- * less JS sampling to do).
- */
-const GPU_MAX_PENDING = 256;
 
 const frustum = new Frustum();
 /** {@link PlanetView.priorityOffset} that puts the planet's jobs after everything else. */
@@ -108,9 +99,8 @@ export class PlanetView {
   private endedUnapplied = 0;
   private readonly results: Finished[] = [];
   private pool: WorkerPool | null = null;
-  /** The GPU sampling worker when the start-up probe chose GPU sampling; null: JS in the body workers. */
-  private gpu: GpuSamplerClient | null = null;
-  private gpuPending = 0;
+  /** Where chunk jobs run (GPU sampling then a body worker, or JS in a body worker); set by start(). */
+  private chunkJobs: PlanetChunkJobs | null = null;
   private readonly maxRadiusM: number;
   private lastSelectAt = -Infinity;
   private lastSelectHeightPx = 0;
@@ -130,8 +120,6 @@ export class PlanetView {
   /** Re-meshes that found their chunk's samples kept in their worker (no sampling). */
   remeshesFromKeptSamples = 0;
   readonly workerMs = { surface: 0, surfaceSampling: 0, homogeneous: 0, remesh: 0, seam: 0 };
-  /** GPU sampling counters (PlanetStats.gpu) and the GPU's dispatch → collect time summed (ms). */
-  readonly gpuStats = { chunks: 0, failed: 0, latencyMs: 0, queueFull: 0, remeshSampled: 0 };
 
   constructor(private readonly options: PlanetViewOptions) {
     this.recipe = options.recipe;
@@ -183,7 +171,10 @@ export class PlanetView {
    */
   start(pool: WorkerPool, gpu: GpuSamplerClient | null = null): void {
     this.pool = pool;
-    this.gpu = gpu;
+    this.chunkJobs = new PlanetChunkJobs(pool, gpu, {
+      recipe: this.recipe, space: this.space, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
+      gpuMaxPending: this.options.gpuMaxPending, onError: this.options.onError,
+    });
   }
 
   /** The field at a world point: about the altitude above the surface, metres. */
@@ -287,85 +278,7 @@ export class PlanetView {
     // instead of ~170 ms on a 16-core machine, where re-meshes on random workers cost a third of
     // all worker time).
     const run = { priority: job.priority + this.priorityOffset, affinity: this.leafPrefix + job.key };
-    const gpu = this.gpu;
-    if (!gpu || !gpuSamplesLevel(this.chunkSpace, params.level, this.maxRadiusM)) {
-      this.track(job, pool.run<PlanetChunkResult>('meshPlanetChunk', params, run));
-      return;
-    }
-    if (this.streaming.hasPiece(job.key)) {
-      // A re-mesh for a new restriction: its worker meshes it from the samples it kept, or says it
-      // has none, and then the GPU samples the chunk rather than that worker in JS.
-      this.track(job, chainJob(pool.run<PlanetChunkResult>('meshPlanetChunk', { ...params, keptOnly: true }, run), run.priority, (r, priority) => {
-        if (!r.needsSamples) return null;
-        this.gpuStats.remeshSampled++;
-        return this.sampleAndMesh(gpu, pool, job.key, params, { ...run, priority });
-      }));
-      return;
-    }
-    this.track(job, this.sampleAndMesh(gpu, pool, job.key, params, run));
-  }
-
-  /** GPU sampling then meshing, or JS sampling in the body worker while the GPU has a full queue. */
-  private sampleAndMesh(
-    gpu: GpuSamplerClient, pool: WorkerPool, key: string, params: PlanetChunkParams, run: { priority: number; affinity: string },
-  ): PoolJob<PlanetChunkResult> {
-    if (this.gpuPending < (this.options.gpuMaxPending ?? GPU_MAX_PENDING)) return this.gpuThenMesh(gpu, pool, key, params, run);
-    this.gpuStats.queueFull++;
-    return pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
-  }
-
-  /**
-   * A chunk sampled by the GPU sampling worker (grid and edge passes), then meshed by a body worker
-   * with those samples (planetGpuSamples.ts settles its shared faces). One cancellable job: while
-   * sampling it cancels the GPU job, then the pool job. A failed GPU job falls back to JS sampling.
-   */
-  private gpuThenMesh(
-    gpu: GpuSamplerClient, pool: WorkerPool, key: string, params: PlanetChunkParams, run: { priority: number; affinity: string },
-  ): PoolJob<PlanetChunkResult> {
-    let cancelled = false;
-    let meshJob: PoolJob<PlanetChunkResult> | null = null;
-    let priority = run.priority;
-    const sampling = gpu.samplePlanetChunk(this.recipe, this.space, key);
-    this.gpuPending++;
-    const promise = sampling.promise.then(
-      (samples) => {
-        this.gpuPending--;
-        if (cancelled) throw new JobCancelledError();
-        this.gpuStats.chunks++;
-        this.gpuStats.latencyMs += samples.latencyMs;
-        const h = samples.hermite;
-        const gpuParams: PlanetChunkParams = { ...params, gpu: { values: samples.values, hermite: { count: h.count, edgeIds: h.edgeIds, t: h.t, normals: h.normals } } };
-        meshJob = pool.run<PlanetChunkResult>('meshPlanetChunk', gpuParams, {
-          ...run, priority, transfer: [samples.values.buffer, h.edgeIds.buffer, h.t.buffer, h.normals.buffer] as ArrayBuffer[],
-        });
-        return meshJob.promise;
-      },
-      (error: unknown) => {
-        this.gpuPending--;
-        if (cancelled) throw new JobCancelledError();
-        // The GPU path failed (context lost, shader error): this chunk is sampled in JS instead.
-        this.gpuStats.failed++;
-        meshJob = pool.run<PlanetChunkResult>('meshPlanetChunk', params, { ...run, priority });
-        if ((error as Error)?.name === 'GpuShaderError') {
-          this.gpu = null; // every later chunk would fail the same way
-          this.options.onError(`Planet GPU sampling failed, chunks are sampled in JS from now on: ${(error as Error).message}`);
-        }
-        return meshJob.promise;
-      },
-    );
-    return {
-      id: -1,
-      promise,
-      cancel: () => {
-        cancelled = true;
-        sampling.cancel();
-        meshJob?.cancel();
-      },
-      setPriority: (p) => {
-        priority = p;
-        meshJob?.setPriority(p);
-      },
-    };
+    this.track(job, this.chunkJobs!.run(params, run, this.streaming.hasPiece(job.key)));
   }
 
   private runSeam(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'seam' }>): void {
@@ -490,7 +403,7 @@ export class PlanetView {
     }
     const welded = weldMeshes(meshes, tags);
     const report = validateMesh(welded);
-    const openAt = report.boundaryEdges > 0 ? piecesAtOpenEdges(welded.indices, pieces) : [];
+    const openAt = report.boundaryEdges > 0 ? piecesAtOpenEdges(openEdgeTriangles(welded.indices), pieces) : [];
     return { ...report, chunks, seams, openAt, ms: performance.now() - t0 };
   }
 
@@ -535,11 +448,7 @@ export class PlanetView {
       seamsDone: this.seamsDone,
       seamsResent: m.counts.seamsResent,
       workerMs: { ...this.workerMs },
-      gpu: {
-        chunks: this.gpuStats.chunks, failed: this.gpuStats.failed, queueFull: this.gpuStats.queueFull,
-        remeshSampled: this.gpuStats.remeshSampled, enabled: this.gpu !== null,
-        meanLatencyMs: this.gpuStats.chunks > 0 ? this.gpuStats.latencyMs / this.gpuStats.chunks : 0,
-      },
+      gpu: this.chunkJobs?.gpuStats() ?? { chunks: 0, failed: 0, queueFull: 0, remeshSampled: 0, meanLatencyMs: 0, enabled: false },
       transactions: m.counts.transactions,
       deferredSnapshots: m.counts.deferredSnapshots,
       evicted: m.counts.evicted,
@@ -578,50 +487,6 @@ export class PlanetView {
     if (this.ownsSun) this.sun.dispose();
     this.root.removeFromParent();
   }
-}
-
-/**
- * The pieces (in weld order, with their triangle counts) holding the triangles `openEdgeTriangles`
- * found: "kind key (sampled by)", at most 12. Debug: where a crack is, and how its chunks were made.
- */
-function piecesAtOpenEdges(indices: ArrayLike<number>, pieces: readonly PlanetPiece[]): string[] {
-  const out = new Set<string>();
-  let piece = 0, end = pieces.length > 0 ? pieces[0].triangles : 0;
-  for (const t of openEdgeTriangles(indices)) {
-    while (t >= end && piece + 1 < pieces.length) end += pieces[++piece].triangles;
-    const p = pieces[piece];
-    out.add(`${p.kind} ${p.key}${p.sampledBy ? ` (${p.sampledBy})` : ''}`);
-    if (out.size >= 12) break;
-  }
-  return [...out];
-}
-
-/**
- * A job, then (when `next` returns one for its result) a second job in its place: one cancellable,
- * re-prioritisable handle for both.
- */
-function chainJob<R>(first: PoolJob<R>, priority: number, next: (result: R, priority: number) => PoolJob<R> | null): PoolJob<R> {
-  let second: PoolJob<R> | null = null;
-  let cancelled = false;
-  const promise = first.promise.then((r) => {
-    if (cancelled) throw new JobCancelledError();
-    second = next(r, priority);
-    return second ? second.promise : r;
-  });
-  return {
-    id: first.id,
-    promise,
-    cancel: () => {
-      cancelled = true;
-      first.cancel();
-      second?.cancel();
-    },
-    setPriority: (p) => {
-      priority = p;
-      first.setPriority(p);
-      second?.setPriority(p);
-    },
-  };
 }
 
 function formatM(m: number): string {

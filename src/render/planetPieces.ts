@@ -219,3 +219,20 @@ export class PlanetPieces {
     this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
   }
 }
+
+/**
+ * The pieces (in weld order, with their triangle counts) holding the given triangles of their weld
+ * (ascending, e.g. mesher's openEdgeTriangles): "kind key (sampled by)", at most 12. Debug: where a
+ * crack is, and how its chunks were made.
+ */
+export function piecesAtOpenEdges(triangles: Iterable<number>, pieces: readonly PlanetPiece[]): string[] {
+  const out = new Set<string>();
+  let piece = 0, end = pieces.length > 0 ? pieces[0].triangles : 0;
+  for (const t of triangles) {
+    while (t >= end && piece + 1 < pieces.length) end += pieces[++piece].triangles;
+    const p = pieces[piece];
+    out.add(`${p.kind} ${p.key}${p.sampledBy ? ` (${p.sampledBy})` : ''}`);
+    if (out.size >= 12) break;
+  }
+  return [...out];
+}

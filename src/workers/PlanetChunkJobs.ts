@@ -1,0 +1,176 @@
+/**
+ * Where a planet's chunk jobs run (issue 15): sampled on the GPU (the sampling worker's grid and
+ * edge passes) and then meshed by a body worker, or sampled and meshed in JS by a body worker. One
+ * cancellable, re-prioritisable job either way. PlanetView decides what to run; this decides where.
+ *
+ * - Levels whose cells float32 cannot resolve (planetGpuSamples.gpuSamplesLevel) stay in JS.
+ * - A re-mesh (a piece of the chunk exists) asks its worker for the samples it kept (`keptOnly`); when
+ *   they are gone the GPU samples the chunk, rather than that worker in JS.
+ * - Past `gpuMaxPending` chunks waiting on the GPU a new chunk is sampled in JS: the two back ends
+ *   share the load rather than chunks queueing behind the GPU.
+ * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
+ */
+import type { CubeSphereOptions, CubeSphereSpace } from '../lod/index';
+import type { FieldRecipe } from '../field/recipe';
+import type { GpuSamplerClient } from './GpuSamplerClient';
+import type { PlanetChunkParams, PlanetChunkResult } from './planetChunkJob';
+import { gpuSamplesLevel } from './planetGpuSamples';
+import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
+
+/**
+ * Chunks that may wait on the GPU sampler at once (PlanetChunkJobsOptions.gpuMaxPending). On the H100
+ * machine (one A/B run) 256 against 64: teleports to 300 m / 20 m complete in 14.2 / 16.1 s against
+ * 14.6 / 19.8 s, with 3 / 5 long tasks against 6 / 24 (the GPU takes ~2,100 of ~3,000 chunk jobs
+ * instead of ~1,900, and the body workers have that much less JS sampling to do).
+ */
+export const GPU_MAX_PENDING = 256;
+
+export interface PlanetChunkJobsOptions {
+  recipe: FieldRecipe;
+  space: CubeSphereOptions;
+  chunkSpace: CubeSphereSpace;
+  /** Outer radius of the recipe (m): with the level's cell size, whether float32 resolves it. */
+  maxRadiusM: number;
+  /** Default {@link GPU_MAX_PENDING}. */
+  gpuMaxPending?: number;
+  onError: (message: string) => void;
+}
+
+/** Pool options of one chunk job: its priority and the worker affinity (its chunk). */
+export interface ChunkRunOptions {
+  priority: number;
+  affinity: string;
+}
+
+/** What PlanetStats.gpu reports. */
+export interface PlanetGpuStats {
+  chunks: number;
+  failed: number;
+  queueFull: number;
+  remeshSampled: number;
+  meanLatencyMs: number;
+  enabled: boolean;
+}
+
+export class PlanetChunkJobs {
+  private gpu: GpuSamplerClient | null;
+  private gpuPending = 0;
+  private readonly counts = { chunks: 0, failed: 0, latencyMs: 0, queueFull: 0, remeshSampled: 0 };
+
+  constructor(private readonly pool: WorkerPool, gpu: GpuSamplerClient | null, private readonly options: PlanetChunkJobsOptions) {
+    this.gpu = gpu;
+  }
+
+  /** Chunk jobs sampled on the GPU, failed there, sent to JS with the queue full, … */
+  gpuStats(): PlanetGpuStats {
+    const c = this.counts;
+    return {
+      chunks: c.chunks, failed: c.failed, queueFull: c.queueFull, remeshSampled: c.remeshSampled, enabled: this.gpu !== null,
+      meanLatencyMs: c.chunks > 0 ? c.latencyMs / c.chunks : 0,
+    };
+  }
+
+  /** Runs one chunk job; `remesh`: a piece of this chunk exists (its worker may have kept the samples). */
+  run(params: PlanetChunkParams, run: ChunkRunOptions, remesh: boolean): PoolJob<PlanetChunkResult> {
+    const gpu = this.gpu;
+    if (!gpu || !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
+      return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
+    }
+    if (remesh) {
+      return chainJob(this.pool.run<PlanetChunkResult>('meshPlanetChunk', { ...params, keptOnly: true }, run), run.priority, (r, priority) => {
+        if (!r.needsSamples) return null;
+        this.counts.remeshSampled++;
+        return this.sampleAndMesh(gpu, params, { ...run, priority });
+      });
+    }
+    return this.sampleAndMesh(gpu, params, run);
+  }
+
+  /** GPU sampling then meshing, or JS sampling in the body worker while the GPU has a full queue. */
+  private sampleAndMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
+    if (this.gpuPending < (this.options.gpuMaxPending ?? GPU_MAX_PENDING)) return this.gpuThenMesh(gpu, params, run);
+    this.counts.queueFull++;
+    return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
+  }
+
+  /**
+   * A chunk sampled by the GPU sampling worker, then meshed by a body worker with those samples
+   * (planetGpuSamples.ts settles its shared faces). While sampling, cancel drops the GPU job; then
+   * the pool job. A failed GPU job falls back to JS sampling.
+   */
+  private gpuThenMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
+    let cancelled = false;
+    let meshJob: PoolJob<PlanetChunkResult> | null = null;
+    let priority = run.priority;
+    const key = `${params.face}/${params.level}/${params.ci}/${params.cj}/${params.ck}`;
+    const sampling = gpu.samplePlanetChunk(this.options.recipe, this.options.space, key);
+    this.gpuPending++;
+    const promise = sampling.promise.then(
+      (samples) => {
+        this.gpuPending--;
+        if (cancelled) throw new JobCancelledError();
+        this.counts.chunks++;
+        this.counts.latencyMs += samples.latencyMs;
+        const h = samples.hermite;
+        const gpuParams: PlanetChunkParams = { ...params, gpu: { values: samples.values, hermite: { count: h.count, edgeIds: h.edgeIds, t: h.t, normals: h.normals } } };
+        meshJob = this.pool.run<PlanetChunkResult>('meshPlanetChunk', gpuParams, {
+          ...run, priority, transfer: [samples.values.buffer, h.edgeIds.buffer, h.t.buffer, h.normals.buffer] as ArrayBuffer[],
+        });
+        return meshJob.promise;
+      },
+      (error: unknown) => {
+        this.gpuPending--;
+        if (cancelled) throw new JobCancelledError();
+        // The GPU path failed (context lost, shader error): this chunk is sampled in JS instead.
+        this.counts.failed++;
+        meshJob = this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, { ...run, priority });
+        if ((error as Error)?.name === 'GpuShaderError' && this.gpu) {
+          this.gpu = null; // every later chunk would fail the same way
+          this.options.onError(`Planet GPU sampling failed, chunks are sampled in JS from now on: ${(error as Error).message}`);
+        }
+        return meshJob.promise;
+      },
+    );
+    return {
+      id: -1,
+      promise,
+      cancel: () => {
+        cancelled = true;
+        sampling.cancel();
+        meshJob?.cancel();
+      },
+      setPriority: (p) => {
+        priority = p;
+        meshJob?.setPriority(p);
+      },
+    };
+  }
+}
+
+/**
+ * A job, then (when `next` returns one for its result) a second job in its place: one cancellable,
+ * re-prioritisable handle for both.
+ */
+export function chainJob<R>(first: PoolJob<R>, priority: number, next: (result: R, priority: number) => PoolJob<R> | null): PoolJob<R> {
+  let second: PoolJob<R> | null = null;
+  let cancelled = false;
+  const promise = first.promise.then((r) => {
+    if (cancelled) throw new JobCancelledError();
+    second = next(r, priority);
+    return second ? second.promise : r;
+  });
+  return {
+    id: first.id,
+    promise,
+    cancel: () => {
+      cancelled = true;
+      first.cancel();
+      second?.cancel();
+    },
+    setPriority: (p) => {
+      priority = p;
+      first.setPriority(p);
+      second?.setPriority(p);
+    },
+  };
+}
