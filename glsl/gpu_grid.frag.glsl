@@ -3,6 +3,8 @@
 // Packing: four consecutive x samples per RGBA32F texel. A z-slice is a tile of
 // ceil(P/4) × P texels; tiles fill the atlas row by row, sr_tilesX tiles per row.
 // Samples past the grid's end (x ≥ P or z ≥ P) are written as 0 and ignored on readback.
+// A batch draws many chunks into one target (src/gpu/batches.ts): each chunk's atlas is a block
+// whose lower-left texel is sr_atlasOrigin.
 precision highp float;
 precision highp int;
 
@@ -12,6 +14,7 @@ precision highp int;
 uniform int sr_gridPoints; // P
 uniform int sr_tileWidth;  // ceil(P / 4)
 uniform int sr_tilesX;
+uniform ivec2 sr_atlasOrigin;
 out vec4 sr_values;
 
 float sampleAt(int x, int y, int z) {
@@ -20,7 +23,7 @@ float sampleAt(int x, int y, int z) {
 }
 
 void main() {
-  ivec2 px = ivec2(gl_FragCoord.xy);
+  ivec2 px = ivec2(gl_FragCoord.xy) - sr_atlasOrigin;
   ivec2 tileSize = ivec2(sr_tileWidth, sr_gridPoints);
   ivec2 tile = px / tileSize;
   ivec2 inTile = px - tile * tileSize;

@@ -19,7 +19,8 @@ import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../fi
 import { GLSL_CHUNKS } from '../field/glslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import type { FieldRecipe } from '../field/recipe';
-import { gridAtlasLayout, unpackGridAtlas, type GridAtlasLayout } from './atlas';
+import { gridAtlasLayout, type GridAtlasLayout } from './atlas';
+import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockOrigin, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES, type GridBatchLayout } from './batches';
 import { signChangingEdges } from './edgeList';
 import { describeShaderLog, GpuShaderError } from './glProgram';
 import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
@@ -150,15 +151,28 @@ interface Job {
   recipeKey: string;
   grid: ChunkGrid;
   edgeIds?: Uint32Array;
-  state: 'waiting' | 'inflight' | 'failed';
+  /** waiting → inflight (in `batch`) → resolved; failed / cancelled reject. */
+  state: 'waiting' | 'inflight' | 'failed' | 'cancelled';
   error?: unknown;
-  fence: WebGLSync | null;
-  buffer: WebGLBuffer | null;
-  bufferBytes: number;
+  batch: Batch | null;
   layout: GridAtlasLayout | null;
   startMs: number;
   resolve: (value: never) => void;
   reject: (reason: unknown) => void;
+}
+
+/** Passes dispatched together: one fence, one output buffer, one readback (batches.ts). */
+interface Batch {
+  kind: Job['kind'];
+  jobs: Job[];
+  fence: WebGLSync | null;
+  buffer: WebGLBuffer | null;
+  bufferBytes: number;
+  /** Grid batches: where each job's atlas lies, and the readback's width in texels. */
+  layout: GridBatchLayout | null;
+  readWidth: number;
+  /** Edge batches: each job's first edge in the output. */
+  offsets: number[];
 }
 
 export class GpuFieldSampler {
@@ -166,11 +180,13 @@ export class GpuFieldSampler {
   private readonly options: Required<GpuFieldSamplerOptions>;
   private readonly parallelCompile: boolean;
   private readonly programs = new Map<string, FieldPrograms>();
-  private readonly jobs: Job[] = [];
-  /** Jobs whose passes were dispatched, in dispatch (= fence) order. */
-  private readonly inflight: Job[] = [];
+  /** Jobs waiting or in flight, in arrival order. */
+  private jobs: Job[] = [];
+  /** Batches dispatched, in dispatch (= fence) order. */
+  private readonly inflight: Batch[] = [];
   private readonly freeBuffers: { buffer: WebGLBuffer; bytes: number }[] = [];
   private readonly targets = new Map<string, { texture: WebGLTexture; framebuffer: WebGLFramebuffer }>();
+  private readonly batchLayouts = new Map<string, GridBatchLayout>();
   private emptyVao: WebGLVertexArrayObject | null = null;
   private edgeVao: WebGLVertexArrayObject | null = null;
   private edgeInput: WebGLBuffer | null = null;
@@ -258,9 +274,7 @@ export class GpuFieldSampler {
         grid,
         edgeIds,
         state: 'waiting',
-        fence: null,
-        buffer: null,
-        bufferBytes: 0,
+        batch: null,
         layout: null,
         startMs: performance.now(),
         resolve: resolve as (value: never) => void,
@@ -273,7 +287,7 @@ export class GpuFieldSampler {
       if (kind === 'grid') job.layout = gridAtlasLayout(grid.points, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number);
       job.recipeKey = this.programsFor(recipe);
       this.jobs.push(job);
-      this.poll();
+      this.schedulePoll();
     } catch (e) {
       job.reject(e);
     }
@@ -287,11 +301,12 @@ export class GpuFieldSampler {
   }
 
   /**
-   * Advances every job without waiting: collects those whose fences have signalled, then starts
-   * those whose programs are ready. Returns the number still pending.
+   * Advances every job without waiting: collects the batches whose fences have signalled, then
+   * dispatches waiting jobs whose programs are ready, in batches (batches.ts). Returns the number
+   * of jobs still pending.
    *
    * Fences signal in the order they were issued (one context, one command stream), so only the
-   * oldest pass in flight is asked: each `getSyncParameter` is a synchronous round trip to the GPU
+   * oldest batch in flight is asked: each `getSyncParameter` is a synchronous round trip to the GPU
    * process, and asking all of ~100 planet passes in flight every poll kept the sampling worker
    * busy with queries (177 ms mean latency a chunk on the H100 machine).
    */
@@ -304,43 +319,93 @@ export class GpuFieldSampler {
       return 0;
     }
     while (this.inflight.length > 0) {
-      const job = this.inflight[0];
-      if (gl.getSyncParameter(job.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
+      const batch = this.inflight[0];
+      if (gl.getSyncParameter(batch.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
       this.inflight.shift();
       try {
-        this.collect(job);
+        this.collect(batch);
       } catch (e) {
-        this.fail(job, e);
+        for (const job of batch.jobs) if (job.state === 'inflight') this.fail(job, e);
       }
+      this.release(batch);
     }
-    let dispatched = false;
-    for (const job of this.jobs) {
-      if (job.state !== 'waiting') continue;
-      try {
-        const programs = this.programs.get(job.recipeKey)!;
-        const program = job.kind === 'grid' ? programs.grid : programs.edges;
-        if (!this.ready(program)) continue;
-        dispatched = true;
-        if (job.kind === 'grid') this.dispatchGrid(job, program);
-        else this.dispatchEdges(job, program);
-      } catch (e) {
-        job.state = 'failed';
-        job.error = e;
-      }
-    }
+    const dispatched = this.dispatchWaiting();
     for (const job of this.jobs.filter((j) => j.state === 'failed')) this.fail(job, job.error);
-    // One flush for every pass dispatched in this poll: their fences go to the GPU together.
+    // One flush for every batch dispatched in this poll: their fences go to the GPU together.
     if (dispatched) gl.flush();
     if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
     return this.jobs.length;
   }
 
+  /**
+   * Waiting jobs whose programs are ready go out in batches of one recipe, kind and grid size; edge
+   * passes first (they finish chunks already half done). While {@link MAX_INFLIGHT_BATCHES} batches
+   * of a kind are in flight, a batch that is not full waits to grow.
+   */
+  private dispatchWaiting(): boolean {
+    const ready: Job[] = [];
+    for (const job of this.jobs) {
+      if (job.state !== 'waiting') continue;
+      try {
+        const programs = this.programs.get(job.recipeKey)!;
+        if (this.ready(job.kind === 'grid' ? programs.grid : programs.edges)) ready.push(job);
+      } catch (e) {
+        job.state = 'failed';
+        job.error = e;
+      }
+    }
+    if (ready.length === 0) return false;
+    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}`);
+    batches.sort((x, y) => (x[0].kind === y[0].kind ? 0 : x[0].kind === 'edges' ? -1 : 1));
+    let dispatched = false;
+    for (let jobs of batches) {
+      const kind = jobs[0].kind;
+      const inflight = this.inflight.reduce((n, b) => n + (b.kind === kind ? 1 : 0), 0);
+      if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < MAX_BATCH_JOBS) continue;
+      const programs = this.programs.get(jobs[0].recipeKey)!;
+      let batch: Batch | null = null;
+      try {
+        if (kind === 'grid') {
+          const layout = this.batchLayout(jobs[0].layout!);
+          jobs = jobs.slice(0, layout.capacity);
+          batch = this.newBatch(kind, jobs);
+          this.dispatchGrid(batch, layout, programs.grid);
+        } else {
+          batch = this.newBatch(kind, jobs);
+          this.dispatchEdges(batch, programs.edges);
+        }
+        this.fence(batch);
+        dispatched = true;
+      } catch (e) {
+        for (const job of jobs) {
+          job.state = 'failed';
+          job.error = e;
+        }
+        if (batch) this.release(batch);
+      }
+    }
+    return dispatched;
+  }
+
+  private newBatch(kind: Job['kind'], jobs: Job[]): Batch {
+    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [] };
+    for (const job of jobs) {
+      job.state = 'inflight';
+      job.batch = batch;
+    }
+    return batch;
+  }
+
+  private schedulePoll(): void {
+    // A timer, not a synchronous poll: jobs posted in one burst of messages go out as one batch.
+    if (this.options.autoPoll && this.timer === undefined) this.timer = setTimeout(() => this.poll(), 0);
+  }
+
   private fail(job: Job, error: unknown): void {
     const i = this.jobs.indexOf(job);
     if (i >= 0) this.jobs.splice(i, 1);
-    const k = this.inflight.indexOf(job);
-    if (k >= 0) this.inflight.splice(k, 1);
-    this.release(job);
+    // A job in flight stays in its batch (the batch still reads back the others); it is just not resolved.
+    if (job.state === 'inflight') job.state = 'cancelled';
     job.reject(error);
   }
 
@@ -348,6 +413,7 @@ export class GpuFieldSampler {
   contextLost(): void {
     this.lost = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     const jobs = this.jobs.splice(0);
     this.inflight.length = 0;
     for (const job of jobs) job.reject(new GpuContextLostError());
@@ -463,55 +529,68 @@ export class GpuFieldSampler {
 
   // --- passes ---------------------------------------------------------------------------
 
-  private dispatchGrid(job: Job, p: PendingProgram): void {
+  /** Render-target layout of grid batches whose chunks have atlas `atlas` (one per atlas size). */
+  private batchLayout(atlas: GridAtlasLayout): GridBatchLayout {
+    const key = `${atlas.points}`;
+    let layout = this.batchLayouts.get(key);
+    if (!layout) this.batchLayouts.set(key, (layout = gridBatchLayout(atlas, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number)));
+    return layout;
+  }
+
+  /** One draw per chunk into its block of one target, then one readPixels of the rows used. */
+  private dispatchGrid(batch: Batch, layout: GridBatchLayout, p: PendingProgram): void {
     const gl = this.gl;
-    const layout = job.layout!;
+    const atlas = layout.atlas;
     const target = this.target(layout.width, layout.height);
     gl.useProgram(p.program);
-    this.setChunkUniforms(p, job.grid, this.programs.get(job.recipeKey)!.permutation);
     const u = p.uniforms!;
-    gl.uniform1i(u.get('sr_gridPoints')!, layout.points);
-    gl.uniform1i(u.get('sr_tileWidth')!, layout.tileWidth);
-    gl.uniform1i(u.get('sr_tilesX')!, layout.tilesX);
+    gl.uniform1i(u.get('sr_gridPoints')!, atlas.points);
+    gl.uniform1i(u.get('sr_tileWidth')!, atlas.tileWidth);
+    gl.uniform1i(u.get('sr_tilesX')!, atlas.tilesX);
     gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-    gl.viewport(0, 0, layout.width, layout.height);
     gl.disable(gl.BLEND);
     gl.disable(gl.DEPTH_TEST);
     gl.disable(gl.SCISSOR_TEST);
     if (this.options.poison) {
+      gl.viewport(0, 0, layout.width, layout.height);
       gl.clearBufferfv(gl.COLOR, 0, [NaN, NaN, NaN, NaN]);
     }
     gl.bindVertexArray(this.emptyVao ??= gl.createVertexArray());
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const permutation = this.programs.get(batch.jobs[0].recipeKey)!.permutation;
+    batch.jobs.forEach((job, index) => {
+      const [x0, y0] = gridBlockOrigin(layout, index);
+      this.setChunkUniforms(p, job.grid, permutation);
+      gl.uniform2i(u.get('sr_atlasOrigin') ?? null, x0, y0);
+      gl.viewport(x0, y0, atlas.width, atlas.height);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    });
     gl.bindVertexArray(null);
 
-    const bytes = layout.width * layout.height * 4 * 4;
-    job.buffer = this.acquireBuffer(bytes);
-    job.bufferBytes = bytes;
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
-    gl.readPixels(0, 0, layout.width, layout.height, gl.RGBA, gl.FLOAT, 0);
+    const read = gridBatchReadback(layout, batch.jobs.length);
+    batch.layout = layout;
+    batch.readWidth = read.width;
+    batch.bufferBytes = read.width * read.height * 4 * 4;
+    batch.buffer = this.acquireBuffer(batch.bufferBytes);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
+    gl.readPixels(0, 0, read.width, read.height, gl.RGBA, gl.FLOAT, 0);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    this.fence(job);
   }
 
-  private dispatchEdges(job: Job, p: PendingProgram): void {
+  /** Every job's edge ids in one input buffer; one transform-feedback draw per job into its range of one output. */
+  private dispatchEdges(batch: Batch, p: PendingProgram): void {
     const gl = this.gl;
-    const ids = job.edgeIds!;
-    const count = ids.length;
-    const bytes = Math.max(16, count * EDGE_OUTPUT_FLOATS * 4);
-    job.buffer = this.acquireBuffer(bytes);
-    job.bufferBytes = bytes;
-    if (count === 0) {
-      this.fence(job);
-      return;
-    }
-    gl.useProgram(p.program);
-    this.setChunkUniforms(p, job.grid, this.programs.get(job.recipeKey)!.permutation);
-    const u = p.uniforms!;
-    gl.uniform1i(u.get('sr_gridPoints')!, job.grid.points);
-    gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
+    const { offsets, total } = edgeBatchOffsets(batch.jobs.map((j) => j.edgeIds!.length));
+    batch.offsets = offsets;
+    batch.bufferBytes = Math.max(16, total * EDGE_OUTPUT_FLOATS * 4);
+    batch.buffer = this.acquireBuffer(batch.bufferBytes);
+    if (total === 0) return;
+    const ids = batch.jobs.length === 1 ? batch.jobs[0].edgeIds! : new Uint32Array(total);
+    if (ids !== batch.jobs[0].edgeIds) batch.jobs.forEach((job, n) => ids.set(job.edgeIds!, offsets[n]));
 
+    gl.useProgram(p.program);
+    const u = p.uniforms!;
+    gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
     if (!this.edgeVao) {
       this.edgeVao = gl.createVertexArray();
       this.edgeInput = gl.createBuffer();
@@ -527,21 +606,27 @@ export class GpuFieldSampler {
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
 
     if (this.options.poison) {
-      gl.bindBuffer(gl.COPY_WRITE_BUFFER, job.buffer);
-      gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, new Float32Array(count * EDGE_OUTPUT_FLOATS).fill(NaN));
+      gl.bindBuffer(gl.COPY_WRITE_BUFFER, batch.buffer);
+      gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, new Float32Array(total * EDGE_OUTPUT_FLOATS).fill(NaN));
       gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
     }
+    const permutation = this.programs.get(batch.jobs[0].recipeKey)!.permutation;
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, (this.feedback ??= gl.createTransformFeedback()));
-    gl.bindBufferRange(gl.TRANSFORM_FEEDBACK_BUFFER, 0, job.buffer, 0, count * EDGE_OUTPUT_FLOATS * 4);
     gl.enable(gl.RASTERIZER_DISCARD);
-    gl.beginTransformFeedback(gl.POINTS);
-    gl.drawArrays(gl.POINTS, 0, count);
-    gl.endTransformFeedback();
+    batch.jobs.forEach((job, n) => {
+      const count = job.edgeIds!.length;
+      if (count === 0) return;
+      this.setChunkUniforms(p, job.grid, permutation);
+      gl.uniform1i(u.get('sr_gridPoints')!, job.grid.points);
+      gl.bindBufferRange(gl.TRANSFORM_FEEDBACK_BUFFER, 0, batch.buffer, offsets[n] * EDGE_OUTPUT_FLOATS * 4, count * EDGE_OUTPUT_FLOATS * 4);
+      gl.beginTransformFeedback(gl.POINTS);
+      gl.drawArrays(gl.POINTS, offsets[n], count);
+      gl.endTransformFeedback();
+    });
     gl.disable(gl.RASTERIZER_DISCARD);
     gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
     gl.bindVertexArray(null);
-    this.fence(job);
   }
 
   /** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
@@ -576,45 +661,54 @@ export class GpuFieldSampler {
     }
   }
 
-  private fence(job: Job): void {
+  private fence(batch: Batch): void {
     const gl = this.gl;
-    job.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-    job.state = 'inflight'; // poll() flushes once for all the passes it dispatched
-    this.inflight.push(job);
+    batch.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    this.inflight.push(batch); // poll() flushes once for all the batches it dispatched
   }
 
-  private collect(job: Job): void {
+  /** One readback for the batch; each job still in flight resolves with its part. */
+  private collect(batch: Batch): void {
     const gl = this.gl;
-    this.jobs.splice(this.jobs.indexOf(job), 1);
-    const latencyMs = performance.now() - job.startMs;
-    if (job.kind === 'grid') {
-      const layout = job.layout!;
-      const texels = new Float32Array(job.bufferBytes / 4);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
+    const live = batch.jobs.filter((j) => j.state === 'inflight');
+    if (live.length === 0) return;
+    const done = new Set(live);
+    this.jobs = this.jobs.filter((j) => !done.has(j));
+    const now = performance.now();
+    if (batch.kind === 'grid') {
+      const texels = new Float32Array(batch.bufferBytes / 4);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, texels);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-      this.release(job);
-      job.resolve({ values: unpackGridAtlas(layout, texels), points: layout.points, latencyMs } as never);
+      batch.jobs.forEach((job, index) => {
+        if (!done.has(job)) return;
+        const values = unpackGridBlock(batch.layout!, index, texels, batch.readWidth);
+        job.resolve({ values, points: batch.layout!.atlas.points, latencyMs: now - job.startMs } as never);
+      });
       return;
     }
-    const ids = job.edgeIds!;
-    const count = ids.length;
-    const raw = new Float32Array(count * EDGE_OUTPUT_FLOATS);
-    if (count > 0) {
-      gl.bindBuffer(gl.COPY_READ_BUFFER, job.buffer);
+    const raw = new Float32Array(batch.bufferBytes / 4);
+    if (batch.bufferBytes > 16 || batch.jobs.some((j) => j.edgeIds!.length > 0)) {
+      gl.bindBuffer(gl.COPY_READ_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, raw);
       gl.bindBuffer(gl.COPY_READ_BUFFER, null);
     }
-    this.release(job);
-    const t = new Float32Array(count);
-    const normals = new Float32Array(3 * count);
-    for (let e = 0; e < count; e++) {
-      t[e] = raw[4 * e];
-      normals[3 * e] = raw[4 * e + 1];
-      normals[3 * e + 1] = raw[4 * e + 2];
-      normals[3 * e + 2] = raw[4 * e + 3];
-    }
-    job.resolve({ count, edgeIds: ids, t, normals, latencyMs } as never);
+    batch.jobs.forEach((job, n) => {
+      if (!done.has(job)) return;
+      const ids = job.edgeIds!;
+      const count = ids.length;
+      const base = batch.offsets[n] * EDGE_OUTPUT_FLOATS;
+      const t = new Float32Array(count);
+      const normals = new Float32Array(3 * count);
+      for (let e = 0; e < count; e++) {
+        const r = base + 4 * e;
+        t[e] = raw[r];
+        normals[3 * e] = raw[r + 1];
+        normals[3 * e + 1] = raw[r + 2];
+        normals[3 * e + 2] = raw[r + 3];
+      }
+      job.resolve({ count, edgeIds: ids, t, normals, latencyMs: now - job.startMs } as never);
+    });
   }
 
   // --- pooled resources -----------------------------------------------------------------
@@ -653,25 +747,23 @@ export class GpuFieldSampler {
     return buffer;
   }
 
-  private release(job: Job): void {
-    if (job.fence) this.gl.deleteSync(job.fence);
-    job.fence = null;
-    if (job.buffer) {
-      this.freeBuffers.push({ buffer: job.buffer, bytes: job.bufferBytes });
+  private release(batch: Batch): void {
+    if (batch.fence) this.gl.deleteSync(batch.fence);
+    batch.fence = null;
+    if (batch.buffer) {
+      this.freeBuffers.push({ buffer: batch.buffer, bytes: batch.bufferBytes });
       // Keep the pool small: a few buffers of recent sizes.
       while (this.freeBuffers.length > 8) this.gl.deleteBuffer(this.freeBuffers.shift()!.buffer);
     }
-    job.buffer = null;
+    batch.buffer = null;
   }
 
   /** Rejects pending jobs and frees every GL object this sampler created. */
   dispose(): void {
     clearTimeout(this.timer);
-    this.inflight.length = 0;
-    for (const job of this.jobs.splice(0)) {
-      this.release(job);
-      job.reject(new GpuJobCancelledError());
-    }
+    this.timer = undefined;
+    for (const batch of this.inflight.splice(0)) this.release(batch);
+    for (const job of this.jobs.splice(0)) job.reject(new GpuJobCancelledError());
     const gl = this.gl;
     if (!gl.isContextLost()) {
       for (const p of this.programs.values()) {

@@ -36,8 +36,9 @@ describe('planet chunks on the GPU', () => {
       async ([path, configuration]) => (await srImport(path)).planetGpuSeams(4, configuration),
       [PAGE, configuration] as const,
     );
-    console.log(`planet 4, configuration ${configuration}: ${r.gpuChunks} GPU-sampled chunks, ${r.seams} seams, euler ${r.euler}`);
+    console.log(`planet 4, configuration ${configuration}: ${r.gpuChunks} GPU-sampled chunks, ${r.seams} seams, euler ${r.euler}, worst |GPU − JS| ${r.worstErrorRatio.toFixed(3)} of the tolerance`);
     expect(r.gpuChunks).toBe(r.chunks);
+    expect(r.worstErrorRatio).toBeLessThan(0.25);
     expect(r.seams).toBeGreaterThan(0);
     expect(r.boundaryEdges).toBe(0);
     expect(r.nonManifoldEdges).toBe(0);

@@ -95,6 +95,12 @@ export interface GpuSeamsReport {
   misorientedEdges: number;
   degenerateTriangles: number;
   euler: number;
+  /**
+   * Largest |GPU − JS| / tolerance over every point of every chunk: the chunks were submitted at
+   * once, so the sampler drew them in batches (src/gpu/batches.ts) — a block read back for the
+   * wrong chunk would be far off.
+   */
+  worstErrorRatio: number;
 }
 
 /**
@@ -107,6 +113,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   const bounds = recipeBounds(recipe);
   const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
   const space = new CubeSphereSpace(spaceOptions);
+  const ctx = planetContext(recipe, spaceOptions);
   const lod = planetLod(space, randomLodConfiguration(space, planetShell(bounds), configuration));
   const coarserOf = (k: ChunkKey): ChunkKey[] => {
     const a = lod.byKey.get(k)!;
@@ -119,12 +126,18 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
   const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
   let gpuChunks = 0;
+  let worstErrorRatio = 0;
   try {
     const samples = await Promise.all(lod.leaves.map((a) => gpu.samplePlanetChunk(recipe, spaceOptions, keyOf(a)).promise));
     lod.leaves.forEach((a, i) => {
       const key = keyOf(a);
       const s = samples[i];
       gpuChunks++;
+      const U = space.chunkUnits(a.level);
+      const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level: a.level, cells: spaceOptions.chunkCells };
+      const js = sampleChunk(spec, ctx.level(a.level).field, canonicalSampleMapping(space, a.face));
+      const tolerance = gpuFieldToleranceM(space, a.level, ctx.maxRadiusM, ctx.lipschitz);
+      for (let p = 0; p < js.length; p++) worstErrorRatio = Math.max(worstErrorRatio, Math.abs(s.values[p] - js[p]) / tolerance);
       const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0.02, gpu: { values: s.values, hermite: s.hermite } });
       if (r.homogeneous) {
         homogeneous.set(key, r.homogeneous.state);
@@ -151,5 +164,6 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   return {
     chunks: lod.leaves.length, gpuChunks, seams, boundaryEdges: report.boundaryEdges, nonManifoldEdges: report.nonManifoldEdges,
     misorientedEdges: report.misorientedEdges, degenerateTriangles: report.degenerateTriangles, euler: report.euler,
+    worstErrorRatio: Number.isNaN(worstErrorRatio) ? Infinity : worstErrorRatio,
   };
 }
