@@ -118,6 +118,8 @@ export interface GpuFieldSamplerOptions {
   mappingGlsl?: string;
   /** How the field is compiled (e.g. `bandUniforms`: one program for every band limit, chosen by `sr_band`). */
   fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
+  /** Most jobs one batch holds (default {@link MAX_BATCH_JOBS}; 1 = a fence and a readback per job). */
+  maxBatchJobs?: number;
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
@@ -203,6 +205,7 @@ export class GpuFieldSampler {
       gradientStepCells: options.gradientStepCells ?? 0.02,
       mappingGlsl: options.mappingGlsl ?? mapCartesian,
       fieldOptions: options.fieldOptions ?? {},
+      maxBatchJobs: Math.max(1, Math.floor(options.maxBatchJobs ?? MAX_BATCH_JOBS)),
     };
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
@@ -355,18 +358,19 @@ export class GpuFieldSampler {
       }
     }
     if (ready.length === 0) return false;
-    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}`);
+    const max = this.options.maxBatchJobs;
+    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}`, max);
     batches.sort((x, y) => (x[0].kind === y[0].kind ? 0 : x[0].kind === 'edges' ? -1 : 1));
     let dispatched = false;
     for (let jobs of batches) {
       const kind = jobs[0].kind;
       const inflight = this.inflight.reduce((n, b) => n + (b.kind === kind ? 1 : 0), 0);
-      if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < MAX_BATCH_JOBS) continue;
+      if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < max) continue;
       const programs = this.programs.get(jobs[0].recipeKey)!;
       let batch: Batch | null = null;
       try {
         if (kind === 'grid') {
-          const layout = this.batchLayout(jobs[0].layout!);
+          const layout = this.batchLayout(jobs[0].layout!, max);
           jobs = jobs.slice(0, layout.capacity);
           batch = this.newBatch(kind, jobs);
           this.dispatchGrid(batch, layout, programs.grid);
@@ -530,10 +534,10 @@ export class GpuFieldSampler {
   // --- passes ---------------------------------------------------------------------------
 
   /** Render-target layout of grid batches whose chunks have atlas `atlas` (one per atlas size). */
-  private batchLayout(atlas: GridAtlasLayout): GridBatchLayout {
-    const key = `${atlas.points}`;
+  private batchLayout(atlas: GridAtlasLayout, maxJobs: number): GridBatchLayout {
+    const key = `${atlas.points}/${maxJobs}`;
     let layout = this.batchLayouts.get(key);
-    if (!layout) this.batchLayouts.set(key, (layout = gridBatchLayout(atlas, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number)));
+    if (!layout) this.batchLayouts.set(key, (layout = gridBatchLayout(atlas, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number, maxJobs)));
     return layout;
   }
 

@@ -20,6 +20,8 @@ export interface GpuSamplerClientOptions {
    * from constant arrays in the shader (benchmarks compare the two: `?gpuPermutation=const`).
    */
   permutationTexture?: boolean;
+  /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
+  maxBatchJobs?: number;
 }
 
 export class GpuSamplerClient {
@@ -56,7 +58,7 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs } };
       worker.postMessage(request);
     });
     if (!probe || !probe.ok) {

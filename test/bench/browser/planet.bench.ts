@@ -47,7 +47,9 @@ async function setup(): Promise<void> {
   document.body.appendChild(renderer.domElement);
   // `?gpuPermutation=const`: planet grid passes read the noise tables from constants (A/B of the texture).
   const permutationTexture = new URLSearchParams(location.search).get('gpuPermutation') !== 'const';
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture });
+  // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
+  const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) });
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 
@@ -387,7 +389,8 @@ export const benchmarks: Benchmark[] = [
     toValue: (ms) => (mesher?.gpuWorker ? gpuKeys.length / (ms / 1000) : 0),
     notes: () => mesher?.gpuWorker
       ? `${gpuKeys.length} surface chunks of planetRecipe(4) (32³, levels ${GPU_LEVELS.join(', ')}) submitted at once to the GPU sampling worker (grid + edge passes, readbacks; ` +
-        `noise tables ${new URLSearchParams(location.search).get('gpuPermutation') === 'const' ? 'as constants' : 'in a texture'}); ` +
+        `noise tables ${new URLSearchParams(location.search).get('gpuPermutation') === 'const' ? 'as constants' : 'in a texture'}; ` +
+        `batches of ${new URLSearchParams(location.search).get('gpuBatch') ?? 'up to 32'} chunks); ` +
         `${gpuSamples.edges.at(-1)} sign-changing edges; mean dispatch → collect ${gpuSamples.latencyMs.at(-1)?.toFixed(1)} ms a chunk`
       : 'no GPU sampling here (the probe chose JS workers): 0',
     extraRows: (): BenchRow[] => mesher?.gpuWorker
