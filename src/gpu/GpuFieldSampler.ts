@@ -91,6 +91,31 @@ export interface ChunkSamples {
   latencyMs: number;
 }
 
+/** Where a sampler's time went, per pass kind (cumulative; benchmarks read it). */
+export interface GpuPassTiming {
+  batches: number;
+  jobs: number;
+  /** Main-thread (or worker) time issuing the passes: uniforms, draws, readPixels, fence. */
+  dispatchMs: number;
+  /** Time reading back and splitting finished batches (getBufferSubData, unpacking). */
+  collectMs: number;
+  /**
+   * Time with a batch of this kind on the GPU, seen from poll(): from its dispatch (or the previous
+   * batch's signal, if later) to the poll that saw its fence signalled — an upper bound on GPU time.
+   */
+  gpuBusyMs: number;
+}
+
+export interface GpuSamplerTiming {
+  grid: GpuPassTiming;
+  edges: GpuPassTiming;
+  polls: number;
+  /** Time inside poll(), dispatch and collect included. */
+  pollMs: number;
+  /** Time listing each chunk's sign-changing edges between its grid and edge passes. */
+  edgeListMs: number;
+}
+
 export interface GpuJob<T> {
   readonly promise: Promise<T>;
   /** Drops the job; its promise rejects with {@link GpuJobCancelledError}. */
@@ -175,6 +200,7 @@ interface Batch {
   readWidth: number;
   /** Edge batches: each job's first edge in the output. */
   offsets: number[];
+  dispatchedAt: number;
 }
 
 export class GpuFieldSampler {
@@ -195,6 +221,9 @@ export class GpuFieldSampler {
   private feedback: WebGLTransformFeedback | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lost = false;
+  private lastSignalAt = 0;
+  /** Where the time went (cumulative). */
+  readonly timing: GpuSamplerTiming = { grid: passTiming(), edges: passTiming(), polls: 0, pollMs: 0, edgeListMs: 0 };
 
   constructor(gl: WebGL2RenderingContext, options: GpuFieldSamplerOptions = {}) {
     this.gl = gl;
@@ -254,7 +283,10 @@ export class GpuFieldSampler {
     let cancelled = false;
     const promise = gridJob.promise.then(async ({ values, points }) => {
       if (cancelled) throw new GpuJobCancelledError();
-      edgeJob = this.sampleEdges(recipe, grid, signChangingEdges(values, points));
+      const listStart = performance.now();
+      const edgeIds = signChangingEdges(values, points);
+      this.timing.edgeListMs += performance.now() - listStart;
+      edgeJob = this.sampleEdges(recipe, grid, edgeIds);
       const hermite = await edgeJob.promise;
       return { values, points, hermite, latencyMs: performance.now() - start };
     });
@@ -321,22 +353,30 @@ export class GpuFieldSampler {
       this.contextLost();
       return 0;
     }
+    const start = performance.now();
+    this.timing.polls++;
     while (this.inflight.length > 0) {
       const batch = this.inflight[0];
       if (gl.getSyncParameter(batch.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
       this.inflight.shift();
+      const t = this.timing[batch.kind];
+      const seen = performance.now();
+      t.gpuBusyMs += seen - Math.max(batch.dispatchedAt, this.lastSignalAt);
+      this.lastSignalAt = seen;
       try {
         this.collect(batch);
       } catch (e) {
         for (const job of batch.jobs) if (job.state === 'inflight') this.fail(job, e);
       }
       this.release(batch);
+      t.collectMs += performance.now() - seen;
     }
     const dispatched = this.dispatchWaiting();
     for (const job of this.jobs.filter((j) => j.state === 'failed')) this.fail(job, job.error);
     // One flush for every batch dispatched in this poll: their fences go to the GPU together.
     if (dispatched) gl.flush();
     if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
+    this.timing.pollMs += performance.now() - start;
     return this.jobs.length;
   }
 
@@ -368,6 +408,7 @@ export class GpuFieldSampler {
       if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < max) continue;
       const programs = this.programs.get(jobs[0].recipeKey)!;
       let batch: Batch | null = null;
+      const started = performance.now();
       try {
         if (kind === 'grid') {
           const layout = this.batchLayout(jobs[0].layout!, max);
@@ -380,6 +421,10 @@ export class GpuFieldSampler {
         }
         this.fence(batch);
         dispatched = true;
+        const t = this.timing[kind];
+        t.batches++;
+        t.jobs += jobs.length;
+        t.dispatchMs += performance.now() - started;
       } catch (e) {
         for (const job of jobs) {
           job.state = 'failed';
@@ -392,7 +437,7 @@ export class GpuFieldSampler {
   }
 
   private newBatch(kind: Job['kind'], jobs: Job[]): Batch {
-    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [] };
+    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [], dispatchedAt: 0 };
     for (const job of jobs) {
       job.state = 'inflight';
       job.batch = batch;
@@ -668,6 +713,7 @@ export class GpuFieldSampler {
   private fence(batch: Batch): void {
     const gl = this.gl;
     batch.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    batch.dispatchedAt = performance.now();
     this.inflight.push(batch); // poll() flushes once for all the batches it dispatched
   }
 
@@ -789,6 +835,10 @@ export class GpuFieldSampler {
     this.freeBuffers.length = 0;
     this.targets.clear();
   }
+}
+
+function passTiming(): GpuPassTiming {
+  return { batches: 0, jobs: 0, dispatchMs: 0, collectMs: 0, gpuBusyMs: 0 };
 }
 
 const scratchF32 = new Float32Array(16);

@@ -7,7 +7,7 @@
 import type { FieldRecipe } from '../field/recipe';
 import type { CubeSphereOptions } from '../lod/index';
 import type { ChunkGrid, ChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
-import type { GpuWorkerProbe, GpuWorkerRequest } from './gpuSampler.worker';
+import type { GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -87,6 +87,11 @@ export class GpuSamplerClient {
    */
   samplePlanetChunk(recipe: FieldRecipe, space: CubeSphereOptions, key: string): GpuJob<ChunkSamples> {
     return this.send<ChunkSamples>({ id: 0, kind: 'planetChunk', params: { recipe, space, key } });
+  }
+
+  /** Where the worker's time went so far (benchmarks). */
+  stats(): Promise<GpuWorkerStats> {
+    return this.send<GpuWorkerStats>({ id: 0, kind: 'stats', params: {} }).promise;
   }
 
   /** `edgeIds` is copied (not transferred) so the caller keeps its array. */

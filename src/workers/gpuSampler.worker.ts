@@ -8,7 +8,7 @@
  * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`.
  */
 import type { FieldRecipe } from '../field/recipe';
-import { GpuFieldSampler, type ChunkGrid, type GpuJob } from '../gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
 import { CubeSphereSpace, parseChunkKey, type CubeSphereOptions } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { planetChunkGrid } from './planetGpuSamples';
@@ -26,7 +26,16 @@ export type GpuWorkerRequest =
   | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
   | WorkerRequest<'chunk', { recipe: FieldRecipe; grid: ChunkGrid }>
   | WorkerRequest<'planetChunk', { recipe: FieldRecipe; space: CubeSphereOptions; key: string }>
-  | WorkerRequest<'cancel', { id: number }>;
+  | WorkerRequest<'cancel', { id: number }>
+  | WorkerRequest<'stats', Record<string, never>>;
+
+/** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
+export interface GpuWorkerStats {
+  planet: GpuSamplerTiming | null;
+  /** Time handling requests (planet chunk setup, enqueueing) and replying (posting results). */
+  handlerMs: number;
+  replyMs: number;
+}
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let sampler: GpuFieldSampler | null = null;
@@ -35,6 +44,7 @@ let planetSampler: GpuFieldSampler | null = null;
 let planetSpace: { key: string; space: CubeSphereSpace } | null = null;
 let probe: GpuWorkerProbe | null = null;
 const jobs = new Map<number, GpuJob<unknown>>();
+const loop = { handlerMs: 0, replyMs: 0 };
 
 function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
@@ -76,8 +86,18 @@ function samplePlanetChunk(recipe: FieldRecipe, spaceOptions: CubeSphereOptions,
 }
 
 scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
-  const msg = event.data;
+  const start = performance.now();
+  handle(event.data);
+  loop.handlerMs += performance.now() - start;
+};
+
+function handle(msg: GpuWorkerRequest): void {
   try {
+    if (msg.kind === 'stats') {
+      const stats: GpuWorkerStats = { planet: planetSampler ? structuredClone(planetSampler.timing) : null, ...loop };
+      reply({ id: msg.id, result: stats });
+      return;
+    }
     if (msg.kind === 'probe') {
       reply({ id: msg.id, result: init(msg.params.poison ?? false, msg.params.permutationTexture ?? true, msg.params.maxBatchJobs) });
       return;
@@ -98,6 +118,7 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
     jobs.set(msg.id, job);
     job.promise.then(
       (result) => {
+        const start = performance.now();
         jobs.delete(msg.id);
         const r = result as { values?: Float32Array; t?: Float32Array; normals?: Float32Array; edgeIds?: Uint32Array; hermite?: { t: Float32Array; normals: Float32Array; edgeIds: Uint32Array } };
         const h = r.hermite;
@@ -105,6 +126,7 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
           .filter((a) => a !== undefined)
           .map((a) => a.buffer);
         reply({ id: msg.id, result }, transfer);
+        loop.replyMs += performance.now() - start;
       },
       (error: unknown) => {
         jobs.delete(msg.id);
@@ -114,4 +136,4 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
   } catch (e) {
     reply({ id: msg.id, error: serializeError(e) });
   }
-};
+}

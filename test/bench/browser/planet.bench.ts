@@ -13,6 +13,7 @@ import { Progress } from '../../../src/app/progress';
 import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
+import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
 import { planetRecipe } from '../../../src/scene/index';
 import { compileToJs, recipeBounds } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
@@ -302,7 +303,7 @@ function teleportBenchmark(altitudeM: number): Benchmark {
  */
 const GPU_LEVELS = [0, 1, 2];
 const GPU_COLUMNS = 8;
-const gpuSamples = { latencyMs: [] as number[], edges: [] as number[] };
+const gpuSamples = { latencyMs: [] as number[], edges: [] as number[], timing: [] as string[] };
 let gpuKeys: ChunkKey[] = [];
 
 function gpuBatchKeys(): ChunkKey[] {
@@ -364,12 +365,27 @@ async function measureGpuError(): Promise<void> {
   Object.assign(gpuError, { ratio, worstM, chunks: keys.length, signMismatches: mismatches, farMismatches: far });
 }
 
+/** Where the sampling worker's time went in one batch run, per chunk. */
+function gpuTimingNote(a: GpuWorkerStats, b: GpuWorkerStats, chunks: number): string {
+  if (!a.planet || !b.planet) return '';
+  const per = (x: number, y: number): string => ((y - x) / chunks).toFixed(2);
+  const pass = (k: 'grid' | 'edges'): string => {
+    const p = a.planet![k], q = b.planet![k];
+    return `${k} ${q.batches - p.batches} batches, dispatch ${per(p.dispatchMs, q.dispatchMs)} / collect ${per(p.collectMs, q.collectMs)} / GPU busy ≤ ${per(p.gpuBusyMs, q.gpuBusyMs)}`;
+  };
+  return `ms a chunk: ${pass('grid')}; ${pass('edges')}; edge lists ${per(a.planet.edgeListMs, b.planet.edgeListMs)}; ` +
+    `worker requests ${per(a.handlerMs, b.handlerMs)}, replies ${per(a.replyMs, b.replyMs)}, polls ${per(a.planet.pollMs, b.planet.pollMs)}`;
+}
+
 async function gpuBatch(): Promise<void> {
   const gpu = mesher?.gpuWorker;
   if (!gpu) return;
   const recipe = planetRecipe(4);
   const space = { radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
+  const before = await gpu.stats();
   const results = await Promise.all(gpuKeys.map((key) => gpu.samplePlanetChunk(recipe, space, key).promise));
+  const after = await gpu.stats();
+  gpuSamples.timing.push(gpuTimingNote(before, after, results.length));
   gpuSamples.latencyMs.push(results.reduce((a, r) => a + r.latencyMs, 0) / results.length);
   gpuSamples.edges.push(results.reduce((a, r) => a + r.hermite.count, 0));
 }
@@ -391,7 +407,7 @@ export const benchmarks: Benchmark[] = [
       ? `${gpuKeys.length} surface chunks of planetRecipe(4) (32³, levels ${GPU_LEVELS.join(', ')}) submitted at once to the GPU sampling worker (grid + edge passes, readbacks; ` +
         `noise tables ${new URLSearchParams(location.search).get('gpuPermutation') === 'const' ? 'as constants' : 'in a texture'}; ` +
         `batches of ${new URLSearchParams(location.search).get('gpuBatch') ?? 'up to 32'} chunks); ` +
-        `${gpuSamples.edges.at(-1)} sign-changing edges; mean dispatch → collect ${gpuSamples.latencyMs.at(-1)?.toFixed(1)} ms a chunk`
+        `${gpuSamples.edges.at(-1)} sign-changing edges; mean dispatch → collect ${gpuSamples.latencyMs.at(-1)?.toFixed(1)} ms a chunk; ${gpuSamples.timing.at(-1)}`
       : 'no GPU sampling here (the probe chose JS workers): 0',
     extraRows: (): BenchRow[] => mesher?.gpuWorker
       ? [rowFrom('planet/gpu/error-vs-tolerance', 'ratio', [gpuError.ratio],
