@@ -11,12 +11,14 @@ precision highp int;
 
 #include <sr_field>
 #include <sr_chunk_map>
+#include <sr_chunk_block>
 
 uniform int sr_gridPoints; // P
 /** Central-difference step of the gradient, in cells. */
 uniform float sr_gradientStepCells;
 
 in uint sr_edgeId;
+in uint sr_slot; // the edge's chunk in this batch (src/gpu/chunkBlock.ts)
 out vec4 sr_hermite;
 
 // Bisection first, to a bracket of 1/64 cell, then regula falsi (Illinois) inside it.
@@ -30,6 +32,7 @@ float fieldAtIndex(vec3 index) {
 }
 
 void main() {
+  sr_loadChunk(int(sr_slot));
   int p = sr_gridPoints;
   int p3 = p * p * p;
   int id = int(sr_edgeId);

@@ -3,18 +3,22 @@
 // Packing: four consecutive x samples per RGBA32F texel. A z-slice is a tile of
 // ceil(P/4) × P texels; tiles fill the atlas row by row, sr_tilesX tiles per row.
 // Samples past the grid's end (x ≥ P or z ≥ P) are written as 0 and ignored on readback.
-// A batch draws many chunks into one target (src/gpu/batches.ts): each chunk's atlas is a block
-// whose lower-left texel is sr_atlasOrigin.
+// One draw samples a batch (src/gpu/batches.ts): chunk `slot`'s atlas is the block at column
+// slot % sr_blockCols, row slot / sr_blockCols of the target; its values come from the chunk
+// block (src/gpu/chunkBlock.ts).
 precision highp float;
 precision highp int;
 
 #include <sr_field>
 #include <sr_chunk_map>
+#include <sr_chunk_block>
 
 uniform int sr_gridPoints; // P
 uniform int sr_tileWidth;  // ceil(P / 4)
 uniform int sr_tilesX;
-uniform ivec2 sr_atlasOrigin;
+uniform ivec2 sr_blockSize; // one chunk's atlas, texels
+uniform int sr_blockCols;
+uniform int sr_jobs;        // chunks in this batch
 out vec4 sr_values;
 
 float sampleAt(int x, int y, int z) {
@@ -23,7 +27,14 @@ float sampleAt(int x, int y, int z) {
 }
 
 void main() {
-  ivec2 px = ivec2(gl_FragCoord.xy) - sr_atlasOrigin;
+  ivec2 block = ivec2(gl_FragCoord.xy) / sr_blockSize;
+  int slot = block.y * sr_blockCols + block.x;
+  if (block.x >= sr_blockCols || slot >= sr_jobs) {
+    sr_values = vec4(0.0);
+    return;
+  }
+  sr_loadChunk(slot);
+  ivec2 px = ivec2(gl_FragCoord.xy) - block * sr_blockSize;
   ivec2 tileSize = ivec2(sr_tileWidth, sr_gridPoints);
   ivec2 tile = px / tileSize;
   ivec2 inTile = px - tile * tileSize;

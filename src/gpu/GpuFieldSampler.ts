@@ -20,7 +20,8 @@ import { GLSL_CHUNKS } from '../field/glslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout, type GridAtlasLayout } from './atlas';
-import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockOrigin, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES, type GridBatchLayout } from './batches';
+import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, packChunkBlock, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
+import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES, type GridBatchLayout } from './batches';
 import { signChangingEdges } from './edgeList';
 import { describeShaderLog, GpuShaderError } from './glProgram';
 import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
@@ -148,6 +149,7 @@ export interface GpuFieldSamplerOptions {
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
+const CHUNK_BLOCK = 'sr_chunk_block';
 const PARALLEL_COMPILE = 'KHR_parallel_shader_compile';
 const COMPLETION_STATUS_KHR = 0x91b1;
 const EDGE_OUTPUT_FLOATS = 4;
@@ -155,6 +157,8 @@ const EDGE_OUTPUT_FLOATS = 4;
 interface FieldPrograms {
   label: string;
   compiled: CompiledGlsl;
+  /** The per-chunk values (field band, mapping) as one uniform block: how many chunks one draw samples. */
+  block: ChunkBlockLayout;
   /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0. */
   permutation: WebGLTexture | null;
   grid: PendingProgram;
@@ -169,7 +173,6 @@ interface PendingProgram {
   label: string;
   /** null: still compiling; then the active uniforms (array names without "[0]") once linked. */
   uniforms: Map<string, WebGLUniformLocation | null> | null;
-  uniformTypes: Map<string, number>;
   error: GpuShaderError | null;
 }
 
@@ -218,6 +221,8 @@ export class GpuFieldSampler {
   private emptyVao: WebGLVertexArrayObject | null = null;
   private edgeVao: WebGLVertexArrayObject | null = null;
   private edgeInput: WebGLBuffer | null = null;
+  private edgeSlots: WebGLBuffer | null = null;
+  private chunkBuffer: WebGLBuffer | null = null;
   private feedback: WebGLTransformFeedback | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lost = false;
@@ -410,6 +415,7 @@ export class GpuFieldSampler {
       let batch: Batch | null = null;
       const started = performance.now();
       try {
+        jobs = jobs.slice(0, programs.block.slots);
         if (kind === 'grid') {
           const layout = this.batchLayout(jobs[0].layout!, max);
           jobs = jobs.slice(0, layout.capacity);
@@ -470,7 +476,7 @@ export class GpuFieldSampler {
     this.programs.clear();
     this.freeBuffers.length = 0;
     this.targets.clear();
-    this.emptyVao = this.edgeVao = this.edgeInput = this.feedback = null;
+    this.emptyVao = this.edgeVao = this.edgeInput = this.edgeSlots = this.chunkBuffer = this.feedback = null;
   }
 
   /** Call after `webglcontextrestored`: the sampler accepts jobs again. */
@@ -490,17 +496,22 @@ export class GpuFieldSampler {
     if (this.programs.has(key)) return key;
     const compiled = compileToGlsl(recipe, this.options.fieldOptions);
     const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
-    const chunks = { ...GLSL_CHUNKS, ...fieldChunks(compiled), [CHUNK_MAP]: this.options.mappingGlsl };
     // The permutation texture serves the grid pass only: fetched in the edge pass's transform-feedback
     // vertex shader it lost the WebGL context on SwiftShader. The edge pass reads the same tables
     // as constants (the same numbers: the two back ends of sr_perm agree).
     const textured = this.options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
-    const edgeChunks = textured
-      ? { ...chunks, ...fieldChunks(compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false })) }
-      : chunks;
+    const edgeField = textured ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false }) : compiled;
+    // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
+    const grid = extractChunkUniforms([compiled.source, this.options.mappingGlsl]);
+    const edges = extractChunkUniforms([edgeField.source]);
+    const block = chunkBlockLayout(grid.declarations, this.gl.getParameter(this.gl.MAX_UNIFORM_BLOCK_SIZE) as number, this.options.maxBatchJobs);
+    const blockChunk = { [CHUNK_BLOCK]: chunkBlockGlsl(block) };
+    const chunks = { ...GLSL_CHUNKS, sr_field: grid.sources[0], [CHUNK_MAP]: grid.sources[1], ...blockChunk };
+    const edgeChunks = { ...chunks, sr_field: edges.sources[0] };
     this.programs.set(key, {
       label,
       compiled,
+      block,
       permutation: textured ? this.permutationTexture(compiled.permutation) : null,
       grid: this.startProgram(`grid pass for ${label}`, quadVert, gridFrag, chunks),
       edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, edgeChunks, ['sr_hermite']),
@@ -532,9 +543,10 @@ export class GpuFieldSampler {
       return shader;
     });
     gl.bindAttribLocation(program, 0, 'sr_edgeId');
+    gl.bindAttribLocation(program, 1, 'sr_slot');
     if (feedbackVaryings) gl.transformFeedbackVaryings(program, feedbackVaryings, gl.INTERLEAVED_ATTRIBS);
     gl.linkProgram(program);
-    return { program, shaders, sources, chunks, label, uniforms: null, uniformTypes: new Map(), error: null };
+    return { program, shaders, sources, chunks, label, uniforms: null, error: null };
   }
 
   /** True once linked; throws the compile/link error (with GLSL lines) if it failed. */
@@ -549,13 +561,14 @@ export class GpuFieldSampler {
     }
     for (const s of p.shaders) gl.deleteShader(s);
     p.shaders = [];
+    const blockIndex = gl.getUniformBlockIndex(p.program, 'SrChunks');
+    if (blockIndex !== gl.INVALID_INDEX) gl.uniformBlockBinding(p.program, blockIndex, CHUNK_BLOCK_BINDING);
     const uniforms = new Map<string, WebGLUniformLocation | null>();
     const n = gl.getProgramParameter(p.program, gl.ACTIVE_UNIFORMS) as number;
     for (let i = 0; i < n; i++) {
       const info = gl.getActiveUniform(p.program, i)!;
       const name = info.name.endsWith('[0]') ? info.name.slice(0, -3) : info.name;
       uniforms.set(name, gl.getUniformLocation(p.program, info.name));
-      p.uniformTypes.set(name, info.type);
     }
     p.uniforms = uniforms;
     return true;
@@ -586,36 +599,31 @@ export class GpuFieldSampler {
     return layout;
   }
 
-  /** One draw per chunk into its block of one target, then one readPixels of the rows used. */
+  /** One draw for every chunk of the batch, each into its block of one target; one readPixels of the rows used. */
   private dispatchGrid(batch: Batch, layout: GridBatchLayout, p: PendingProgram): void {
     const gl = this.gl;
     const atlas = layout.atlas;
     const target = this.target(layout.width, layout.height);
+    const read = gridBatchReadback(layout, batch.jobs.length);
     gl.useProgram(p.program);
+    this.bindChunkBlock(batch);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, atlas.points);
     gl.uniform1i(u.get('sr_tileWidth')!, atlas.tileWidth);
     gl.uniform1i(u.get('sr_tilesX')!, atlas.tilesX);
+    gl.uniform2i(u.get('sr_blockSize')!, atlas.width, atlas.height);
+    gl.uniform1i(u.get('sr_blockCols')!, layout.cols);
+    gl.uniform1i(u.get('sr_jobs')!, batch.jobs.length);
     gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
     gl.disable(gl.BLEND);
     gl.disable(gl.DEPTH_TEST);
     gl.disable(gl.SCISSOR_TEST);
-    if (this.options.poison) {
-      gl.viewport(0, 0, layout.width, layout.height);
-      gl.clearBufferfv(gl.COLOR, 0, [NaN, NaN, NaN, NaN]);
-    }
+    gl.viewport(0, 0, read.width, read.height);
+    if (this.options.poison) gl.clearBufferfv(gl.COLOR, 0, [NaN, NaN, NaN, NaN]);
     gl.bindVertexArray(this.emptyVao ??= gl.createVertexArray());
-    const permutation = this.programs.get(batch.jobs[0].recipeKey)!.permutation;
-    batch.jobs.forEach((job, index) => {
-      const [x0, y0] = gridBlockOrigin(layout, index);
-      this.setChunkUniforms(p, job.grid, permutation);
-      gl.uniform2i(u.get('sr_atlasOrigin') ?? null, x0, y0);
-      gl.viewport(x0, y0, atlas.width, atlas.height);
-      gl.drawArrays(gl.TRIANGLES, 0, 3);
-    });
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
     gl.bindVertexArray(null);
 
-    const read = gridBatchReadback(layout, batch.jobs.length);
     batch.layout = layout;
     batch.readWidth = read.width;
     batch.bufferBytes = read.width * read.height * 4 * 4;
@@ -626,7 +634,7 @@ export class GpuFieldSampler {
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 
-  /** Every job's edge ids in one input buffer; one transform-feedback draw per job into its range of one output. */
+  /** Every job's edge ids and chunk slots in one input; one transform-feedback draw for the batch. */
   private dispatchEdges(batch: Batch, p: PendingProgram): void {
     const gl = this.gl;
     const { offsets, total } = edgeBatchOffsets(batch.jobs.map((j) => j.edgeIds!.length));
@@ -634,24 +642,36 @@ export class GpuFieldSampler {
     batch.bufferBytes = Math.max(16, total * EDGE_OUTPUT_FLOATS * 4);
     batch.buffer = this.acquireBuffer(batch.bufferBytes);
     if (total === 0) return;
-    const ids = batch.jobs.length === 1 ? batch.jobs[0].edgeIds! : new Uint32Array(total);
-    if (ids !== batch.jobs[0].edgeIds) batch.jobs.forEach((job, n) => ids.set(job.edgeIds!, offsets[n]));
+    const ids = new Uint32Array(total);
+    const slots = new Uint32Array(total);
+    batch.jobs.forEach((job, n) => {
+      ids.set(job.edgeIds!, offsets[n]);
+      slots.fill(n, offsets[n], offsets[n] + job.edgeIds!.length);
+    });
 
     gl.useProgram(p.program);
+    this.bindChunkBlock(batch);
     const u = p.uniforms!;
+    gl.uniform1i(u.get('sr_gridPoints')!, batch.jobs[0].grid.points);
     gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
     if (!this.edgeVao) {
       this.edgeVao = gl.createVertexArray();
       this.edgeInput = gl.createBuffer();
+      this.edgeSlots = gl.createBuffer();
       gl.bindVertexArray(this.edgeVao);
       gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
       gl.enableVertexAttribArray(0);
       gl.vertexAttribIPointer(0, 1, gl.UNSIGNED_INT, 0, 0);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeSlots);
+      gl.enableVertexAttribArray(1);
+      gl.vertexAttribIPointer(1, 1, gl.UNSIGNED_INT, 0, 0);
     } else {
       gl.bindVertexArray(this.edgeVao);
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
     }
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
     gl.bufferData(gl.ARRAY_BUFFER, ids, gl.STREAM_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeSlots);
+    gl.bufferData(gl.ARRAY_BUFFER, slots, gl.STREAM_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
 
     if (this.options.poison) {
@@ -659,23 +679,40 @@ export class GpuFieldSampler {
       gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, new Float32Array(total * EDGE_OUTPUT_FLOATS).fill(NaN));
       gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
     }
-    const permutation = this.programs.get(batch.jobs[0].recipeKey)!.permutation;
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, (this.feedback ??= gl.createTransformFeedback()));
+    gl.bindBufferRange(gl.TRANSFORM_FEEDBACK_BUFFER, 0, batch.buffer, 0, total * EDGE_OUTPUT_FLOATS * 4);
     gl.enable(gl.RASTERIZER_DISCARD);
-    batch.jobs.forEach((job, n) => {
-      const count = job.edgeIds!.length;
-      if (count === 0) return;
-      this.setChunkUniforms(p, job.grid, permutation);
-      gl.uniform1i(u.get('sr_gridPoints')!, job.grid.points);
-      gl.bindBufferRange(gl.TRANSFORM_FEEDBACK_BUFFER, 0, batch.buffer, offsets[n] * EDGE_OUTPUT_FLOATS * 4, count * EDGE_OUTPUT_FLOATS * 4);
-      gl.beginTransformFeedback(gl.POINTS);
-      gl.drawArrays(gl.POINTS, offsets[n], count);
-      gl.endTransformFeedback();
-    });
+    gl.beginTransformFeedback(gl.POINTS);
+    gl.drawArrays(gl.POINTS, 0, total);
+    gl.endTransformFeedback();
     gl.disable(gl.RASTERIZER_DISCARD);
     gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
     gl.bindVertexArray(null);
+  }
+
+  /**
+   * The batch's per-chunk values (chunk origin and step, the job's uniforms by GLSL name) into the
+   * chunk block, and the permutation texture on unit 0 where the program reads it.
+   */
+  private bindChunkBlock(batch: Batch): void {
+    const gl = this.gl;
+    const programs = this.programs.get(batch.jobs[0].recipeKey)!;
+    const program = batch.kind === 'grid' ? programs.grid : programs.edges;
+    const bytes = packChunkBlock(programs.block, batch.jobs.map((j) => ({
+      sr_chunkOriginM: j.grid.originM, sr_chunkStepM: j.grid.stepM, ...j.grid.uniforms,
+    })));
+    gl.bindBuffer(gl.UNIFORM_BUFFER, (this.chunkBuffer ??= gl.createBuffer()));
+    // Sized for every slot: a block bound smaller than the program declares is an error.
+    gl.bufferData(gl.UNIFORM_BUFFER, programs.block.slotBytes * programs.block.slots, gl.DYNAMIC_DRAW);
+    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, new Uint8Array(bytes));
+    gl.bindBuffer(gl.UNIFORM_BUFFER, null);
+    gl.bindBufferBase(gl.UNIFORM_BUFFER, CHUNK_BLOCK_BINDING, this.chunkBuffer);
+    if (programs.permutation) {
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, programs.permutation);
+      gl.uniform1i(program.uniforms!.get('sr_permutation') ?? null, 0);
+    }
   }
 
   /** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
@@ -689,25 +726,6 @@ export class GpuFieldSampler {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
     gl.bindTexture(gl.TEXTURE_2D, null);
     return texture;
-  }
-
-  private setChunkUniforms(p: PendingProgram, grid: ChunkGrid, permutation: WebGLTexture | null): void {
-    const gl = this.gl;
-    const u = p.uniforms!;
-    if (permutation) {
-      gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, permutation);
-      gl.uniform1i(u.get('sr_permutation') ?? null, 0);
-    }
-    // A mapping without these uniforms gets null locations: uniform*() on null is a no-op.
-    gl.uniform3f(u.get('sr_chunkOriginM') ?? null, grid.originM[0], grid.originM[1], grid.originM[2]);
-    gl.uniform1f(u.get('sr_chunkStepM') ?? null, grid.stepM);
-    if (!grid.uniforms) return;
-    for (const name in grid.uniforms) {
-      const location = u.get(name);
-      if (!location) continue;
-      setUniform(gl, p.uniformTypes.get(name)!, location, grid.uniforms[name]);
-    }
   }
 
   private fence(batch: Batch): void {
@@ -829,6 +847,8 @@ export class GpuFieldSampler {
       gl.deleteVertexArray(this.emptyVao);
       gl.deleteVertexArray(this.edgeVao);
       gl.deleteBuffer(this.edgeInput);
+      gl.deleteBuffer(this.edgeSlots);
+      gl.deleteBuffer(this.chunkBuffer);
       gl.deleteTransformFeedback(this.feedback);
     }
     this.programs.clear();
@@ -839,36 +859,6 @@ export class GpuFieldSampler {
 
 function passTiming(): GpuPassTiming {
   return { batches: 0, jobs: 0, dispatchMs: 0, collectMs: 0, gpuBusyMs: 0 };
-}
-
-const scratchF32 = new Float32Array(16);
-
-/** Sets a uniform of GLSL type `type` (WebGL enum) from a number or an array of numbers. */
-function setUniform(gl: WebGL2RenderingContext, type: number, location: WebGLUniformLocation, value: number | ArrayLike<number>): void {
-  const v = typeof value === 'number' ? [value] : value;
-  switch (type) {
-    case gl.FLOAT: gl.uniform1fv(location, toF32(v)); break;
-    case gl.FLOAT_VEC2: gl.uniform2fv(location, toF32(v)); break;
-    case gl.FLOAT_VEC3: gl.uniform3fv(location, toF32(v)); break;
-    case gl.FLOAT_VEC4: gl.uniform4fv(location, toF32(v)); break;
-    case gl.FLOAT_MAT3: gl.uniformMatrix3fv(location, false, toF32(v)); break;
-    case gl.FLOAT_MAT4: gl.uniformMatrix4fv(location, false, toF32(v)); break;
-    case gl.INT: case gl.BOOL: gl.uniform1iv(location, v instanceof Int32Array ? v : Int32Array.from(v)); break;
-    default: throw new Error(`GpuFieldSampler: uniform type 0x${type.toString(16)} is not supported`);
-  }
-}
-
-function toF32(v: ArrayLike<number>): Float32Array {
-  if (v instanceof Float32Array) return v;
-  const out = v.length <= scratchF32.length ? scratchF32.subarray(0, v.length) : new Float32Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = v[i];
-  return out;
-}
-
-/** The field chunks a compiled recipe needs, for include expansion. */
-function fieldChunks(compiled: CompiledGlsl): Record<string, string> {
-  // `source` has every chunk of the field already expanded (sr_noise included).
-  return { sr_field: compiled.source };
 }
 
 function shortHash(text: string): string {

@@ -4,10 +4,10 @@
  * the dispatch and the collect of GpuFieldSampler and tested in Node (test/gpu/batches.test.ts).
  *
  * - Grid batch: the chunks' atlases (atlas.ts) side by side in one render target, `cols` per row;
- *   each chunk is one draw into its block (viewport + `sr_atlasOrigin`), then one readPixels of the
- *   blocks used.
- * - Edge batch: every chunk's edge ids in one input buffer, one transform-feedback draw per chunk
- *   into its range of one output buffer, then one getBufferSubData.
+ *   one draw covers them all (each fragment finds its chunk's slot from its block, and the chunk's
+ *   values in the chunk block: chunkBlock.ts), then one readPixels of the block rows used.
+ * - Edge batch: every chunk's edge ids and slots in one input, one transform-feedback draw into one
+ *   output buffer, then one getBufferSubData.
  *
  * Why: on the H100 machine each fence query and each readback is a synchronous round trip to the
  * GPU process, and a 33³ grid fills a sliver of the GPU; one chunk per pass pair delivered ~206
