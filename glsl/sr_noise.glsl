@@ -18,14 +18,19 @@ const vec3 SR_OCTAVE_SHIFT = vec3(31.416, 47.853, 12.793);
 // Keeps grid diagonals (x = y, …) off simplex faces: see OCTAVE_BASE in src/field/noise.ts.
 const vec3 SR_OCTAVE_BASE = vec3(0.1273, 0.3719, 0.6143);
 
-const vec3 SR_GRAD3[12] = vec3[](
-  vec3(1.0, 1.0, 0.0), vec3(-1.0, 1.0, 0.0), vec3(1.0, -1.0, 0.0), vec3(-1.0, -1.0, 0.0),
-  vec3(1.0, 0.0, 1.0), vec3(-1.0, 0.0, 1.0), vec3(1.0, 0.0, -1.0), vec3(-1.0, 0.0, -1.0),
-  vec3(0.0, 1.0, 1.0), vec3(0.0, -1.0, 1.0), vec3(0.0, 1.0, -1.0), vec3(0.0, -1.0, -1.0));
+// simplex-noise's grad3 table, entry h in [0, 12): (±1, ±1, 0), (±1, 0, ±1), (0, ±1, ±1), the
+// first sign from bit 0 of h, the second from bit 1. Computed, not looked up: a constant array
+// indexed by a different h in every thread is copied to per-thread memory or read one address at
+// a time on GPUs.
+vec3 sr_grad3(int h) {
+  float a = (h & 1) != 0 ? -1.0 : 1.0;
+  float b = (h & 2) != 0 ? -1.0 : 1.0;
+  return h < 4 ? vec3(a, b, 0.0) : h < 8 ? vec3(a, 0.0, b) : vec3(0.0, a, b);
+}
 
 float sr_simplexCorner(int table, int gi, float t, vec3 d) {
   if (t < 0.0) return 0.0;
-  vec3 g = SR_GRAD3[sr_perm(table, gi & 255) % 12];
+  vec3 g = sr_grad3(sr_perm(table, gi & 255) % 12);
   t *= t;
   return t * t * dot(g, d);
 }

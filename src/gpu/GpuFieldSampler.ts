@@ -146,6 +146,12 @@ export interface GpuFieldSamplerOptions {
   fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
   /** Most jobs one batch holds (default {@link MAX_BATCH_JOBS}; 1 = a fence and a readback per job). */
   maxBatchJobs?: number;
+  /**
+   * The edge pass reads the permutation texture too (default false: its constants). On SwiftShader
+   * a texelFetch in the transform-feedback vertex shader loses the context; benchmarks try it on
+   * hardware GPUs (`?gpuEdgePermutation=texture`).
+   */
+  edgePermutationTexture?: boolean;
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
@@ -240,6 +246,7 @@ export class GpuFieldSampler {
       mappingGlsl: options.mappingGlsl ?? mapCartesian,
       fieldOptions: options.fieldOptions ?? {},
       maxBatchJobs: Math.max(1, Math.floor(options.maxBatchJobs ?? MAX_BATCH_JOBS)),
+      edgePermutationTexture: options.edgePermutationTexture ?? false,
     };
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
@@ -500,7 +507,7 @@ export class GpuFieldSampler {
     // vertex shader it lost the WebGL context on SwiftShader. The edge pass reads the same tables
     // as constants (the same numbers: the two back ends of sr_perm agree).
     const textured = this.options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
-    const edgeField = textured ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false }) : compiled;
+    const edgeField = textured && !this.options.edgePermutationTexture ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false }) : compiled;
     // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
     const grid = extractChunkUniforms([compiled.source, this.options.mappingGlsl]);
     const edges = extractChunkUniforms([edgeField.source]);

@@ -22,6 +22,8 @@ export interface GpuSamplerClientOptions {
   permutationTexture?: boolean;
   /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
   maxBatchJobs?: number;
+  /** The edge pass reads the permutation texture (GpuFieldSamplerOptions.edgePermutationTexture). */
+  edgePermutationTexture?: boolean;
 }
 
 export class GpuSamplerClient {
@@ -58,7 +60,7 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs, edgePermutationTexture: options.edgePermutationTexture } };
       worker.postMessage(request);
     });
     if (!probe || !probe.ok) {
