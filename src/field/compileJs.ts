@@ -60,8 +60,12 @@ interface CompileContext {
   memos: Map<string, ModifierMemo> | null;
 }
 
-/** Structural key of a node's ACTIVE modifiers (those withModifiers applies), or null when none. */
-function modifierKey(mods: Modifiers): string | null {
+/**
+ * Structural key of a node's ACTIVE modifiers (those withModifiers applies), or null when none.
+ * Nodes with one key evaluated at one point share their modifier values (here and in the GLSL
+ * back end, glslCodegen.ts).
+ */
+export function modifierKey(mods: Modifiers): string | null {
   const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
   const noise = mods.noise ?? [];
   const warp = mods.warp && mods.warp.amplitude > 0 ? mods.warp : null;
@@ -69,7 +73,7 @@ function modifierKey(mods: Modifiers): string | null {
   return JSON.stringify([craters, noise, warp]);
 }
 
-function countModifierKeys(node: FieldNode, counts: Map<string, number>): void {
+export function countModifierKeys(node: FieldNode, counts: Map<string, number>): void {
   const key = modifierKey(node);
   if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
   if ('children' in node) for (const c of node.children) countModifierKeys(c, counts);

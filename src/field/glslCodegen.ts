@@ -18,6 +18,13 @@
  *   float sr_field(vec3 p) { root, then brushes }
  *   vec3 sr_fieldGradient(vec3 p) { central differences, step SR_FIELD_GRADIENT_STEP }
  *
+ * Nodes whose active modifiers are structurally identical (compileJs.ts `modifierKey`; the planet's
+ * cave shell follows the terrain with the terrain's own warp, craters and noise) share them, as
+ * compileToJs does, when every node of the group is evaluated at the field's own point
+ * ({@link sharedModifierKeys}): `sr_field` first calls `sr_mK_update(p)`, which keeps the warped
+ * point, the crater term and each noise term in per-invocation globals, and every node of the group
+ * reads them. The planet's field then costs about half the noise calls it did.
+ *
  * With `bandUniforms` one program serves every band limit (compileToJs `minWavelengthM`):
  * `uniform int sr_band[K]` holds, per slot, a noise layer's or warp's used octave count
  * (`sr_fractalBand`) or whether a shell is kept (0: dropped, DROPPED_SHELL). Slots are numbered in
@@ -25,6 +32,7 @@
  * bandLimitSummary's signature; {@link bandSlotValues} fills the uniform for a limit.
  */
 import type { BandSlot } from './bandLimit';
+import { countModifierKeys, modifierKey } from './compileJs';
 import { CRATER_STRIDE, placeCraters } from './craters';
 import { noisePermutation } from './noise';
 import { WARP_OFFSETS } from './noise';
@@ -119,6 +127,29 @@ export interface GlslCodegenResult {
   bandSlots: BandSlot[];
 }
 
+/**
+ * Modifier keys (compileJs.ts `modifierKey`) held by two or more nodes that are all evaluated at the
+ * field's own point: reached from the root through CSG and shell nodes only, none of them warped.
+ * Their modifiers are computed once at the top of `sr_field`, unconditionally — no branch around
+ * the evaluation (SwiftShader lost the WebGL context on a fragment shader that evaluated them
+ * behind `if (point changed)`, with the permutation tables in a texture). Keys held elsewhere too
+ * are not shared.
+ */
+function sharedModifierKeys(root: FieldNode): Set<string> {
+  const counts = new Map<string, number>();
+  countModifierKeys(root, counts);
+  const atRoot = new Map<string, boolean>();
+  const visit = (node: FieldNode, here: boolean): void => {
+    const key = modifierKey(node);
+    if (key !== null) atRoot.set(key, (atRoot.get(key) ?? true) && here);
+    const passes = here && !(node.warp && node.warp.amplitude > 0);
+    if ('children' in node) for (const c of node.children) visit(c, passes);
+    if ('child' in node) visit(node.child, passes && node.type === 'shell');
+  };
+  visit(root, true);
+  return new Set([...counts].filter(([key, n]) => n >= 2 && atRoot.get(key) === true).map(([key]) => key));
+}
+
 /** Emits the `sr_field` chunk for an already parsed recipe. */
 export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, options: GlslCodegenOptions = {}): GlslCodegenResult {
   const band = options.bandUniforms ?? false;
@@ -138,6 +169,9 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
     return glslInt(i);
   };
   const functions: string[] = [];
+  const shared = sharedModifierKeys(recipe.root);
+  /** Shared modifier groups emitted so far: key → group id. */
+  const groups = new Map<string, number>();
   let nodeCounter = 0;
   let craterCounter = 0;
   let craterCount = 0;
@@ -242,6 +276,49 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
     }
   };
 
+  /**
+   * A shared modifier group's memo (per-invocation globals) and `sr_mG_update(p)`: the warped point,
+   * the crater term and each noise term `amplitude · fractal`, with the band slots of `node` (the
+   * group's first node; every node of the group has slots of the same values).
+   */
+  const emitSharedModifiers = (node: FieldNode, g: number, noiseBands: string[], warpBand: string): void => {
+    const m = `sr_m${g}`;
+    const w = node.warp;
+    const noise = node.noise ?? [];
+    const craters = node.craters && node.craters.count > 0 ? emitCraters(node.craters) : null;
+    const globals = [`vec3 ${m}_w;`, ...(craters ? [`float ${m}_crater;`] : []), ...noise.map((_, i) => `float ${m}_t${i};`)];
+    const lines: string[] = [];
+    if (w && w.amplitude > 0) lines.push(...warpLines(w, warpBand));
+    lines.push(`  ${m}_w = p;`);
+    if (craters) lines.push(`  ${m}_crater = ${craters}(p);`);
+    noise.forEach((l, i) => lines.push(`  ${m}_t${i} = ${noiseTerm(l, noiseBands[i])};`));
+    functions.push(...globals, `void ${m}_update(vec3 p) {\n${lines.join('\n')}\n}`);
+  };
+
+  /** The lines that warp `p` in place (a node's warp, `band`: its slot or ''). */
+  const warpLines = (w: NonNullable<FieldNode['warp']>, warpBand: string): string[] => {
+    const t = tableOf(w.seed);
+    const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
+    const args = warpBand
+      ? `${t}, ${glslInt(w.octaves)}, ${warpBand}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`
+      : `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
+    const [o0, o1, o2] = WARP_OFFSETS;
+    return [
+      `  vec3 u = p * ${glslFloat(w.frequency)};`,
+      `  p += ${glslFloat(w.amplitude)} * vec3(`,
+      `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o0[0], o0[1], o0[2])}, ${args}),`,
+      `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o1[0], o1[1], o1[2])}, ${args}),`,
+      `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o2[0], o2[1], o2[2])}, ${args}));`,
+    ];
+  };
+
+  /** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
+  const noiseTerm = (l: NonNullable<FieldNode['noise']>[number], band: string): string => {
+    const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${tableOf(l.seed)}, ${glslInt(l.octaves)}`;
+    const tail = `${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)})`;
+    return `${glslFloat(l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
+  };
+
   /** Emits the node (children first) and returns its function name. */
   const emitNode = (node: FieldNode): string => {
     const id = nodeCounter++;
@@ -289,30 +366,31 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
     // Modifiers, in the order of compileJs.ts: warp the point, then base − craters − noise.
     // Band-limited, a layer or warp with 0 used octaves gives exactly 0 (compileJs.ts skips it):
     // d - a * 0 and p + A * 0 are d and p.
-    const lines: string[] = [];
-    if (w && w.amplitude > 0) {
-      const t = tableOf(w.seed);
-      const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
-      const args = warpBand
-        ? `${t}, ${glslInt(w.octaves)}, ${warpBand}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`
-        : `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
-      const [o0, o1, o2] = WARP_OFFSETS;
-      lines.push(
-        `  vec3 u = p * ${glslFloat(w.frequency)};`,
-        `  p += ${glslFloat(w.amplitude)} * vec3(`,
-        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o0[0], o0[1], o0[2])}, ${args}),`,
-        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o1[0], o1[1], o1[2])}, ${args}),`,
-        `    ${fractal}(SR_NOISE_FBM, u + ${vec3(o2[0], o2[1], o2[2])}, ${args}));`,
-      );
+    const key = modifierKey(node);
+    if (key !== null && shared.has(key)) {
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = groups.size;
+        groups.set(key, g);
+        emitSharedModifiers(node, g, noiseBands, warpBand);
+      }
+      const m = `sr_m${g}`;
+      const n = (node.noise ?? []).length;
+      const lines = [
+        `  float d = ${base}(${m}_w);`,
+        ...(node.craters && node.craters.count > 0 ? [`  d -= ${m}_crater;`] : []),
+        ...Array.from({ length: n }, (_, i) => `  d -= ${m}_t${i};`),
+        '  return d;',
+      ];
+      const name = `sr_n${id}`;
+      functions.push(`float ${name}(vec3 p) {\n${lines.join('\n')}\n}`);
+      return name;
     }
+    const lines: string[] = [];
+    if (w && w.amplitude > 0) lines.push(...warpLines(w, warpBand));
     lines.push(`  float d = ${base}(p);`);
     if (node.craters && node.craters.count > 0) lines.push(`  d -= ${emitCraters(node.craters)}(p);`);
-    (node.noise ?? []).forEach((l, i) => {
-      const head = `  d -= ${glslFloat(l.amplitude)} * `;
-      const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${tableOf(l.seed)}, ${glslInt(l.octaves)}`;
-      const tail = `${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)});`;
-      lines.push(noiseBands[i] ? `${head}sr_fractalBand(${kindPoint}, ${noiseBands[i]}, ${tail}` : `${head}sr_fractal(${kindPoint}, ${tail}`);
-    });
+    (node.noise ?? []).forEach((l, i) => lines.push(`  d -= ${noiseTerm(l, noiseBands[i])};`));
     lines.push('  return d;');
     const name = `sr_n${id}`;
     functions.push(`float ${name}(vec3 p) {\n${lines.join('\n')}\n}`);
@@ -320,7 +398,8 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
   };
 
   const root = emitNode(recipe.root);
-  const fieldLines = [`  float d = ${root}(p);`];
+  // Shared modifiers first: every node of a group is evaluated at the field's own point.
+  const fieldLines = [...[...groups.values()].map((g) => `  sr_m${g}_update(p);`), `  float d = ${root}(p);`];
   for (const b of recipe.brushes) {
     const sphere = `(length(p - ${vec3(...b.center)}) - ${glslFloat(b.radius)})`;
     if (b.op === 'add') {

@@ -6,7 +6,7 @@ const FLOAT_LITERAL = /^\(?-?[0-9]+\.[0-9]+(e[+-][0-9]+)?\)?$/;
 
 /** Every identifier the field compiler may emit: GLSL words, its own locals, sr_/SR_ names. */
 const ALLOWED_WORDS = new Set([
-  'float', 'vec2', 'vec3', 'int', 'uint', 'const', 'return', 'if', 'else', 'for', 'continue', 'define', 'include',
+  'float', 'vec2', 'vec3', 'int', 'uint', 'bool', 'void', 'true', 'false', 'const', 'return', 'if', 'else', 'for', 'continue', 'define', 'include',
   'length', 'abs', 'max', 'min', 'dot', 'clamp', 'sqrt', 'p', 'q', 'd', 'h', 'n', 'k', 'k0', 'k1', 'pa', 'ba', 'len',
   'raised', 'lowered', 'dd', 'x2', 't', 'u', 'i', 'word', 'table', 'x', 'y', 'z', 'xz',
 ]);
@@ -117,6 +117,14 @@ describe('splicing into templates', () => {
   });
   it('throws on a template without the slot', () => {
     expect(() => spliceField('#version 300 es\nvoid main() {}', compileToGlsl(asteroidRecipe(1)))).toThrow(/slot/);
+  });
+  it('nodes with the same modifiers share them: the planet cave shell evaluates the terrain noise once', () => {
+    const compiled = compileToGlsl(planetRecipe(4));
+    expect(compiled.source.match(/void sr_m[0-9]+_update\(vec3 p\)/g)).toHaveLength(1);
+    expect(compiled.source.match(/const vec3 SR_CRATER_DIR_/g)).toHaveLength(1);
+    // Three warp fractals and three terrain layers, once; plus the cave's own layer.
+    expect(compiled.chunk.match(/sr_fractal\(SR_NOISE/g)).toHaveLength(7);
+    expect(compiled.chunk.match(/sr_fractal\(SR_NOISE_FBM, u \+/g)).toHaveLength(3);
   });
   it('same seed → identical GLSL', () => {
     expect(compileToGlsl(planetRecipe(9)).source).toBe(compileToGlsl(planetRecipe(9)).source);
