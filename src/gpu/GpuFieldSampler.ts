@@ -22,7 +22,7 @@ import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout, type GridAtlasLayout } from './atlas';
 import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, packChunkBlock, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
 import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES, type GridBatchLayout } from './batches';
-import { signChangingEdges } from './edgeList';
+import { edgeEndValues, signChangingEdges } from './edgeList';
 import { describeShaderLog, GpuShaderError } from './glProgram';
 import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
 import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
@@ -187,6 +187,8 @@ interface Job {
   recipeKey: string;
   grid: ChunkGrid;
   edgeIds?: Uint32Array;
+  /** Grid values at each edge's ends (2 per edge), when the caller has them: the pass skips evaluating them. */
+  edgeEnds?: Float32Array;
   /** waiting → inflight (in `batch`) → resolved; failed / cancelled reject. */
   state: 'waiting' | 'inflight' | 'failed' | 'cancelled';
   error?: unknown;
@@ -228,6 +230,7 @@ export class GpuFieldSampler {
   private edgeVao: WebGLVertexArrayObject | null = null;
   private edgeInput: WebGLBuffer | null = null;
   private edgeSlots: WebGLBuffer | null = null;
+  private edgeEnds: WebGLBuffer | null = null;
   private chunkBuffer: WebGLBuffer | null = null;
   private feedback: WebGLTransformFeedback | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -279,9 +282,12 @@ export class GpuFieldSampler {
     return this.enqueue('grid', recipe, grid);
   }
 
-  /** Finds crossing and gradient on each listed sign-changing edge of `grid`. */
-  sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
-    return this.enqueue('edges', recipe, grid, edgeIds);
+  /**
+   * Finds crossing and gradient on each listed sign-changing edge of `grid`; `edgeEnds` (2 per
+   * edge, optional): the grid values at its ends, which the pass then need not evaluate.
+   */
+  sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array, edgeEnds?: Float32Array): GpuJob<EdgeSamples> {
+    return this.enqueue('edges', recipe, grid, edgeIds, edgeEnds);
   }
 
   /**
@@ -297,8 +303,9 @@ export class GpuFieldSampler {
       if (cancelled) throw new GpuJobCancelledError();
       const listStart = performance.now();
       const edgeIds = signChangingEdges(values, points);
+      const edgeEnds = edgeEndValues(values, points, edgeIds);
       this.timing.edgeListMs += performance.now() - listStart;
-      edgeJob = this.sampleEdges(recipe, grid, edgeIds);
+      edgeJob = this.sampleEdges(recipe, grid, edgeIds, edgeEnds);
       const hermite = await edgeJob.promise;
       return { values, points, hermite, latencyMs: performance.now() - start };
     });
@@ -312,7 +319,7 @@ export class GpuFieldSampler {
     };
   }
 
-  private enqueue<T>(kind: Job['kind'], recipe: FieldRecipe, grid: ChunkGrid, edgeIds?: Uint32Array): GpuJob<T> {
+  private enqueue<T>(kind: Job['kind'], recipe: FieldRecipe, grid: ChunkGrid, edgeIds?: Uint32Array, edgeEnds?: Float32Array): GpuJob<T> {
     let job!: Job;
     const promise = new Promise<T>((resolve, reject) => {
       job = {
@@ -320,6 +327,7 @@ export class GpuFieldSampler {
         recipeKey: '',
         grid,
         edgeIds,
+        edgeEnds: edgeEnds && edgeIds && edgeEnds.length === 2 * edgeIds.length ? edgeEnds : undefined,
         state: 'waiting',
         batch: null,
         layout: null,
@@ -411,7 +419,7 @@ export class GpuFieldSampler {
     }
     if (ready.length === 0) return false;
     const max = this.options.maxBatchJobs;
-    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}`, max);
+    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}|${j.edgeEnds ? 1 : 0}`, max);
     batches.sort((x, y) => (x[0].kind === y[0].kind ? 0 : x[0].kind === 'edges' ? -1 : 1));
     let dispatched = false;
     for (let jobs of batches) {
@@ -483,7 +491,7 @@ export class GpuFieldSampler {
     this.programs.clear();
     this.freeBuffers.length = 0;
     this.targets.clear();
-    this.emptyVao = this.edgeVao = this.edgeInput = this.edgeSlots = this.chunkBuffer = this.feedback = null;
+    this.emptyVao = this.edgeVao = this.edgeInput = this.edgeSlots = this.edgeEnds = this.chunkBuffer = this.feedback = null;
   }
 
   /** Call after `webglcontextrestored`: the sampler accepts jobs again. */
@@ -503,11 +511,12 @@ export class GpuFieldSampler {
     if (this.programs.has(key)) return key;
     const compiled = compileToGlsl(recipe, this.options.fieldOptions);
     const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
-    // The permutation texture serves the grid pass only: fetched in the edge pass's transform-feedback
-    // vertex shader it lost the WebGL context on SwiftShader. The edge pass reads the same tables
-    // as constants (the same numbers: the two back ends of sr_perm agree).
     const textured = this.options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
-    const edgeField = textured && !this.options.edgePermutationTexture ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false }) : compiled;
+    // The edge pass (a transform-feedback vertex shader) reads the permutation tables as constants:
+    // on SwiftShader a texelFetch there lost the WebGL context. The numbers are the same either way.
+    const edgeField = textured && !this.options.edgePermutationTexture
+      ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false })
+      : compiled;
     // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
     const grid = extractChunkUniforms([compiled.source, this.options.mappingGlsl]);
     const edges = extractChunkUniforms([edgeField.source]);
@@ -551,6 +560,7 @@ export class GpuFieldSampler {
     });
     gl.bindAttribLocation(program, 0, 'sr_edgeId');
     gl.bindAttribLocation(program, 1, 'sr_slot');
+    gl.bindAttribLocation(program, 2, 'sr_ends');
     if (feedbackVaryings) gl.transformFeedbackVaryings(program, feedbackVaryings, gl.INTERLEAVED_ATTRIBS);
     gl.linkProgram(program);
     return { program, shaders, sources, chunks, label, uniforms: null, error: null };
@@ -651,9 +661,12 @@ export class GpuFieldSampler {
     if (total === 0) return;
     const ids = new Uint32Array(total);
     const slots = new Uint32Array(total);
+    const endsGiven = batch.jobs[0].edgeEnds !== undefined;
+    const ends = new Float32Array(endsGiven ? 2 * total : 2);
     batch.jobs.forEach((job, n) => {
       ids.set(job.edgeIds!, offsets[n]);
       slots.fill(n, offsets[n], offsets[n] + job.edgeIds!.length);
+      if (endsGiven) ends.set(job.edgeEnds!, 2 * offsets[n]);
     });
 
     gl.useProgram(p.program);
@@ -661,10 +674,12 @@ export class GpuFieldSampler {
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, batch.jobs[0].grid.points);
     gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
+    gl.uniform1i(u.get('sr_endsGiven') ?? null, endsGiven ? 1 : 0);
     if (!this.edgeVao) {
       this.edgeVao = gl.createVertexArray();
       this.edgeInput = gl.createBuffer();
       this.edgeSlots = gl.createBuffer();
+      this.edgeEnds = gl.createBuffer();
       gl.bindVertexArray(this.edgeVao);
       gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeInput);
       gl.enableVertexAttribArray(0);
@@ -679,6 +694,16 @@ export class GpuFieldSampler {
     gl.bufferData(gl.ARRAY_BUFFER, ids, gl.STREAM_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeSlots);
     gl.bufferData(gl.ARRAY_BUFFER, slots, gl.STREAM_DRAW);
+    // Ends: one vec2 an edge, or a constant attribute (the pass evaluates them) when not given.
+    if (endsGiven) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.edgeEnds);
+      gl.bufferData(gl.ARRAY_BUFFER, ends, gl.STREAM_DRAW);
+      gl.enableVertexAttribArray(2);
+      gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 0, 0);
+    } else {
+      gl.disableVertexAttribArray(2);
+      gl.vertexAttrib2f(2, 0, 0);
+    }
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
 
     if (this.options.poison) {
@@ -855,6 +880,7 @@ export class GpuFieldSampler {
       gl.deleteVertexArray(this.edgeVao);
       gl.deleteBuffer(this.edgeInput);
       gl.deleteBuffer(this.edgeSlots);
+      gl.deleteBuffer(this.edgeEnds);
       gl.deleteBuffer(this.chunkBuffer);
       gl.deleteTransformFeedback(this.feedback);
     }

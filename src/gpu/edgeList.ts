@@ -31,3 +31,18 @@ export function signChangingEdges(values: ArrayLike<number>, points: number): Ui
   }
   return ids.slice(0, count);
 }
+
+/** The grid values at each edge's two ends (2 per edge: lower end, upper end), for the edge pass. */
+export function edgeEndValues(values: ArrayLike<number>, points: number, edgeIds: Uint32Array): Float32Array {
+  const p = points, p3 = p * p * p;
+  const step = [1, p, p * p];
+  const ends = new Float32Array(2 * edgeIds.length);
+  for (let e = 0; e < edgeIds.length; e++) {
+    const id = edgeIds[e];
+    const axis = Math.floor(id / p3);
+    const idx = id - axis * p3;
+    ends[2 * e] = values[idx];
+    ends[2 * e + 1] = values[idx + step[axis]];
+  }
+  return ends;
+}

@@ -15,7 +15,7 @@ import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
 import { planetRecipe } from '../../../src/scene/index';
-import { compileToJs, recipeBounds } from '../../../src/field/index';
+import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
 import { planetContext } from '../../../src/workers/planetChunkJob';
@@ -382,8 +382,13 @@ function gpuTimingNote(a: GpuWorkerStats, b: GpuWorkerStats, chunks: number): st
 async function gpuBatch(): Promise<void> {
   const gpu = mesher?.gpuWorker;
   if (!gpu) return;
-  const recipe = planetRecipe(4);
-  const space = { radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
+  const planet = planetRecipe(4);
+  const space = { radiusM: recipeBounds(planet).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
+  // `?gpuRecipe=sphere`: a plain sphere of the planet's radius in the same chunks, the control for
+  // what the field costs against what sampling a chunk costs anyway.
+  const recipe: FieldRecipe = new URLSearchParams(location.search).get('gpuRecipe') === 'sphere'
+    ? { version: 1, name: 'sphere', root: { type: 'sphere', radius: space.radiusM - 5 }, brushes: [] }
+    : planet;
   const before = await gpu.stats();
   const results = await Promise.all(gpuKeys.map((key) => gpu.samplePlanetChunk(recipe, space, key).promise));
   const after = await gpu.stats();
@@ -408,7 +413,8 @@ export const benchmarks: Benchmark[] = [
     notes: () => mesher?.gpuWorker
       ? `${gpuKeys.length} surface chunks of planetRecipe(4) (32³, levels ${GPU_LEVELS.join(', ')}) submitted at once to the GPU sampling worker (grid + edge passes, readbacks; ` +
         `noise tables ${new URLSearchParams(location.search).get('gpuPermutation') === 'const' ? 'as constants' : 'in a texture'}; ` +
-        `batches of ${new URLSearchParams(location.search).get('gpuBatch') ?? 'up to 32'} chunks); ` +
+        `batches of ${new URLSearchParams(location.search).get('gpuBatch') ?? 'up to 32'} chunks` +
+        `${new URLSearchParams(location.search).get('gpuRecipe') === 'sphere' ? '; CONTROL: a plain sphere instead of the planet' : ''}); ` +
         `${gpuSamples.edges.at(-1)} sign-changing edges; mean dispatch → collect ${gpuSamples.latencyMs.at(-1)?.toFixed(1)} ms a chunk; ${gpuSamples.timing.at(-1)}`
       : 'no GPU sampling here (the probe chose JS workers): 0',
     extraRows: (): BenchRow[] => mesher?.gpuWorker
