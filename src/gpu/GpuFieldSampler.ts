@@ -146,12 +146,6 @@ export interface GpuFieldSamplerOptions {
   fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
   /** Most jobs one batch holds (default {@link MAX_BATCH_JOBS}; 1 = a fence and a readback per job). */
   maxBatchJobs?: number;
-  /**
-   * The edge pass reads the permutation texture too (default false: its constants). On SwiftShader
-   * a texelFetch in the transform-feedback vertex shader loses the context; benchmarks try it on
-   * hardware GPUs (`?gpuEdgePermutation=texture`).
-   */
-  edgePermutationTexture?: boolean;
 }
 
 const CHUNK_MAP = 'sr_chunk_map';
@@ -165,7 +159,7 @@ interface FieldPrograms {
   compiled: CompiledGlsl;
   /** The per-chunk values (field band, mapping) as one uniform block: how many chunks one draw samples. */
   block: ChunkBlockLayout;
-  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0. */
+  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both passes. */
   permutation: WebGLTexture | null;
   grid: PendingProgram;
   edges: PendingProgram;
@@ -249,7 +243,6 @@ export class GpuFieldSampler {
       mappingGlsl: options.mappingGlsl ?? mapCartesian,
       fieldOptions: options.fieldOptions ?? {},
       maxBatchJobs: Math.max(1, Math.floor(options.maxBatchJobs ?? MAX_BATCH_JOBS)),
-      edgePermutationTexture: options.edgePermutationTexture ?? false,
     };
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
@@ -512,25 +505,20 @@ export class GpuFieldSampler {
     const compiled = compileToGlsl(recipe, this.options.fieldOptions);
     const label = `${this.options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
     const textured = this.options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
-    // The edge pass (a transform-feedback vertex shader) reads the permutation tables as constants:
-    // on SwiftShader a texelFetch there lost the WebGL context. The numbers are the same either way.
-    const edgeField = textured && !this.options.edgePermutationTexture
-      ? compileToGlsl(recipe, { ...this.options.fieldOptions, permutationTexture: false })
-      : compiled;
+    // Both passes read the same field (the permutation tables from the texture, where asked). The
+    // edge pass once kept them as constants: a texelFetch in its transform-feedback vertex shader
+    // lost the context on SwiftShader, until grad3 became arithmetic and shared modifiers branch-free.
     // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
-    const grid = extractChunkUniforms([compiled.source, this.options.mappingGlsl]);
-    const edges = extractChunkUniforms([edgeField.source]);
-    const block = chunkBlockLayout(grid.declarations, this.gl.getParameter(this.gl.MAX_UNIFORM_BLOCK_SIZE) as number, this.options.maxBatchJobs);
-    const blockChunk = { [CHUNK_BLOCK]: chunkBlockGlsl(block) };
-    const chunks = { ...GLSL_CHUNKS, sr_field: grid.sources[0], [CHUNK_MAP]: grid.sources[1], ...blockChunk };
-    const edgeChunks = { ...chunks, sr_field: edges.sources[0] };
+    const perChunk = extractChunkUniforms([compiled.source, this.options.mappingGlsl]);
+    const block = chunkBlockLayout(perChunk.declarations, this.gl.getParameter(this.gl.MAX_UNIFORM_BLOCK_SIZE) as number, this.options.maxBatchJobs);
+    const chunks = { ...GLSL_CHUNKS, sr_field: perChunk.sources[0], [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
     this.programs.set(key, {
       label,
       compiled,
       block,
       permutation: textured ? this.permutationTexture(compiled.permutation) : null,
       grid: this.startProgram(`grid pass for ${label}`, quadVert, gridFrag, chunks),
-      edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, edgeChunks, ['sr_hermite']),
+      edges: this.startProgram(`edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
     });
     return key;
   }

@@ -22,8 +22,6 @@ export interface GpuSamplerClientOptions {
   permutationTexture?: boolean;
   /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
   maxBatchJobs?: number;
-  /** The edge pass reads the permutation texture (GpuFieldSamplerOptions.edgePermutationTexture). */
-  edgePermutationTexture?: boolean;
 }
 
 export class GpuSamplerClient {
@@ -60,7 +58,7 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs, edgePermutationTexture: options.edgePermutationTexture } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs } };
       worker.postMessage(request);
     });
     if (!probe || !probe.ok) {

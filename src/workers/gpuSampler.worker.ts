@@ -21,7 +21,7 @@ export interface GpuWorkerProbe {
 }
 
 export type GpuWorkerRequest =
-  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; edgePermutationTexture?: boolean }>
+  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number }>
   | WorkerRequest<'grid', { recipe: FieldRecipe; grid: ChunkGrid }>
   | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
   | WorkerRequest<'chunk', { recipe: FieldRecipe; grid: ChunkGrid }>
@@ -50,7 +50,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, edgePermutationTexture?: boolean): GpuWorkerProbe {
+function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number): GpuWorkerProbe {
   if (probe) return probe;
   if (typeof OffscreenCanvas === 'undefined') {
     return (probe = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });
@@ -62,7 +62,7 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
   const renderer = String(debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
   try {
     sampler = new GpuFieldSampler(gl, { label: 'worker sampler', poison, maxBatchJobs });
-    planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs, edgePermutationTexture });
+    planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs });
   } catch (e) {
     return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
   }
@@ -99,7 +99,7 @@ function handle(msg: GpuWorkerRequest): void {
       return;
     }
     if (msg.kind === 'probe') {
-      reply({ id: msg.id, result: init(msg.params.poison ?? false, msg.params.permutationTexture ?? true, msg.params.maxBatchJobs, msg.params.edgePermutationTexture) });
+      reply({ id: msg.id, result: init(msg.params.poison ?? false, msg.params.permutationTexture ?? true, msg.params.maxBatchJobs) });
       return;
     }
     if (msg.kind === 'cancel') {

@@ -86,7 +86,8 @@ export function planetChunkGrid(space: CubeSphereSpace, a: ChunkAddress, bandSlo
     originM,
     stepM: space.cellSizeM(a.level),
     points: space.chunkCells + 1,
-    uniforms: { ...map, sr_band: bandSlotValues(bandSlots, levelMinWavelengthM(space, a.level)) },
+    // A field without band slots (no noise, no shell) declares a placeholder sr_band it never reads.
+    uniforms: { ...map, ...(bandSlots.length > 0 ? { sr_band: bandSlotValues(bandSlots, levelMinWavelengthM(space, a.level)) } : {}) },
   };
 }
 

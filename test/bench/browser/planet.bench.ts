@@ -50,9 +50,7 @@ async function setup(): Promise<void> {
   const permutationTexture = new URLSearchParams(location.search).get('gpuPermutation') !== 'const';
   // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
   const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
-  // `?gpuEdgePermutation=texture`: the edge pass reads the noise tables from the texture too.
-  const edgePermutationTexture = new URLSearchParams(location.search).get('gpuEdgePermutation') === 'texture';
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, edgePermutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) });
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) });
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 
