@@ -22,7 +22,7 @@ import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout, type GridAtlasLayout } from './atlas';
 import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, packChunkBlock, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
 import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES, type GridBatchLayout } from './batches';
-import { edgeEndValues, signChangingEdges } from './edgeList';
+import { signChangingEdgesWithEnds } from './edgeList';
 import { describeShaderLog, GpuShaderError } from './glProgram';
 import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
 import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
@@ -230,6 +230,7 @@ export class GpuFieldSampler {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lost = false;
   private lastSignalAt = 0;
+  private readback = new Float32Array(0);
   /** Where the time went (cumulative). */
   readonly timing: GpuSamplerTiming = { grid: passTiming(), edges: passTiming(), polls: 0, pollMs: 0, edgeListMs: 0 };
 
@@ -295,8 +296,7 @@ export class GpuFieldSampler {
     const promise = gridJob.promise.then(async ({ values, points }) => {
       if (cancelled) throw new GpuJobCancelledError();
       const listStart = performance.now();
-      const edgeIds = signChangingEdges(values, points);
-      const edgeEnds = edgeEndValues(values, points, edgeIds);
+      const { ids: edgeIds, ends: edgeEnds } = signChangingEdgesWithEnds(values, points);
       this.timing.edgeListMs += performance.now() - listStart;
       edgeJob = this.sampleEdges(recipe, grid, edgeIds, edgeEnds);
       const hermite = await edgeJob.promise;
@@ -764,7 +764,9 @@ export class GpuFieldSampler {
     this.jobs = this.jobs.filter((j) => !done.has(j));
     const now = performance.now();
     if (batch.kind === 'grid') {
-      const texels = new Float32Array(batch.bufferBytes / 4);
+      // One readback array reused across batches (~5 MB for 32 chunks of 33³): not garbage a batch.
+      if (this.readback.length < batch.bufferBytes / 4) this.readback = new Float32Array(batch.bufferBytes / 4);
+      const texels = this.readback.subarray(0, batch.bufferBytes / 4);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, texels);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gridAtlasLayout, SAMPLES_PER_TEXEL, unpackGridAtlas } from '../../src/gpu/atlas';
-import { signChangingEdges } from '../../src/gpu/edgeList';
+import { edgeEndValues, signChangingEdges, signChangingEdgesWithEnds } from '../../src/gpu/edgeList';
 import { describeShaderLog } from '../../src/gpu/glProgram';
 
 describe('grid atlas layout', () => {
@@ -70,6 +70,25 @@ describe('signChangingEdges', () => {
     expect(signChangingEdges(new Float32Array(27).fill(1), 3).length).toBe(0);
     expect(signChangingEdges(new Float32Array(27).fill(-1), 3).length).toBe(0);
     expect(() => signChangingEdges(new Float32Array(26), 3)).toThrow(RangeError);
+  });
+
+  it('signChangingEdgesWithEnds: the same edges in the same order, with their end values (spheres, noise, slabs, empty)', () => {
+    const p = 17;
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const grids: Float32Array[] = [
+      Float32Array.from({ length: p ** 3 }, (_, n) => Math.hypot((n % p) - 8.3, (Math.floor(n / p) % p) - 7.9, Math.floor(n / p / p) - 8.1) - 5.2),
+      Float32Array.from({ length: p ** 3 }, () => rand()),
+      Float32Array.from({ length: p ** 3 }, (_, n) => Math.floor(n / p / p) - 9.5), // a z slab: only z edges
+      Float32Array.from({ length: p ** 3 }, (_, n) => (Math.floor(n / p) % p) - 3.5), // a y slab
+      new Float32Array(p ** 3).fill(2),
+    ];
+    for (const values of grids) {
+      const { ids, ends } = signChangingEdgesWithEnds(values, p);
+      const reference = signChangingEdges(values, p);
+      expect([...ids]).toEqual([...reference]);
+      expect([...ends]).toEqual([...edgeEndValues(values, p, reference)]);
+    }
   });
 });
 
