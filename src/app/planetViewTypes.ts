@@ -71,9 +71,9 @@ export interface PlanetStats {
   /**
    * Planet chunks sampled on the GPU; GPU jobs that failed (then sampled in JS); chunks sampled in JS
    * because the GPU queue was full; re-meshes whose worker had not kept the samples (GPU-sampled);
-   * mean GPU dispatch → collect time (ms); whether GPU sampling is on.
+   * mean GPU dispatch → collect time (ms); whether GPU sampling is on; chunks waiting on the GPU now.
    */
-  gpu: { chunks: number; failed: number; queueFull: number; remeshSampled: number; meanLatencyMs: number; enabled: boolean };
+  gpu: { chunks: number; failed: number; queueFull: number; remeshSampled: number; meanLatencyMs: number; enabled: boolean; pending: number };
   /** Transactions swapped in; snapshots folded into a newer one while a transaction was open (running totals). */
   transactions: number;
   deferredSnapshots: number;

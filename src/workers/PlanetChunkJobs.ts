@@ -50,6 +50,8 @@ export interface PlanetGpuStats {
   remeshSampled: number;
   meanLatencyMs: number;
   enabled: boolean;
+  /** Chunks waiting on the GPU now. */
+  pending: number;
 }
 
 export class PlanetChunkJobs {
@@ -65,7 +67,7 @@ export class PlanetChunkJobs {
   gpuStats(): PlanetGpuStats {
     const c = this.counts;
     return {
-      chunks: c.chunks, failed: c.failed, queueFull: c.queueFull, remeshSampled: c.remeshSampled, enabled: this.gpu !== null,
+      chunks: c.chunks, failed: c.failed, queueFull: c.queueFull, remeshSampled: c.remeshSampled, enabled: this.gpu !== null, pending: this.gpuPending,
       meanLatencyMs: c.chunks > 0 ? c.latencyMs / c.chunks : 0,
     };
   }

@@ -253,7 +253,18 @@ async function teleportTo(altitudeM: number): Promise<void> {
   for (const k of Object.keys(planet.slowestMs) as (keyof PlanetView['slowestMs'])[]) planet.slowestMs[k] = 0;
   longestUpdate = longestRender = 0;
   const t0 = performance.now();
-  const done = await run(TELEPORT_CAP_S, (g) => (gap = Math.max(gap, g)));
+  // Once a second after the jump: where the work is (drawn / chunk jobs done / seams done / in
+  // flight + queued in the planet / body-pool busy + queued / the open transaction's jobs left).
+  const timeline: string[] = [];
+  let nextSample = t0 + 1000;
+  const done = await run(TELEPORT_CAP_S, (g) => {
+    gap = Math.max(gap, g);
+    const now = performance.now();
+    if (now < nextSample) return;
+    nextSample += 1000;
+    const q = planet.stats();
+    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending}/${q.transactionPending} tx${q.transactions}`);
+  });
   const seconds = (performance.now() - t0) / 1000;
   observer.disconnect();
   const s = planet.stats();
@@ -272,7 +283,8 @@ async function teleportTo(altitudeM: number): Promise<void> {
     `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again; ` +
     (s.gpu.enabled
       ? `GPU-sampled chunks ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms; ${s.gpu.remeshSampled} re-meshes without kept samples; ${s.gpu.queueFull} to JS with the GPU queue full; ${s.gpu.failed} failed)`
-      : 'chunks sampled in JS'));
+      : 'chunks sampled in JS') +
+    `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting/tx jobs left): ${timeline.join(', ')}`);
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
 }
