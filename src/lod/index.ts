@@ -12,6 +12,8 @@ export * from './planetLodSelector.ts';
 export * from './planetStreaming.ts';
 export * from './memoryFactor.ts';
 export * from './snapshotLod.ts';
+export * from './transactionPlan.ts';
+export * from './steps.ts';
 export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';

@@ -33,6 +33,7 @@ import type { CubeSphereSpace } from './cubeSphere.ts';
 import { FACE_COUNT } from './cubeSphere.ts';
 import type { PlanetShell } from './culling.ts';
 import { chunkInShell } from './culling.ts';
+import { finishSteps, type Steps } from './steps.ts';
 import {
   EDGE_NEIGHBOUR_FACE, edgeBeyond, edgeTransform, extendedFaceMapping, frameTransform, transformBoundaryLeaves,
   transformCell, transformPoint, touchingChunks,
@@ -394,20 +395,34 @@ function coarserKeys(lod: PlanetLod, key: ChunkKey): string[] {
  * old seam is still exact. All lists in canonical order.
  */
 export function planLodUpdate(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey> = []): LodUpdatePlan {
+  return finishSteps(planLodUpdateSteps(before, after, edited, Infinity));
+}
+
+/** {@link planLodUpdate} in slices of about `sliceKeys` keys (steps.ts). */
+export function* planLodUpdateSteps(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey>, sliceKeys: number): Steps<LodUpdatePlan> {
   const editedSet = new Set(edited);
   const mesh = new Set<ChunkKey>();
+  let i = 0;
   for (const k of after.keys) {
     if (!before || !before.byKey.has(k) || editedSet.has(k) || !sameList(coarserKeys(before, k), coarserKeys(after, k))) mesh.add(k);
+    if (++i % sliceKeys === 0) yield;
   }
   const dropChunks = before ? before.keys.filter((k) => !after.byKey.has(k)) : [];
+  yield;
   const seams = new Set<ChunkKey>();
-  for (const k of mesh) for (const o of after.seamsReading.get(k)!) seams.add(o);
+  for (const k of mesh) {
+    for (const o of after.seamsReading.get(k)!) seams.add(o);
+    if (++i % sliceKeys === 0) yield;
+  }
   for (const k of after.keys) {
+    if (++i % sliceKeys === 0) yield;
     if (seams.has(k)) continue;
     if (!before || !sameList(before.seamStitches.get(k), after.seamStitches.get(k))) seams.add(k);
   }
   const order = (set: Set<ChunkKey>): ChunkKey[] => after.keys.filter((k) => set.has(k));
-  return { meshChunks: order(mesh), dropChunks, buildSeams: order(seams), dropSeams: dropChunks.slice() };
+  const meshChunks = order(mesh);
+  yield;
+  return { meshChunks, dropChunks, buildSeams: order(seams), dropSeams: dropChunks.slice() };
 }
 
 /**

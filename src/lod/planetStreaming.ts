@@ -31,9 +31,9 @@ import type { CubeSphereSpace } from './cubeSphere.ts';
 import { GeometryCache } from './GeometryCache.ts';
 import { nextErrorFactor } from './memoryFactor.ts';
 import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
-import { planLodUpdate, type PlanetLod } from './planetSeams.ts';
 import type { ChunkRequest } from './requests.ts';
-import { lodFromSnapshot } from './snapshotLod.ts';
+import { runSteps, type Steps } from './steps.ts';
+import { chunkPieceId, planTransaction, type Configuration, type Transaction } from './transactionPlan.ts';
 
 /**
  * Time between a commit and the next transaction's start (ms): snapshots arriving meanwhile are
@@ -43,6 +43,8 @@ import { lodFromSnapshot } from './snapshotLod.ts';
  * frames held back visible progress (288 chunks drawn at 10 m in the browser flight against 432).
  */
 export const MIN_COMMIT_INTERVAL_MS = 130;
+/** A frame's share of transaction planning (ms). */
+export const PLAN_BUDGET_MS = 4;
 /** Priority of the open transaction's jobs (they run before any streaming request). */
 export const TRANSACTION_PRIORITY = 1e12;
 
@@ -69,6 +71,10 @@ export interface PlanetStreamingOptions<T> {
   onReady: (key: ChunkKey) => void;
   onEvicted: (key: ChunkKey) => void;
   onHomogeneous: (key: ChunkKey, state: 'empty' | 'full', proven: boolean) => void;
+  /** Milliseconds a frame may spend planning a transaction (default {@link PLAN_BUDGET_MS}; at least one slice runs). */
+  planBudgetMs?: number;
+  /** The clock the planning budget is measured with (default performance.now; tests pass their own). */
+  clock?: () => number;
 }
 
 interface Entry<T> {
@@ -79,25 +85,6 @@ interface Entry<T> {
 }
 
 /** A drawn configuration: its snapshot and, per chunk and per seam, the piece id drawn (null: nothing to draw). */
-interface Configuration {
-  lod: PlanetLod;
-  snapshot: LodSnapshot;
-  chunkIds: Map<ChunkKey, string | null>;
-  seamIds: Map<ChunkKey, string | null>;
-}
-
-interface Transaction extends Configuration {
-  /** Chunks whose piece for this restriction is not in yet. */
-  waitingChunks: Set<ChunkKey>;
-  /** Seams not built yet. */
-  waitingSeams: Set<ChunkKey>;
-  /** Index of each chunk in the snapshot's arrays. */
-  index: Map<ChunkKey, number>;
-}
-
-export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
-
-/** The chunk key inside a piece id (`c:key|…` or `s:owner|…`). */
 export function keyOfPieceId(id: string): ChunkKey {
   return id.slice(2, id.indexOf('|'));
 }
@@ -123,6 +110,8 @@ export class PlanetStreaming<T> {
   private wanted = new Set<ChunkKey>();
   private committed: Configuration | null = null;
   private tx: Transaction | null = null;
+  /** The next transaction while it is being planned, slice by slice (transactionPlan.ts). */
+  private planning: { snapshot: LodSnapshot; steps: Steps<Transaction> } | null = null;
   /** The newest snapshot that arrived while a transaction was open. */
   private pendingSnapshot: LodSnapshot | null = null;
   private drawnIds = new Set<string>();
@@ -200,7 +189,7 @@ export class PlanetStreaming<T> {
 
   /** Nothing open: no transaction, no waiting snapshot, no job out, no request left. */
   get idle(): boolean {
-    return !this.tx && !this.pendingSnapshot && this.running.size === 0 && this.queuedCount === 0;
+    return !this.tx && !this.planning && !this.pendingSnapshot && this.running.size === 0 && this.queuedCount === 0;
   }
 
   piece(id: string): T | undefined {
@@ -254,36 +243,6 @@ export class PlanetStreaming<T> {
   }
 
   /**
-   * Plans the move from the drawn configuration to `snapshot` (planLodUpdate): pieces that stay
-   * exact are kept, chunks with a new restriction and seams reading them are (re)built.
-   */
-  private beginTransaction(snapshot: LodSnapshot): void {
-    const lod = lodFromSnapshot(this.options.space, snapshot, this.addresses);
-    const before = this.committed;
-    const plan = planLodUpdate(before?.lod ?? null, lod);
-    const remesh = new Set(plan.meshChunks);
-    const rebuild = new Set(plan.buildSeams);
-    const tx: Transaction = {
-      lod, snapshot, chunkIds: new Map(), seamIds: new Map(), waitingChunks: new Set(), waitingSeams: new Set(),
-      index: new Map(snapshot.keys.map((k, i) => [k, i])),
-    };
-    snapshot.keys.forEach((key, i) => {
-      if (!remesh.has(key) && before) {
-        tx.chunkIds.set(key, before.chunkIds.get(key)!);
-        return;
-      }
-      const id = this.homogeneous.has(key) ? null : chunkPieceId(key, snapshot.coarser[i]);
-      tx.chunkIds.set(key, id);
-      if (id !== null && !this.cache.has(id)) tx.waitingChunks.add(key);
-    });
-    for (const key of snapshot.keys) {
-      if (!rebuild.has(key) && before) tx.seamIds.set(key, before.seamIds.get(key)!);
-      else tx.waitingSeams.add(key);
-    }
-    this.tx = tx;
-  }
-
-  /**
    * Per frame (`nowMs`: the frame's time): fills in what finished, commits the open transaction when nothing is left (then
    * begins the waiting snapshot's), trims the cache and moves the memory factor.
    */
@@ -296,10 +255,27 @@ export class PlanetStreaming<T> {
   }
 
   private advanceTransaction(): void {
-    if (!this.tx && this.pendingSnapshot && this.now - this.lastCommitAt >= MIN_COMMIT_INTERVAL_MS) {
-      const next = this.pendingSnapshot;
+    if (!this.tx && !this.planning && this.pendingSnapshot && this.now - this.lastCommitAt >= MIN_COMMIT_INTERVAL_MS) {
+      const snapshot = this.pendingSnapshot;
       this.pendingSnapshot = null;
-      this.beginTransaction(next);
+      this.planning = {
+        snapshot,
+        steps: planTransaction({
+          space: this.options.space, before: this.committed, snapshot, addresses: this.addresses,
+          homogeneous: this.homogeneous, cached: (id) => this.cache.has(id),
+        }),
+      };
+    }
+    if (this.planning) {
+      // The plan in slices within the frame's share (at least one slice a frame): planning over
+      // ~4,000 chunks at once took up to 42 ms of a frame on the accelerator machine.
+      const clock = this.options.clock ?? (() => performance.now());
+      const start = clock();
+      const budget = this.options.planBudgetMs ?? PLAN_BUDGET_MS;
+      const done = runSteps(this.planning.steps, () => clock() - start >= budget);
+      if (!done) return;
+      this.tx = done.value;
+      this.planning = null;
     }
     const tx = this.tx;
     if (!tx) return;
@@ -352,7 +328,7 @@ export class PlanetStreaming<T> {
       for (const id of tx.chunkIds.values()) if (id) keep.add(id);
       for (const id of tx.seamIds.values()) if (id) keep.add(id);
     }
-    for (const key of [...this.wanted, ...(this.pendingSnapshot?.keys ?? [])]) {
+    for (const key of [...this.wanted, ...(this.pendingSnapshot?.keys ?? []), ...(this.planning?.snapshot.keys ?? [])]) {
       const id = this.newestPiece(key);
       if (id) keep.add(id);
     }
@@ -381,7 +357,8 @@ export class PlanetStreaming<T> {
    * only when over budget: with ~4,000 chunks drawn it is tens of thousands of set operations.
    */
   private trim(): void {
-    if (this.cache.overBudget === 0) return;
+    // Not while a transaction is being planned: the pieces it will use are not known yet (a few frames).
+    if (this.cache.overBudget === 0 || this.planning) return;
     const keep = this.protectedIds();
     let protectedBytes = 0;
     for (const id of keep) protectedBytes += this.cache.bytesOf(id);
@@ -576,6 +553,7 @@ export class PlanetStreaming<T> {
 
   /** Drops everything (each piece disposed once). */
   clear(): void {
+    this.planning = null;
     this.cache.clear();
     this.running.clear();
     this.runningChunks.clear();

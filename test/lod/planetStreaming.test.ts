@@ -18,12 +18,13 @@ function result(over: Partial<LodSelectResult>): LodSelectResult {
   };
 }
 
-function model(budget: number, log: string[] = []): PlanetStreaming<{ id: string }> {
+function model(budget: number, log: string[] = [], planning: { planBudgetMs?: number; clock?: () => number } = {}): PlanetStreaming<{ id: string }> {
   return new PlanetStreaming<{ id: string }>({
     space, budgetBytes: budget,
     dispose: (id) => log.push(`dispose ${id}`),
     setVisible: (p, on) => log.push(`${on ? 'show' : 'hide'} ${p.id}`),
     onReady: () => {}, onEvicted: () => {}, onHomogeneous: () => {},
+    ...planning,
   });
 }
 
@@ -135,5 +136,41 @@ describe('PlanetStreaming', () => {
     const rest = m.nextJobs(1e6).map((j) => j.id);
     expect(rest.length).toBe(6);
     expect(rest.filter((id) => started.includes(id))).toEqual([]);
+  });
+
+  it('plans a large transaction over several frames, one slice at least a frame, to the plan one frame gives', () => {
+    // 2,000 chunks: a plan of about 20 slices (PLAN_SLICE_KEYS). Budget 0: one slice a frame.
+    const ks = Array.from({ length: 2000 }, (_, i) => chunkKey(0, 0, i % 50, Math.floor(i / 50), 0));
+    const snap: LodSnapshot = { keys: ks, coarser: ks.map(() => []), stitches: ks.map(() => []), homogeneous: ks.map(() => null) };
+    const whole = model(1e12, [], { planBudgetMs: Infinity });
+    const sliced = model(1e12, [], { planBudgetMs: 0, clock: () => 0 });
+    const half = ks.slice(0, 1000);
+    for (const m of [whole, sliced]) {
+      fill(m, half, 1 * KB); // half the chunks are in before the snapshot comes
+      m.onSelect(result({ snapshot: snap, wanted: ks }));
+    }
+    whole.update(0);
+    expect(whole.transactionPending).toBe(1000 + 2000); // the missing chunks and every seam
+    let frames = 0;
+    for (; sliced.transactionPending === 0 && frames < 100; frames++) sliced.update(16 * frames);
+    expect(frames).toBeGreaterThan(10);
+    expect(sliced.transactionPending).toBe(whole.transactionPending);
+    expect(sliced.idle).toBe(false);
+    const jobs = (m: PlanetStreaming<{ id: string }>): string[] => m.nextJobs(1e6).map((j) => j.id).sort();
+    expect(jobs(sliced)).toEqual(jobs(whole));
+  });
+
+  it('a piece that arrives while the transaction is planned is not waited for', () => {
+    const ks = Array.from({ length: 600 }, (_, i) => chunkKey(0, 0, i % 30, Math.floor(i / 30), 0));
+    const m = model(1e12, [], { planBudgetMs: 0, clock: () => 0 });
+    const snap: LodSnapshot = { keys: ks, coarser: ks.map(() => []), stitches: ks.map(() => []), homogeneous: ks.map(() => null) };
+    m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks, snapshot: snap }));
+    const started = m.nextJobs(1e6);
+    m.update(0); // the plan's first slice
+    expect(m.transactionPending).toBe(0);
+    for (const job of started) if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: 1 * KB, triangles: 1 });
+    let frames = 0;
+    for (; m.transactionPending === 0 && frames < 100; frames++) m.update(16 * (frames + 1));
+    expect(m.transactionPending).toBe(600); // only the seams: every chunk came in meanwhile
   });
 });

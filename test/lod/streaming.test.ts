@@ -123,7 +123,10 @@ function teleport(altitudeM: number): Outcome {
     onReady: (key) => selector.markReady([key]),
     onEvicted: (key) => selector.markEvicted([key]),
     onHomogeneous: (key, state, proven) => selector.markHomogeneous(key, state, proven),
+    // Planning slices by a clock that advances 1 ms a slice (4 slices a frame): deterministic.
+    clock: () => (planClockMs += 1),
   });
+  let planClockMs = 0;
   const newestIds = new Map<ChunkKey, string>();
   const running: { id: string; kind: 'chunk' | 'seam'; key: ChunkKey; priority: number }[] = [];
 

@@ -1,0 +1,82 @@
+/**
+ * Planning a planet transaction (issue 15): from the drawn configuration to a new LOD snapshot,
+ * which pieces stay and which chunks and seams must be (re)built. Spread over frames in slices
+ * (steps.ts): over ~4,000 chunks the plan took 11–42 ms of one frame on the accelerator machine,
+ * one of the causes of frames over 50 ms. PlanetStreaming drives it within a per-frame budget.
+ */
+import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
+import type { CubeSphereSpace } from './cubeSphere.ts';
+import type { LodSnapshot } from './planetLodSelector.ts';
+import { planLodUpdateSteps, type PlanetLod } from './planetSeams.ts';
+import { lodFromSnapshotSteps } from './snapshotLod.ts';
+import type { Steps } from './steps.ts';
+
+/** Keys a planning slice handles (about 0.5–1 ms on the accelerator machine's cores). */
+export const PLAN_SLICE_KEYS = 256;
+
+/** A drawn (committed) configuration: its LOD and the piece of each chunk and seam (null: none). */
+export interface Configuration {
+  lod: PlanetLod;
+  snapshot: LodSnapshot;
+  chunkIds: Map<ChunkKey, string | null>;
+  seamIds: Map<ChunkKey, string | null>;
+}
+
+export interface Transaction extends Configuration {
+  /** Chunks whose piece for this restriction is not in yet. */
+  waitingChunks: Set<ChunkKey>;
+  /** Seams not built yet. */
+  waitingSeams: Set<ChunkKey>;
+  /** Index of each chunk in the snapshot's arrays. */
+  index: Map<ChunkKey, number>;
+}
+
+export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
+
+export interface PlanInputs {
+  space: CubeSphereSpace;
+  /** The drawn configuration (null before the first commit). */
+  before: Configuration | null;
+  snapshot: LodSnapshot;
+  /** Parsed keys kept across transactions. */
+  addresses: Map<ChunkKey, ChunkAddress>;
+  /** Chunks known to hold no surface (read as the plan runs). */
+  homogeneous: ReadonlyMap<ChunkKey, 'empty' | 'full'>;
+  /** Whether a piece is cached (read in the plan's last slice, which does not yield). */
+  cached: (id: string) => boolean;
+}
+
+/**
+ * The transaction from `before` to `snapshot` (planLodUpdate): pieces that stay exact are kept,
+ * chunks with a new restriction and seams reading them are (re)built. Yields every
+ * `sliceKeys` keys or so.
+ */
+export function* planTransaction(inputs: PlanInputs, sliceKeys = PLAN_SLICE_KEYS): Steps<Transaction> {
+  const { before, snapshot } = inputs;
+  const lod = yield* lodFromSnapshotSteps(inputs.space, snapshot, inputs.addresses, sliceKeys);
+  const plan = yield* planLodUpdateSteps(before?.lod ?? null, lod, [], sliceKeys);
+  const remesh = new Set(plan.meshChunks);
+  const rebuild = new Set(plan.buildSeams);
+  yield;
+  const tx: Transaction = {
+    lod, snapshot, chunkIds: new Map(), seamIds: new Map(), waitingChunks: new Set(), waitingSeams: new Set(),
+    index: new Map(),
+  };
+  const keys = snapshot.keys;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    tx.index.set(key, i);
+    if (!remesh.has(key) && before) {
+      tx.chunkIds.set(key, before.chunkIds.get(key)!);
+    } else {
+      tx.chunkIds.set(key, inputs.homogeneous.has(key) ? null : chunkPieceId(key, snapshot.coarser[i]));
+    }
+    if (!rebuild.has(key) && before) tx.seamIds.set(key, before.seamIds.get(key)!);
+    else tx.waitingSeams.add(key);
+    if ((i + 1) % sliceKeys === 0) yield;
+  }
+  // What is still to come, read in one go: the cache may have changed between slices (pieces in,
+  // pieces evicted), and a piece missing here would be waited for by nobody.
+  for (const [key, id] of tx.chunkIds) if (id !== null && !inputs.cached(id)) tx.waitingChunks.add(key);
+  return tx;
+}
