@@ -6,7 +6,10 @@
  * and the pinned TypeScript 7 (native) has none.
  *
  * Rules:
- *  - layers import only downward (the table below);
+ *  - layers import only downward: ../shared/DESIGN.md's module map, with the exceptions below
+ *    (each written down, with its reason, in docs/ARCHITECTURE.md "Layer exceptions");
+ *  - each layer imports only the packages the map gives it (three.js only in render/, interact/,
+ *    app/ and the one worker module that builds BVHs);
  *  - field/, mesher/, lod/, scene/ touch no three.js, DOM, WebGL or `?raw` files;
  *  - no Math.random in generation code (everything seeded goes through src/field/prng.ts);
  *  - no focused tests (`.only`);
@@ -17,19 +20,40 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** Which src/ layers each layer may import (itself included). */
+/**
+ * Which src/ layers each layer may import (itself included): DESIGN.md's "may import" column, plus
+ * the exceptions marked (docs/ARCHITECTURE.md, "Layer exceptions", says why each is there).
+ */
 const ALLOWED = {
   field: ['field'],
   mesher: ['mesher', 'field'],
+  // exception: lod → field (planet shells and bounds from the recipe; planet meshes in Node tests).
   lod: ['lod', 'mesher', 'field'],
   scene: ['scene', 'field'],
   gpu: ['gpu', 'field'],
-  // gpu: a worker may own an OffscreenCanvas WebGL2 context for sampling (issue 5).
-  workers: ['workers', 'mesher', 'field', 'lod', 'gpu', 'scene'],
-  render: ['render', 'field', 'mesher', 'lod', 'scene'],
+  // exceptions: workers → gpu (the sampling worker owns an OffscreenCanvas context), workers → lod
+  // (the LOD worker, planet chunk and seam jobs).
+  workers: ['workers', 'mesher', 'field', 'gpu', 'lod'],
+  // exception: render → mesher, lod (planet pieces unpack packed leaves and parse chunk keys).
+  render: ['render', 'field', 'mesher', 'lod'],
   physics: ['physics', 'mesher', 'field'],
-  interact: ['interact', 'render', 'mesher', 'lod', 'field'],
+  interact: ['interact'],
   app: ['app', 'render', 'interact', 'physics', 'lod', 'workers', 'gpu', 'mesher', 'field', 'scene'],
+};
+
+/** Which packages each layer may import (DESIGN.md; none where a layer is missing). */
+const PACKAGES = {
+  field: /^simplex-noise$/,
+  render: /^(three|three-mesh-bvh)(\/|$)/,
+  physics: /^cannon-es(\/|$)/,
+  interact: /^(three|three-mesh-bvh)(\/|$)/,
+  app: /^(three|three-mesh-bvh|lil-gui)(\/|$)/,
+};
+
+/** Files allowed packages beyond their layer's, each with its reason (docs/ARCHITECTURE.md). */
+const FILE_PACKAGES = {
+  // The body worker builds each mesh's BVH off the main thread (three-mesh-bvh needs three's geometry).
+  'src/workers/bodyJob.ts': /^(three|three-mesh-bvh)$/,
 };
 const PURE_LAYERS = ['field', 'mesher', 'lod', 'scene'];
 const ENGINE_PACKAGES = /^(three|three-mesh-bvh|cannon-es|lil-gui)(\/|$)/;
@@ -91,6 +115,8 @@ for (const file of walk(join(ROOT, 'src'))) {
           report(file, line, `src/${layer}/ may not import src/${target[0]}/ (allowed: ${allowed.join(', ')})`);
       } else if (PURE_LAYERS.includes(layer) && ENGINE_PACKAGES.test(spec)) {
         report(file, line, `src/${layer}/ must stay free of three.js/engine packages (imports "${spec}")`);
+      } else if (!(PACKAGES[layer]?.test(spec) || FILE_PACKAGES[rel]?.test(spec))) {
+        report(file, line, `src/${layer}/ may not import the package "${spec}" (DESIGN.md's module map; exceptions in docs/ARCHITECTURE.md)`);
       }
     }
     if (PURE_LAYERS.includes(layer) && DOM_GLOBALS.test(text))
