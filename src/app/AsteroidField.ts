@@ -39,16 +39,14 @@ import { RetryState } from '../lod/retry';
 import { asteroidFieldSpec, asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
+import { BODY_SIMPLIFY } from '../mesher/index';
+import { APPLY_BUDGET_MS } from './frameBudget';
 import type { Progress, ProgressTask } from './progress';
 
 /** Cells per axis of each resolution level. */
 export const LEVEL_CELLS = ASTEROID_LEVEL_CELLS;
-/** QEF simplification threshold, squared cells. */
-const SIMPLIFY = 0.02;
 /** Cross-fade duration between two resolutions, seconds. */
 const FADE_S = 0.35;
-/** Main-thread time per frame for turning worker results into geometry, ms. */
-const APPLY_BUDGET_MS = 4;
 /**
  * Projected radius (px) from which an asteroid gets its own BodyMaterial (per-pixel field
  * normals, field occlusion). Each one is a shader program with the whole recipe in it;
@@ -238,7 +236,7 @@ export class AsteroidField {
         cells,
         originM: a.grid.originM,
         stepM: a.grid.extentM / cells,
-        simplify: SIMPLIFY,
+        simplify: BODY_SIMPLIFY,
         debugThrow,
       };
       // Coverage first (level 0), then what is biggest on screen.

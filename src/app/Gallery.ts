@@ -37,11 +37,10 @@ import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import type { Progress, ProgressTask } from './progress';
 import { flipRows } from './screenshot';
 import './gallery.css';
+import { BODY_SIMPLIFY } from '../mesher/index';
 
 /** Thumbnail side, pixels (square; CSS scales the cell). */
 export const GALLERY_THUMB_PX = 256;
-/** QEF simplification threshold, squared cells (as in AsteroidField). */
-const SIMPLIFY = 0.02;
 /** Vertical field of view of the frozen thumbnail camera, degrees. */
 const THUMB_FOV_DEG = 30;
 /** How much of the frame height the bounding sphere fills. */
@@ -267,7 +266,7 @@ export class Gallery {
     cell.state = 'meshing';
     cell.element.dataset.state = 'meshing';
     const job = this.options.mesher.mesh(
-      { recipe: spec.recipe, cells: this.cells, originM: grid.originM, stepM: grid.extentM / this.cells, simplify: SIMPLIFY, bvh: false },
+      { recipe: spec.recipe, cells: this.cells, originM: grid.originM, stepM: grid.extentM / this.cells, simplify: BODY_SIMPLIFY, bvh: false },
       priority,
     );
     cell.job = job;

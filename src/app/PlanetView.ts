@@ -20,7 +20,8 @@ import {
   type LodSelectResult,
   type PlanetJob,
 } from '../lod/index';
-import { openEdgeTriangles, validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
+import { BODY_SIMPLIFY, openEdgeTriangles, validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
+import { APPLY_BUDGET_MS } from './frameBudget';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { piecesAtOpenEdges, PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
@@ -35,10 +36,6 @@ import type { ProgressTask } from './progress';
 export type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 
 
-/** QEF simplification of planet chunks, squared cells. */
-const SIMPLIFY = 0.02;
-/** Main-thread time a frame may spend turning results into pieces (at least one a frame). */
-const APPLY_BUDGET_MS = 4;
 /**
  * Jobs handed to the pool per body worker, queued ones included. Jobs are started once a frame, and
  * a worker clears a re-mesh (~10 ms, samples and crossings kept) or a seam (~5 ms) far faster than
@@ -271,7 +268,7 @@ export class PlanetView {
 
   private runChunk(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'chunk' }>): void {
     const params: PlanetChunkParams = {
-      recipe: this.recipe, space: this.space, ...parseChunkKey(job.key), coarser: job.coarser, simplify: SIMPLIFY,
+      recipe: this.recipe, space: this.space, ...parseChunkKey(job.key), coarser: job.coarser, simplify: BODY_SIMPLIFY,
       leafId: `${this.leafPrefix}${job.id}#${this.leafSerial++}`, workerShare: 1 / pool.size,
     };
     // Same chunk, same worker: a re-mesh for a new restriction finds the samples it kept (~11 ms

@@ -56,6 +56,27 @@ export interface CubeSphereOptions {
  * The constants of one planet's chunk space, with the float64 mapping. Immutable; hot methods take
  * positional arguments and write into `out` arrays (no allocation).
  */
+const warped = new Float64Array(6);
+
+/**
+ * The tangent warp of face point (gi, gj) on a face of `faceUnits` grid units: X = tan(π/4 · (2 gi / S
+ * − 1)), Y likewise, and the unnormalised direction c = F + X U + Y V with its length. Returns a
+ * scratch array [X, Y, cx, cy, cz, |c|], overwritten by the next call.
+ */
+function tangentWarp(faceUnits: number, face: number, gi: number, gj: number): Float64Array {
+  const b = face * FACE_BASIS_STRIDE;
+  const B = FACE_BASES;
+  const q = Math.PI / (2 * faceUnits); // π/4 · d s / d gi
+  const X = Math.tan(q * gi - Math.PI / 4);
+  const Y = Math.tan(q * gj - Math.PI / 4);
+  const cx = B[b] + X * B[b + 3] + Y * B[b + 6];
+  const cy = B[b + 1] + X * B[b + 4] + Y * B[b + 7];
+  const cz = B[b + 2] + X * B[b + 5] + Y * B[b + 8];
+  warped[0] = X; warped[1] = Y; warped[2] = cx; warped[3] = cy; warped[4] = cz;
+  warped[5] = Math.hypot(cx, cy, cz);
+  return warped;
+}
+
 export class CubeSphereSpace {
   readonly radiusM: number;
   /** N: cells per chunk axis. */
@@ -126,15 +147,8 @@ export class CubeSphereSpace {
    * length of the unnormalised vector F + X U + Y V.
    */
   direction(face: number, gi: number, gj: number, out: Float64Array | number[]): number {
-    const b = face * FACE_BASIS_STRIDE;
-    const B = FACE_BASES;
-    const q = Math.PI / (2 * this.faceUnits); // π/4 · d s / d gi
-    const X = Math.tan(q * gi - Math.PI / 4);
-    const Y = Math.tan(q * gj - Math.PI / 4);
-    const cx = B[b] + X * B[b + 3] + Y * B[b + 6];
-    const cy = B[b + 1] + X * B[b + 4] + Y * B[b + 7];
-    const cz = B[b + 2] + X * B[b + 5] + Y * B[b + 8];
-    const len = Math.hypot(cx, cy, cz);
+    const w = tangentWarp(this.faceUnits, face, gi, gj);
+    const cx = w[2], cy = w[3], cz = w[4], len = w[5];
     out[0] = cx / len;
     out[1] = cy / len;
     out[2] = cz / len;
@@ -183,12 +197,8 @@ export class CubeSphereSpace {
     const b = face * FACE_BASIS_STRIDE;
     const B = FACE_BASES;
     const q = Math.PI / (2 * this.faceUnits);
-    const X = Math.tan(q * gi - Math.PI / 4);
-    const Y = Math.tan(q * gj - Math.PI / 4);
-    const cx = B[b] + X * B[b + 3] + Y * B[b + 6];
-    const cy = B[b + 1] + X * B[b + 4] + Y * B[b + 7];
-    const cz = B[b + 2] + X * B[b + 5] + Y * B[b + 8];
-    const len = Math.hypot(cx, cy, cz);
+    const w = tangentWarp(this.faceUnits, face, gi, gj);
+    const X = w[0], Y = w[1], cx = w[2], cy = w[3], cz = w[4], len = w[5];
     const dx = cx / len, dy = cy / len, dz = cz / len;
     const r = this.radiusAt(gk);
     // p = r c/|c|; ∂p/∂X = r/|c| (I − d dᵀ) U; dX/dgi = q (1 + X²).

@@ -46,27 +46,10 @@ export class MesherInputError extends Error {
   override name = 'MesherInputError';
 }
 
-function growF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+/** `a`, or a copy of it at least `need` long (doubling), of the same type. */
+function grow<T extends Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: T, need: number): T {
   if (need <= a.length) return a;
-  const b = new Float64Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growF32(a: Float32Array<ArrayBuffer>, need: number): Float32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Float32Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Uint8Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growI32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Int32Array(Math.max(need, a.length * 2));
+  const b = new (a.constructor as new (length: number) => T)(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
@@ -765,9 +748,9 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   };
   const exportLeaf = (id: number, i = 0, j = 0, k = 0): void => {
     if (bCount >= bCells.length / 4) {
-      bCells = growI32(bCells, (bCount + 1) * 4); bCorners = growU8(bCorners, bCount + 1);
-      bComponent = growU8(bComponent, bCount + 1); bVert = growF64(bVert, (bCount + 1) * 3);
-      bNormals = growF32(bNormals, (bCount + 1) * 3);
+      bCells = grow(bCells, (bCount + 1) * 4); bCorners = grow(bCorners, bCount + 1);
+      bComponent = grow(bComponent, bCount + 1); bVert = grow(bVert, (bCount + 1) * 3);
+      bNormals = grow(bNormals, (bCount + 1) * 3);
     }
     const b = bCount++;
     if (id < 0) {

@@ -3,6 +3,7 @@ export type {
   BoundaryLeaves, ChunkMesh, ChunkSpec, CoarserNeighbour, ChunkStats, FieldFn, GridMapping, HermiteEdges,
   MeshChunkInput, MeshChunkResult,
 } from './types.ts';
+export { BODY_SIMPLIFY } from './types.ts';
 export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';
 export { meshChunk, sampleChunk, MesherInputError } from './dualContour.ts';
 export { HermiteMemo } from './hermiteMemo.ts';

@@ -162,3 +162,9 @@ export interface MeshChunkResult {
   boundary: BoundaryLeaves;
   stats: ChunkStats;
 }
+
+/**
+ * The QEF simplification threshold every body of the app is meshed with (squared cells): asteroids,
+ * gallery thumbnails and planet chunks.
+ */
+export const BODY_SIMPLIFY = 0.02;
