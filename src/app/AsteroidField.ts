@@ -19,7 +19,6 @@ import {
   Group,
   HemisphereLight,
   Mesh,
-  MeshStandardMaterial,
   Sphere,
   Vector3,
   type Material,
@@ -29,8 +28,8 @@ import {
 } from 'three';
 import { compileToJs, type FieldFn } from '../field/index';
 import { compileToGlsl } from '../field/glsl';
-import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
-import { familyMaterial } from '../render/familyMaterial';
+import { BodyMaterial } from '../render/BodyMaterial';
+import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
@@ -148,7 +147,7 @@ export class AsteroidField {
   readonly spec: AsteroidFieldSpec;
   private readonly asteroids: AsteroidState[];
   /** Shared per-family materials for asteroids without their own BodyMaterial yet. */
-  private readonly familyMaterials = new Map<string, MeshStandardMaterial>();
+  private readonly familyMaterials = new FamilyMaterials();
   private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
   private mesher: BodyMesher | null = null;
   /** JS fields compiled on demand (altitude queries). */
@@ -353,13 +352,7 @@ export class AsteroidField {
 
   private materialFor(a: AsteroidState): Material {
     if (a.detail) return a.detail;
-    const family = a.spec.family in ROCK_PALETTES ? a.spec.family : 'default';
-    let m = this.familyMaterials.get(family);
-    if (!m) {
-      m = familyMaterial(family);
-      this.familyMaterials.set(family, m);
-    }
-    return m;
+    return this.familyMaterials.get(a.spec.family);
   }
 
   /** Per-mesh BodyMaterial state: where its positions start, its cell size, its fade. */
@@ -525,7 +518,7 @@ export class AsteroidField {
       if (a.leaving) this.disposeEntry(a.leaving);
     }
     this.task?.finish();
-    for (const m of this.familyMaterials.values()) m.dispose();
+    this.familyMaterials.dispose();
     this.placeholders.dispose();
     for (const a of this.asteroids) {
       a.detailState = 'failed'; // a compile still in flight disposes its material when it lands

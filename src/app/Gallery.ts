@@ -17,7 +17,6 @@ import {
   Color,
   HemisphereLight,
   Mesh,
-  MeshStandardMaterial,
   PerspectiveCamera,
   Scene,
   Sphere,
@@ -27,8 +26,8 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { compileToGlsl } from '../field/glsl';
-import { BodyMaterial, ROCK_PALETTES } from '../render/BodyMaterial';
-import { familyMaterial } from '../render/familyMaterial';
+import { BodyMaterial } from '../render/BodyMaterial';
+import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
 import { asteroidGrid, singleAsteroidSpec, type AsteroidSpec } from '../scene/index';
@@ -143,7 +142,7 @@ export class Gallery {
   private disposed = false;
   private generation = 0;
   /** Per-family standard materials (quality low), owned here. */
-  private readonly familyMaterials = new Map<string, MeshStandardMaterial>();
+  private readonly familyMaterials = new FamilyMaterials();
 
   constructor(options: GalleryOptions) {
     if (!Number.isInteger(options.count) || options.count < 1 || options.count > 60) {
@@ -402,13 +401,7 @@ export class Gallery {
     if (this.options.quality === 'high') {
       return new BodyMaterial(compileToGlsl(spec.recipe), { family: spec.family, seed: spec.seed });
     }
-    const family = spec.family in ROCK_PALETTES ? spec.family : 'default';
-    let m = this.familyMaterials.get(family);
-    if (!m) {
-      m = familyMaterial(family);
-      this.familyMaterials.set(family, m);
-    }
-    return m;
+    return this.familyMaterials.get(spec.family);
   }
 
   private show(cell: Cell, image: ImageData): void {
@@ -447,8 +440,7 @@ export class Gallery {
     this.disposed = true;
     this.cancelPage();
     this.generation++;
-    for (const m of this.familyMaterials.values()) m.dispose();
-    this.familyMaterials.clear();
+    this.familyMaterials.dispose();
     this.root.remove();
   }
 }

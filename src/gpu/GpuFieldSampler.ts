@@ -85,7 +85,7 @@ export interface EdgeSamples {
 }
 
 /** A chunk's grid values and the hermite data of its sign-changing edges. */
-export interface ChunkSamples {
+export interface GpuChunkSamples {
   values: Float32Array;
   points: number;
   hermite: EdgeSamples;
@@ -288,7 +288,7 @@ export class GpuFieldSampler {
    * Grid pass, then the edge pass over the grid's sign-changing edges: everything the mesher
    * needs, without the values visiting another thread in between.
    */
-  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<ChunkSamples> {
+  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GpuChunkSamples> {
     const start = performance.now();
     const gridJob = this.sampleGrid(recipe, grid);
     let edgeJob: GpuJob<EdgeSamples> | null = null;

@@ -8,8 +8,9 @@
  */
 import type { HermiteMemo } from './hermiteMemo.ts';
 
-/** A scalar field in world space: negative inside, positive outside. */
-export type FieldFn = (x: number, y: number, z: number) => number;
+/** A scalar field in world space: negative inside, positive outside (the JS back end's type). */
+import type { FieldFn } from '../field/compileJs.ts';
+export type { FieldFn };
 
 /** Maps global grid coordinates (finest units, may be fractional) to world positions. */
 export interface GridMapping {

@@ -17,3 +17,26 @@ export function familyMaterial(family: string): MeshStandardMaterial {
     }),
   );
 }
+
+/**
+ * One {@link familyMaterial} per family, made on first use and shared by every body of it (the
+ * asteroid field and the gallery); unknown families get the default palette's. `dispose` frees them.
+ */
+export class FamilyMaterials {
+  private readonly byFamily = new Map<string, MeshStandardMaterial>();
+
+  get(family: string): MeshStandardMaterial {
+    const key = family in ROCK_PALETTES ? family : 'default';
+    let m = this.byFamily.get(key);
+    if (!m) {
+      m = familyMaterial(key);
+      this.byFamily.set(key, m);
+    }
+    return m;
+  }
+
+  dispose(): void {
+    for (const m of this.byFamily.values()) m.dispose();
+    this.byFamily.clear();
+  }
+}

@@ -6,7 +6,7 @@
  */
 import type { FieldRecipe } from '../field/recipe';
 import type { CubeSphereOptions } from '../lod/index';
-import type { ChunkGrid, ChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
+import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
 
@@ -77,16 +77,16 @@ export class GpuSamplerClient {
   }
 
   /** Grid values and the hermite data of their sign-changing edges, in one round trip. */
-  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<ChunkSamples> {
-    return this.send<ChunkSamples>({ id: 0, kind: 'chunk', params: { recipe, grid } });
+  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GpuChunkSamples> {
+    return this.send<GpuChunkSamples>({ id: 0, kind: 'chunk', params: { recipe, grid } });
   }
 
   /**
    * A planet chunk (key "face/level/ci/cj/ck" of the cube-sphere `space`): grid values through the
    * chunk-relative cube-sphere mapping with the level's band limit, and the edge pass's hermite data.
    */
-  samplePlanetChunk(recipe: FieldRecipe, space: CubeSphereOptions, key: string): GpuJob<ChunkSamples> {
-    return this.send<ChunkSamples>({ id: 0, kind: 'planetChunk', params: { recipe, space, key } });
+  samplePlanetChunk(recipe: FieldRecipe, space: CubeSphereOptions, key: string): GpuJob<GpuChunkSamples> {
+    return this.send<GpuChunkSamples>({ id: 0, kind: 'planetChunk', params: { recipe, space, key } });
   }
 
   /** Where the worker's time went so far (benchmarks). */
