@@ -26,7 +26,7 @@ uniform float uOcclusionDistanceM;
 uniform float uOcclusionStrength;
 uniform float uCraterScaleM;
 uniform float uCraterStrength;
-uniform vec3 uBodyCentreM;
+uniform vec3 uBodyCenterM;
 uniform vec3 uRockBase;
 uniform vec3 uRockAlt;
 uniform vec3 uRockDark;
@@ -99,7 +99,7 @@ void main() {
     }
   #endif
 
-  vec3 up = normalize(p - uBodyCentreM);
+  vec3 up = normalize(p - uBodyCenterM);
 
   float occlusion = 1.0;
   #ifdef SR_FIELD_OCCLUSION

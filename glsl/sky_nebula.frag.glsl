@@ -10,7 +10,7 @@ uniform vec3 uNebulaB;       // secondary colour
 uniform vec3 uNebulaC;       // hot knots
 uniform vec3 uBackground;    // darkest sky
 uniform vec3 uGalaxyNormal;  // normal of the galactic plane
-uniform vec3 uNebulaCentre;  // direction the nebula is concentrated around
+uniform vec3 uNebulaCenter;  // direction the nebula is concentrated around
 uniform float uNebulaStrength;
 
 in vec3 vDirection;
@@ -29,11 +29,11 @@ void main() {
   // Cloud density: fractal noise, shaped, concentrated around a seeded direction and along
   // the galactic band so the sky has structure at the largest scale too.
   float band = exp(-pow(dot(dir, uGalaxyNormal) / 0.22, 2.0));
-  float region = smoothstep(-0.2, 1.0, dot(dir, uNebulaCentre));
+  float region = smoothstep(-0.2, 1.0, dot(dir, uNebulaCenter));
   float cloud = sr_fbm(addr * 1.3, 6, uSalt + 4u);
   float density = smoothstep(-0.15, 0.6, cloud) * (0.3 + 0.7 * region) * (0.5 + 0.7 * band);
 
-  // Voronoi on the warped address: bright knots near cell centres, dark dust lanes on edges.
+  // Voronoi on the warped address: bright knots near cell centers, dark dust lanes on edges.
   vec3 vor = sr_voronoi3(addr * 2.4, uSalt + 5u);
   float knots = exp(-4.0 * vor.x);
   // Soft lanes: a narrow edge band reads as cracked paint, a wide one as dust.

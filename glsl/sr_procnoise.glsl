@@ -36,7 +36,7 @@ float sr_valueNoise3(vec3 p, uint salt) {
     u.z);
 }
 
-// Fractal sum of value noise in about [-1, 1] (centred), `octaves` ≤ 8. Each octave fades out
+// Fractal sum of value noise in about [-1, 1] (centered), `octaves` ≤ 8. Each octave fades out
 // as its wavelength (1 / frequency, in units of p) approaches two footprints, so a pixel never
 // sees a pattern finer than itself: distant surfaces average to the mean instead of sparkling.
 // `footprint` is the size of a pixel in units of p.

@@ -24,7 +24,7 @@ vec3 sr_starTint(float t) {
 // weight of the brightest stars' halo.
 vec3 sr_starLayer(vec3 dir, float cellsPerUnit, float probability, float flux, float sigmaRad, float halo, uint salt) {
   vec3 p = dir * cellsPerUnit;
-  // The 8 cells whose centres are nearest to p: stars sit within ±0.3 of their cell centre
+  // The 8 cells whose centers are nearest to p: stars sit within ±0.3 of their cell center
   // and are much smaller than a cell, so no star is clipped at a cell border.
   ivec3 base = ivec3(floor(p - 0.5));
   vec3 sum = vec3(0.0);

@@ -253,7 +253,7 @@ function mainPlanet(argv: string[]): void {
   }
   const bounds = recipeBounds(recipe);
   if (!Number.isFinite(bounds.sphereRadiusM) || bounds.sphereCenter.some((c) => c !== 0)) {
-    console.error(`mesh: '${args.planet}' is not a planet: it must be bounded and centred at the origin`);
+    console.error(`mesh: '${args.planet}' is not a planet: it must be bounded and centered at the origin`);
     process.exit(2);
   }
   const shell = planetShell(bounds);

@@ -219,7 +219,7 @@ export class App {
       this.field.update(this.camera, heightPx, dtS, this.sceneTime());
       if (!atPlanet) {
         const near = this.field.nearest(this.controls.target);
-        this.field.fitShadows(near.centre, near.spec.radiusM * 1.6);
+        this.field.fitShadows(near.center, near.spec.radiusM * 1.6);
       }
       this.stats.setLine('field', this.field.statsLine());
     }
@@ -247,12 +247,12 @@ export class App {
     this.fly.enabled = flying;
     this.controls.enabled = !flying;
     if (!flying) {
-      // Orbit around what is ahead: the nearest body's centre if it is in front, else 10 m out.
+      // Orbit around what is ahead: the nearest body's center if it is in front, else 10 m out.
       const ahead = new Vector3(0, 0, -1).applyQuaternion(this.camera.quaternion);
       const near = this.field?.nearest(this.camera.position);
-      const toBody = near ? near.centre.clone().sub(this.camera.position) : null;
+      const toBody = near ? near.center.clone().sub(this.camera.position) : null;
       this.controls.target.copy(
-        toBody && toBody.dot(ahead) > 0 ? near!.centre : this.camera.position.clone().addScaledVector(ahead, 10),
+        toBody && toBody.dot(ahead) > 0 ? near!.center : this.camera.position.clone().addScaledVector(ahead, 10),
       );
     }
     this.scheduleUrlWrite();

@@ -90,7 +90,7 @@ interface MeshEntry {
 
 interface AsteroidState {
   spec: AsteroidSpec;
-  /** Spinning group at the bounding-sphere centre. */
+  /** Spinning group at the bounding-sphere center. */
   pivot: Group;
   /** Body-local frame (offset so the recipe's origin is where it belongs). */
   body: Group;
@@ -505,9 +505,9 @@ export class AsteroidField {
   }
 
   /** The asteroid nearest to `point`, with its surface distance estimate. */
-  nearest(point: Vector3): { spec: AsteroidSpec; centre: Vector3; distanceM: number } {
+  nearest(point: Vector3): { spec: AsteroidSpec; center: Vector3; distanceM: number } {
     const best = this.nearestState(point);
-    return { spec: best.spec, centre: best.pivot.position.clone(), distanceM: point.distanceTo(best.pivot.position) - best.spec.radiusM };
+    return { spec: best.spec, center: best.pivot.position.clone(), distanceM: point.distanceTo(best.pivot.position) - best.spec.radiusM };
   }
 
   dispose(): void {

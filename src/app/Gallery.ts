@@ -369,7 +369,7 @@ export class Gallery {
     const geometry = createBodyGeometry(result);
     const mesh = new Mesh(geometry, material);
     mesh.castShadow = mesh.receiveShadow = true;
-    // Body-local frame with the bounding-sphere centre at the world origin.
+    // Body-local frame with the bounding-sphere center at the world origin.
     mesh.position.set(
       result.originM[0] - spec.bodyCenterM[0],
       result.originM[1] - spec.bodyCenterM[1],
@@ -457,12 +457,12 @@ function pagingButton(text: string, label: string): HTMLButtonElement {
 }
 
 /**
- * The meshing grid of an asteroid: a cube 4% larger than the recipe's bounding box, centred
+ * The meshing grid of an asteroid: a cube 4% larger than the recipe's bounding box, centered
  * on it. Same as AsteroidField's grid (a candidate to share from there).
  */
 /**
  * Points `camera` (aspect 1) along −`toCamera` at `mesh` so its vertices fill `fill` of the
- * frame: the view-plane centre of the vertices is the look-at point, and the distance is the
+ * frame: the view-plane center of the vertices is the look-at point, and the distance is the
  * least one that keeps every vertex inside the shrunken frustum.
  */
 function frameMesh(camera: PerspectiveCamera, mesh: Mesh, toCamera: Vector3, fill: number): void {
@@ -479,21 +479,21 @@ function frameMesh(camera: PerspectiveCamera, mesh: Mesh, toCamera: Vector3, fil
     minX = Math.min(minX, x); maxX = Math.max(maxX, x);
     minY = Math.min(minY, y); maxY = Math.max(maxY, y);
   }
-  const centre = new Vector3().addScaledVector(right, 0.5 * (minX + maxX)).addScaledVector(up, 0.5 * (minY + maxY));
+  const center = new Vector3().addScaledVector(right, 0.5 * (minX + maxX)).addScaledVector(up, 0.5 * (minY + maxY));
   const tanHalf = Math.tan(((camera.fov / 2) * Math.PI) / 180) * fill;
   let distanceM = 0;
   let depthM = 0;
   for (let i = 0; i < position.count; i++) {
-    v.fromBufferAttribute(position, i).applyMatrix4(mesh.matrixWorld).sub(centre);
+    v.fromBufferAttribute(position, i).applyMatrix4(mesh.matrixWorld).sub(center);
     const z = v.dot(toCamera);
     distanceM = Math.max(distanceM, z + Math.max(Math.abs(v.dot(right)), Math.abs(v.dot(up))) / tanHalf);
     depthM = Math.max(depthM, Math.abs(z));
   }
-  camera.position.copy(centre).addScaledVector(toCamera, distanceM);
+  camera.position.copy(center).addScaledVector(toCamera, distanceM);
   camera.near = Math.max(1e-3, (distanceM - depthM) * 0.5);
   camera.far = (distanceM + depthM) * 2;
   camera.updateProjectionMatrix();
-  camera.lookAt(centre);
+  camera.lookAt(center);
   camera.updateMatrixWorld();
 }
 

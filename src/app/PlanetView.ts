@@ -6,7 +6,7 @@
  * within a per-frame time slice, the sun's cascades, stats.
  *
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
- * sits at the planet centre; the app's floating origin does the rest.
+ * sits at the planet center; the app's floating origin does the rest.
  */
 import { Frustum, Group, HemisphereLight, Matrix4, Vector3, type PerspectiveCamera } from 'three';
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';

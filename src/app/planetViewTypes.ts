@@ -7,7 +7,7 @@ import type { Progress } from './progress';
 
 export interface PlanetViewOptions {
   recipe: FieldRecipe;
-  /** Where the planet's centre is, world metres. */
+  /** Where the planet's center is, world metres. */
   centerM: [number, number, number];
   /** Unit vector towards the sun (ignored when `sun` is given). */
   sunDirection?: [number, number, number];
@@ -51,7 +51,7 @@ export interface PlanetStats {
   seamTriangles: number;
   holes: number;
   leaves: number;
-  /** Chunks settled by a centre sample in the LOD worker instead of a job (running total). */
+  /** Chunks settled by a center sample in the LOD worker instead of a job (running total). */
   prefiltered: number;
   selectMs: number;
   chunksDone: number;

@@ -24,7 +24,7 @@ export const MAX_GALLERY_COUNT = 60;
 export interface CameraState {
   /** Camera position, world metres. */
   position: [number, number, number];
-  /** Point the camera looks at (orbit centre), world metres. */
+  /** Point the camera looks at (orbit center), world metres. */
   target: [number, number, number];
 }
 

@@ -4,7 +4,7 @@
  *
  * A crater is a height profile h(x) over x = chord distance on the unit sphere × R / r
  * (R the field's `sphereRadius`, r the crater radius): a parabolic bowl from −depth at the
- * centre to +rim at x = 1, then an ejecta blanket falling as rim·(1 − t)² to zero at
+ * center to +rim at x = 1, then an ejecta blanket falling as rim·(1 − t)² to zero at
  * x = 1 + ejectaFalloff. Overlapping craters combine as (max of raised parts) + (min of
  * lowered parts), so the height stays in [−max depth, +max rim] however many overlap —
  * seed 004 summed one crater into the field; with hundreds, a sum would not be bounded.
@@ -137,7 +137,7 @@ export function indexCraters(craters: Float64Array, ejecta: number): CraterIndex
   const capRad = new Float64Array(n);
   const outer2 = (1 + ejecta) * (1 + ejecta);
   for (let c = 0; c < n; c++) {
-    // Skipped where |dir − centre|² · (R/r)² ≥ outer2: a chord of sqrt(outer2 / (R/r)²).
+    // Skipped where |dir − center|² · (R/r)² ≥ outer2: a chord of sqrt(outer2 / (R/r)²).
     const chord = Math.sqrt(outer2 / craters[c * CRATER_STRIDE + CRATER_INV_RADIUS2]);
     capRad[c] = chord >= 2 || !Number.isFinite(chord) ? Math.PI : 2 * Math.asin(chord / 2);
   }
@@ -159,19 +159,19 @@ function buildCell(index: CraterIndex, cell: number): Int32Array {
   const iu = cell % INDEX_RES, iv = Math.floor(cell / INDEX_RES) % INDEX_RES;
   const u0 = -1 + (2 * iu) / INDEX_RES, u1 = -1 + (2 * (iu + 1)) / INDEX_RES;
   const v0 = -1 + (2 * iv) / INDEX_RES, v1 = -1 + (2 * (iv + 1)) / INDEX_RES;
-  const centre = [0, 0, 0], corner = [0, 0, 0];
-  faceDirection(face, 0.5 * (u0 + u1), 0.5 * (v0 + v1), centre);
-  // The cell is a convex spherical quadrilateral: its farthest point from the centre is a corner.
+  const center = [0, 0, 0], corner = [0, 0, 0];
+  faceDirection(face, 0.5 * (u0 + u1), 0.5 * (v0 + v1), center);
+  // The cell is a convex spherical quadrilateral: its farthest point from the center is a corner.
   let rho = 0;
   for (const [a, b] of [[u0, v0], [u1, v0], [u0, v1], [u1, v1]]) {
     faceDirection(face, a, b, corner);
-    const dot = centre[0] * corner[0] + centre[1] * corner[1] + centre[2] * corner[2];
+    const dot = center[0] * corner[0] + center[1] * corner[1] + center[2] * corner[2];
     rho = Math.max(rho, Math.acos(Math.min(1, dot)));
   }
   const list: number[] = [];
   const c = index.craters;
   for (let k = 0, o = 0; o < c.length; k++, o += CRATER_STRIDE) {
-    const dot = centre[0] * c[o] + centre[1] * c[o + 1] + centre[2] * c[o + 2];
+    const dot = center[0] * c[o] + center[1] * c[o + 1] + center[2] * c[o + 2];
     const angle = Math.acos(Math.max(-1, Math.min(1, dot)));
     if (angle <= rho + index.capRad[k] + INDEX_MARGIN_RAD) list.push(o);
   }

@@ -13,7 +13,7 @@
  * The tangent warp makes equal steps in s equal steps in angle along the face's axes: cell edges
  * measure 0.71…1.00 h and cell areas vary 1.41× across a face, against 5.2× for the plain gnomonic
  * cube (measured, docs/lod.md). Its inverse is closed-form (atan), which the GPU and the seams need.
- * heightUnitM = radiusM · π / (2 S) is the lateral size of a finest cell at the face centre on the
+ * heightUnitM = radiusM · π / (2 S) is the lateral size of a finest cell at the face center on the
  * surface radius, so cells are roughly cubic at the surface.
  */
 import type { GridMapping } from '../mesher/types.ts';
@@ -137,7 +137,7 @@ export class CubeSphereSpace {
     return (radiusM - this.innerRadiusM) / this.heightUnitM;
   }
 
-  /** Approximate lateral size (m) of a level-`level` cell at the surface radius (face centre). */
+  /** Approximate lateral size (m) of a level-`level` cell at the surface radius (face center). */
   cellSizeM(level: number): number {
     return this.heightUnitM * 2 ** level;
   }
@@ -167,7 +167,7 @@ export class CubeSphereSpace {
   /**
    * Inverse mapping: body-local point → face and fractional (gi, gj, gk), written as
    * out = [face, gi, gj, gk]. The face is the axis of largest |component| (ties: lowest face index,
-   * so the result is deterministic on edges). Returns the face. The origin maps to face 0's centre.
+   * so the result is deterministic on edges). Returns the face. The origin maps to face 0's center.
    */
   fromWorld(x: number, y: number, z: number, out: Float64Array | number[]): number {
     const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);

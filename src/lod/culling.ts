@@ -7,7 +7,7 @@ import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { chunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 
-/** Radial band (m from the planet centre) outside which the field has no surface. */
+/** Radial band (m from the planet center) outside which the field has no surface. */
 export interface PlanetShell {
   innerM: number;
   outerM: number;
@@ -40,7 +40,7 @@ export function chunkInShell(space: CubeSphereSpace, shell: PlanetShell, level: 
   return scratchR[1] >= shell.innerM && scratchR[0] <= shell.outerM;
 }
 
-/** Bounding sphere: 4 numbers, centre xyz (body-local m) and radius. */
+/** Bounding sphere: 4 numbers, center xyz (body-local m) and radius. */
 export const SPHERE_STRIDE = 4;
 
 /**
@@ -100,9 +100,9 @@ export function sphereOutsideFrustum(planes: ArrayLike<number>, cx: number, cy: 
 
 /**
  * Horizon test: true when the whole sphere (c, ρ) is hidden from the camera behind the solid ball of
- * radius `occluderM` at the origin. Conservative: the sphere's centre must be hidden by the ball shrunk
+ * radius `occluderM` at the origin. Conservative: the sphere's center must be hidden by the ball shrunk
  * by ρ (every segment from the camera to a point of the sphere then passes within occluderM of the
- * centre). A camera inside the shrunk ball sees everything (nothing is culled).
+ * center). A camera inside the shrunk ball sees everything (nothing is culled).
  */
 export function sphereBelowHorizon(
   camX: number, camY: number, camZ: number, occluderM: number, cx: number, cy: number, cz: number, radius: number,
@@ -110,7 +110,7 @@ export function sphereBelowHorizon(
   const r = occluderM - radius;
   if (!(r > 0)) return false;
   if (camX * camX + camY * camY + camZ * camZ <= r * r) return false;
-  // Closest point to the origin on the segment camera → centre.
+  // Closest point to the origin on the segment camera → center.
   const sx = cx - camX, sy = cy - camY, sz = cz - camZ;
   const ss = sx * sx + sy * sy + sz * sz;
   let t = ss > 0 ? -(camX * sx + camY * sy + camZ * sz) / ss : 0;

@@ -50,7 +50,7 @@ export interface LodSelectResult {
   /** Selected chunks with nothing ready to cover them (0 once the roots are in). */
   holes: number;
   leaves: number;
-  /** Chunks proven empty/full by one centre sample, so never meshed (running total). */
+  /** Chunks proven empty/full by one center sample, so never meshed (running total). */
   prefiltered: number;
   /** The error threshold this selection used (px): the user's setting × the memory factor. */
   thresholdPx: number;
@@ -60,7 +60,7 @@ export interface LodSelectResult {
 export interface PlanetLodSelectorOptions {
   space: CubeSphereOptions;
   shell: PlanetShell;
-  /** The recipe's JS field (centre samples settle most of the shell without a job). */
+  /** The recipe's JS field (center samples settle most of the shell without a job). */
   field: FieldFn;
   /** `recipeBounds(recipe).lipschitz`. */
   lipschitz: number;
@@ -78,7 +78,7 @@ export class PlanetLodSelector {
   private readonly ready = new Set<ChunkKey>();
   private lastDrawn: ChunkKey[] = [];
   private balanceFallbacks = 0;
-  /** Requests answered by the centre test instead of a chunk job (stats). */
+  /** Requests answered by the center test instead of a chunk job (stats). */
   private prefiltered = 0;
   private readonly sphere = new Float64Array(4);
 
@@ -105,8 +105,8 @@ export class PlanetLodSelector {
   }
 
   /**
-   * One field sample at the chunk's centre settles most of the shell without a chunk job: the
-   * field changes by at most `lipschitz` per metre, so |f(centre)| > lipschitz × radius means
+   * One field sample at the chunk's center settles most of the shell without a chunk job: the
+   * field changes by at most `lipschitz` per metre, so |f(center)| > lipschitz × radius means
    * no surface anywhere in the chunk (or its descendants). Near the surface of a large planet
    * this removes the bulk of the requests (whole layers of solid rock and empty sky).
    */
@@ -120,7 +120,7 @@ export class PlanetLodSelector {
     return true;
   }
 
-  /** Known empty or full (by a job or a centre sample). */
+  /** Known empty or full (by a job or a center sample). */
   homogeneousState(key: ChunkKey): 'empty' | 'full' | undefined {
     return this.record.get(parseChunkKey(key), this.space.levels);
   }

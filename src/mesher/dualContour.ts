@@ -609,8 +609,8 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
   for (let k = 0; k < levels; k++) levelBase.push(levelBase[k] + levelCount[k]);
   const totalNodes = levelBase[levels];
 
-  /** Ju et al. 2002 §3.2: parent sign config manifold, and each edge midpoint / face centre /
-   *  cube centre agrees with at least one corner of that edge / face / cube. */
+  /** Ju et al. 2002 §3.2: parent sign config manifold, and each edge midpoint / face center /
+   *  cube center agrees with at least one corner of that edge / face / cube. */
   function topologySafe(x: number, y: number, z: number, size: number): boolean {
     const m = cornerMask(x, y, z, size);
     if (!MANIFOLD_CONFIG[m]) return false;
@@ -621,7 +621,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
     for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) for (let c = 0; c < 3; c++) {
       const odd = (a & 1) + (b & 1) + (c & 1);
       if (odd === 0) continue;
-      // The corners of the smallest edge/face/cube this point is the centre of.
+      // The corners of the smallest edge/face/cube this point is the center of.
       const v = s(a, b, c);
       let match = false;
       for (let ca = (a & 1 ? 0 : a); ca <= (a & 1 ? 2 : a) && !match; ca += 2) {
@@ -837,7 +837,7 @@ export function meshChunk(input: MeshChunkInput): MeshChunkResult {
  * seam edge four triangles (seen: noisy asteroid, 3x3x3 chunks, seed 2). So the odd points are
  * replaced by the coarse lattice's interpolant — what a topologically safe octree collapse would
  * guarantee (Ju et al. 2002 §3.2): an edge midpoint gets the mean of the edge's ends (its sign
- * agrees with one end, and the linear crossing is where the coarse edge has it); a face centre
+ * agrees with one end, and the linear crossing is where the coarse edge has it); a face center
  * gets the mean of its 4 corners, except on a checkerboard face, where it must be outside to
  * keep the inside corners apart as EDGE_COMPONENT does (the mean of the outside corners).
  * Returns a copy of `values`; updates `signs` and marks the replaced points in `restricted`.

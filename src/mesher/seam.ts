@@ -57,8 +57,8 @@ function edgeAt(c: number, axis: number): number {
  * on its boundary belongs to. Multi-component cells are never collapsed, so this is a 2:1 step
  * whose face the finer chunk restricted to the coarse lattice (dualContour.ts, restrictToCoarser):
  * a fine edge that halves a coarse edge belongs to that edge's component; a fine edge from the face
- * centre to the midpoint of a coarse edge belongs to that coarse edge's component when it crosses
- * (on a checkerboard face the centre is outside, so the piece is the one around the inside corner
+ * center to the midpoint of a coarse edge belongs to that coarse edge's component when it crosses
+ * (on a checkerboard face the center is outside, so the piece is the one around the inside corner
  * that the midpoint copies), otherwise to the face's only component.
  */
 function coarseComponent(mask: number, S: number, axis: number, ra: number, ru: number, rv: number, size: number): number {
@@ -68,7 +68,7 @@ function coarseComponent(mask: number, S: number, axis: number, ra: number, ru: 
     const e = edgeAt((ru === S ? 1 << u : 0) | (rv === S ? 1 << v : 0), axis);
     return EDGE_COMPONENT[mask * 12 + e];
   }
-  // Inside the face across (faceAxis) at side; the in-face axis `mid` passes through the centre.
+  // Inside the face across (faceAxis) at side; the in-face axis `mid` passes through the center.
   const faceAxis = onU ? u : v, mid = onU ? v : u;
   const side = (onU ? ru : rv) === S ? 1 << faceAxis : 0;
   const end = ra === 0 ? 0 : ra + size === S ? 1 << axis : -1;

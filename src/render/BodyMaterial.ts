@@ -167,7 +167,7 @@ export class BodyMaterial extends ShaderMaterial {
     if (crater) defines.SR_CRATER_SHADING = '';
     if (ice) defines.SR_POLAR_ICE = '';
 
-    const centre = compiled.bounds.sphereCenter;
+    const center = compiled.bounds.sphereCenter;
     const uniforms = UniformsUtils.merge([
       UniformsLib.lights,
       {
@@ -183,7 +183,7 @@ export class BodyMaterial extends ShaderMaterial {
         uOcclusionStrength: { value: options.occlusionStrength ?? 0.85 },
         uCraterScaleM: { value: crater?.scaleM ?? 0.06 * sizeM },
         uCraterStrength: { value: crater?.strength ?? 0 },
-        uBodyCentreM: { value: new Vector3(centre[0], centre[1], centre[2]) },
+        uBodyCenterM: { value: new Vector3(center[0], center[1], center[2]) },
         uRockBase: { value: jitter(prng, palette.base, 0.12) },
         uRockAlt: { value: jitter(prng, palette.alt, 0.12) },
         uRockDark: { value: jitter(prng, palette.dark, 0.1) },

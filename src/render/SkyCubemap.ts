@@ -48,7 +48,7 @@ export interface SkyPalette {
   nebulaC: Color;
   background: Color;
   galaxyNormal: Vector3;
-  nebulaCentre: Vector3;
+  nebulaCenter: Vector3;
 }
 
 /** Seed → palette: hues from the project PRNG, so a seed always gives the same sky. */
@@ -65,7 +65,7 @@ export function skyPalette(seed: number): SkyPalette {
     nebulaC: new Color().setHSL(hueC, 0.5, 0.7).multiplyScalar(0.4 * strength),
     background: new Color().setHSL(hue, 0.4, 0.5).multiplyScalar(0.003),
     galaxyNormal: new Vector3(...(prng.unitVector() as [number, number, number])),
-    nebulaCentre: new Vector3(...(prng.unitVector() as [number, number, number])),
+    nebulaCenter: new Vector3(...(prng.unitVector() as [number, number, number])),
   };
 }
 
@@ -129,7 +129,7 @@ export class SkyCubemap {
         uNebulaC: { value: new Color() },
         uBackground: { value: new Color() },
         uGalaxyNormal: { value: new Vector3(0, 1, 0) },
-        uNebulaCentre: { value: new Vector3(1, 0, 0) },
+        uNebulaCenter: { value: new Vector3(1, 0, 0) },
         uNebulaStrength: { value: options.nebulaStrength ?? 1 },
       },
       side: BackSide,
@@ -247,7 +247,7 @@ export class SkyCubemap {
     (u.uNebulaC.value as Color).copy(pal.nebulaC);
     (u.uBackground.value as Color).copy(pal.background);
     (u.uGalaxyNormal.value as Vector3).copy(pal.galaxyNormal);
-    (u.uNebulaCentre.value as Vector3).copy(pal.nebulaCentre);
+    (u.uNebulaCenter.value as Vector3).copy(pal.nebulaCenter);
     // Fill light: the nebula's hues, normalised to a fixed luminance (brightness is set by
     // the intensity), the "ground" side a darker mix.
     const sky = pal.nebulaA.clone().add(pal.nebulaC).add(new Color(0.02, 0.02, 0.025));

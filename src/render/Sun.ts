@@ -89,7 +89,7 @@ const scratchLightRotation = new Matrix4();
 const scratchInverse = new Matrix4();
 const scratchRotationInverse = new Matrix4();
 const scratchSnapped = new Vector3();
-const scratchCentre = new Vector3();
+const scratchCenter = new Vector3();
 const scratchForward = new Vector3();
 const scratchCamera = new Vector3();
 const scratchPark = new Vector3();
@@ -126,16 +126,16 @@ export function cascadeSplits(count: number, nearM: number, farM: number, lambda
 
 /**
  * Smallest sphere around the slice [n, f] of a symmetric perspective frustum whose corners sit
- * at (±n·tx, ±n·ty, −n) … (±f·tx, ±f·ty, −f): centre on the axis at distance `centre`.
+ * at (±n·tx, ±n·ty, −n) … (±f·tx, ±f·ty, −f): center on the axis at distance `center`.
  */
-export function sliceSphere(nearM: number, farM: number, tanHalfX: number, tanHalfY: number): { centreM: number; radiusM: number } {
+export function sliceSphere(nearM: number, farM: number, tanHalfX: number, tanHalfY: number): { centerM: number; radiusM: number } {
   const k2 = tanHalfX * tanHalfX + tanHalfY * tanHalfY;
   // Equidistant from the near and far corners; if that lies beyond the far plane, the far
   // corners' circle alone bounds the slice.
   let c = ((farM + nearM) * (1 + k2)) / 2;
   if (c >= farM) c = farM;
   const r = Math.max(Math.hypot(c - nearM, nearM * Math.sqrt(k2)), Math.hypot(farM - c, farM * Math.sqrt(k2)));
-  return { centreM: c, radiusM: r };
+  return { centerM: c, radiusM: r };
 }
 
 /**
@@ -277,7 +277,7 @@ export class Sun extends Group {
 
   /**
    * Fits the orthographic shadow camera around a world-space sphere (in this Group's parent
-   * space: camera-relative if the scene is) so no shadow-map resolution is wasted. The centre
+   * space: camera-relative if the scene is) so no shadow-map resolution is wasted. The center
    * is snapped to whole shadow texels in light space so shadows do not crawl as the bounds
    * move; bias and normal bias are rescaled to the new texel size.
    */
@@ -304,7 +304,7 @@ export class Sun extends Group {
    * frustum between `nearM` and `farM` into {@link cascadeCount} slices and fits cascade i's
    * orthographic camera around the smallest sphere of slice i — a sphere, so the map's extent
    * does not change as the camera turns — with its radius rounded up to 1/8-octave steps and
-   * its centre snapped to whole texels in light space, so shadows do not crawl or shimmer. The
+   * its center snapped to whole texels in light space, so shadows do not crawl or shimmer. The
    * light camera reaches `casterDepthM` further towards the sun for casters outside the view;
    * bias and normal bias are rescaled per cascade from their texel sizes.
    */
@@ -339,29 +339,29 @@ export class Sun extends Group {
       // Round the radius up to 1/8-octave steps: a farM that changes every frame (altitude)
       // then changes the texel size only now and then, not continuously (no shimmer).
       const r = Math.pow(2, Math.ceil(Math.log2(s.radiusM * 1.02) * 8) / 8);
-      scratchCentre.copy(scratchCamera).addScaledVector(scratchForward, s.centreM);
-      this.fitCascade(this.cascadeList[i], scratchCentre, r, casterM);
+      scratchCenter.copy(scratchCamera).addScaledVector(scratchForward, s.centerM);
+      this.fitCascade(this.cascadeList[i], scratchCenter, r, casterM);
     }
     this.applyBias();
   }
 
   /**
-   * Fits one cascade's orthographic camera around a sphere (centre in this Group's parent
+   * Fits one cascade's orthographic camera around a sphere (center in this Group's parent
    * space, radius r), its near plane `reachM` beyond the sphere towards the sun.
    */
-  private fitCascade(c: Cascade, centre: Vector3, r: number, reachM: number): void {
+  private fitCascade(c: Cascade, center: Vector3, r: number, reachM: number): void {
     const size = c.light.shadow.mapSize.x;
     const texelM = (2 * r) / size;
-    // Snap the centre in the light's view basis to whole texels.
+    // Snap the center in the light's view basis to whole texels.
     scratchLightRotation.lookAt(this.direction, ORIGIN, Math.abs(this.direction.y) < 0.99 ? UP_Y : UP_X);
     // A pure rotation: its inverse is its transpose.
     const inverse = scratchRotationInverse.copy(scratchLightRotation).transpose();
-    const snapped = scratchSnapped.copy(centre).applyMatrix4(inverse);
+    const snapped = scratchSnapped.copy(center).applyMatrix4(inverse);
     snapped.x = Math.round(snapped.x / texelM) * texelM;
     snapped.y = Math.round(snapped.y / texelM) * texelM;
     snapped.applyMatrix4(scratchLightRotation);
 
-    // fitShadow's range (light 2 r from the centre, near 0.5 r, far 3.5 r: reach 0.5 r)
+    // fitShadow's range (light 2 r from the center, near 0.5 r, far 3.5 r: reach 0.5 r)
     // generalised to any reach towards the sun.
     const lightDistanceM = 1.5 * r + reachM;
     c.radiusM = r;

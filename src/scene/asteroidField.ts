@@ -17,9 +17,9 @@ export interface AsteroidSpec {
   recipe: FieldRecipe;
   /** Bounding-sphere radius of the recipe, metres. */
   radiusM: number;
-  /** Where the asteroid's bounding-sphere centre sits, world metres (it spins about this point). */
+  /** Where the asteroid's bounding-sphere center sits, world metres (it spins about this point). */
   positionM: Vec3;
-  /** The bounding-sphere centre in the recipe's own (body-local) frame, metres. */
+  /** The bounding-sphere center in the recipe's own (body-local) frame, metres. */
   bodyCenterM: Vec3;
   /** Spin axis (unit) and rate. */
   spinAxis: Vec3;

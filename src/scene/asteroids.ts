@@ -160,7 +160,7 @@ const BUILDERS: Record<AsteroidFamily, (prng: Prng, radiusM: number) => FieldNod
   porous,
 };
 
-/** Seed → asteroid recipe (body-local metres, centred near the origin). */
+/** Seed → asteroid recipe (body-local metres, centered near the origin). */
 export function asteroidRecipe(seed: number, options: AsteroidOptions = {}): FieldRecipe {
   const prng = new Prng(seed);
   const picked = prng.pick(ASTEROID_FAMILIES);

@@ -5,7 +5,7 @@
  *
  * Placement: the planet sits behind the hero asteroid as seen from the default camera, turned
  * aside towards the sun by {@link PLANET_ASIDE_RAD} so the hero does not hide it, at
- * {@link PLANET_DISTANCE_RADII} radii from the field's centre: it spans about 29° of the default
+ * {@link PLANET_DISTANCE_RADII} radii from the field's center: it spans about 29° of the default
  * 45° view, seen half lit (phase angle near 90°), so its terminator and relief show. The gap to the
  * field is at least the field's extent plus 50 km.
  */
@@ -14,7 +14,7 @@ import type { FieldRecipe, Vec3 } from '../field/recipe';
 import type { AsteroidFieldSpec } from './asteroidField';
 import { planetRecipe } from './planets';
 
-/** Distance of the planet's centre from the field's centre, in planet radii. */
+/** Distance of the planet's center from the field's center, in planet radii. */
 export const PLANET_DISTANCE_RADII = 4;
 /** Angle between the default view axis and the direction to the planet (rad). */
 export const PLANET_ASIDE_RAD = 0.32;
@@ -23,13 +23,13 @@ export interface ExplorePlanetSpec {
   recipe: FieldRecipe;
   /** Bounding radius of the recipe, metres. */
   radiusM: number;
-  /** World position of the planet's centre (the recipe is body-local around it), metres. */
+  /** World position of the planet's center (the recipe is body-local around it), metres. */
   centerM: Vec3;
 }
 
 /**
  * The default camera: beside the sun direction (so the hero's terminator shows), 3.2 hero radii
- * from the hero's centre, looking at it.
+ * from the hero's center, looking at it.
  */
 export function heroCamera(field: AsteroidFieldSpec): { position: Vec3; target: Vec3 } {
   const hero = field.asteroids[0];
@@ -57,7 +57,7 @@ export function explorePlanet(seed: number, field: AsteroidFieldSpec): ExplorePl
   const c = Math.cos(PLANET_ASIDE_RAD), s = Math.sin(PLANET_ASIDE_RAD);
   const dir = normalize([c * view[0] + s * towardsSun[0], c * view[1] + s * towardsSun[1], c * view[2] + s * towardsSun[2]]);
   const distanceM = Math.max(PLANET_DISTANCE_RADII * radiusM, radiusM + field.extentM + 50e3);
-  // The recipe's sphere centre is the origin for planetRecipe; keep any offset it may carry.
+  // The recipe's sphere center is the origin for planetRecipe; keep any offset it may carry.
   const bc = bounds.sphereCenter;
   return {
     recipe,

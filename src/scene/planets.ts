@@ -23,7 +23,7 @@ function layer(prng: Prng, kind: NoiseLayer['kind'], frequency: number, octaves:
   return { kind, seed: prng.seed(), frequency, octaves, lacunarity: 2, gain, amplitude };
 }
 
-/** Seed → planet recipe (body-local metres, centred at the origin). */
+/** Seed → planet recipe (body-local metres, centered at the origin). */
 export function planetRecipe(seed: number): FieldRecipe {
   const prng = new Prng(seed);
   const r = prng.logRange(PLANET_RADIUS_MIN_M, PLANET_RADIUS_MAX_M);

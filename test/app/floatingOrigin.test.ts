@@ -1,8 +1,8 @@
 /**
- * No vertex jitter hovering 2 m above a 6,000 km planet whose centre is 20,000 km from the world
+ * No vertex jitter hovering 2 m above a 6,000 km planet whose center is 20,000 km from the world
  * origin (issue 9's precision). The finest chunk under the camera is made by the real chunk job
  * (1 m cells, 32³), placed as PlanetView places chunks (mesh at its float64 chunk origin inside the
- * planet's root at the planet centre), and drawn through the app's floating origin. Per frame, for
+ * planet's root at the planet center), and drawn through the app's floating origin. Per frame, for
  * every vertex, what the GPU computes — three's float64 matrices rounded to float32 as uploaded,
  * applied in float32 arithmetic to the float32 attribute — is compared with float64, while the
  * camera creeps 0.5 mm a frame: the view-space position (model-view: three composes it in float64,
@@ -119,7 +119,7 @@ describe('floating origin: hovering 2 m above a 6,000 km planet 20,000 km from t
     }
     const um = (e: Errors): string => `${(e.worstM * 1e6).toFixed(2)} µm = ${e.worstPx.toExponential(2)} px`;
     console.log(
-      `R ${(radiusM / 1e3).toFixed(0)} km, planet centre 2e7 m from the origin, camera 2 m up, 1 m cells: ` +
+      `R ${(radiusM / 1e3).toFixed(0)} km, planet center 2e7 m from the origin, camera 2 m up, 1 m cells: ` +
         `${shiftedView.vertices} of ${job.positions.length / 3} chunk vertices within ${NEAR_M} m; worst float32 error at 1080p: ` +
         `vertex ${um(shiftedView)}, world position ${um(shiftedModel)}; unshifted: vertex ${um(unshiftedView)}, world position ${um(unshiftedModel)}`,
     );

@@ -25,7 +25,7 @@ const recipe = planetRecipe(PLANET_SEED);
 const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
 
-/** Face-0 chunks at `levels` that hold the surface at a fixed off-centre face point. */
+/** Face-0 chunks at `levels` that hold the surface at a fixed off-center face point. */
 export function surfaceChunks(space: CubeSphereSpace, field: FieldFn, levels: readonly number[]): ChunkAddress[] {
   const S = space.faceUnits;
   const gi = Math.floor(S * 0.4137), gj = Math.floor(S * 0.5821);

@@ -66,13 +66,13 @@ describe('explore: the seed’s asteroid field', () => {
       const app = window.__sr!.app!;
       const p = app.planet!;
       app.camera.updateMatrixWorld();
-      const centre = p.root.position.clone().project(app.camera);
-      return { stats: p.stats(), cracks: p.crackReport(), radiusM: p.radiusM, ndc: [centre.x, centre.y, centre.z], atPlanet: app.atPlanet() };
+      const center = p.root.position.clone().project(app.camera);
+      return { stats: p.stats(), cracks: p.crackReport(), radiusM: p.radiusM, ndc: [center.x, center.y, center.z], atPlanet: app.atPlanet() };
     });
     console.log(
       `explore seed 1 planet: R ${(planet.radiusM / 1000).toFixed(0)} km, ${planet.stats.drawn} chunks + ${planet.stats.seams} seams drawn, ` +
         `${planet.stats.triangles} triangles, ${planet.stats.chunksDone} chunk jobs (${atAsteroids?.chunksDone ?? 0} done when the asteroids were), ` +
-        `centre at NDC ${planet.ndc.map((v) => v.toFixed(2)).join(', ')}`,
+        `center at NDC ${planet.ndc.map((v) => v.toFixed(2)).join(', ')}`,
     );
     expect(planet.atPlanet).toBe(false);
     expect(planet.stats.complete).toBe(true);

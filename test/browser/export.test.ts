@@ -53,7 +53,7 @@ describe('export', () => {
     expect(r.glb.triangles).toBe(r.sourceTriangles);
     expect(r.reimportedTriangles).toBe(r.sourceTriangles);
     expect(r.reimportedMaterial).toBe('MeshStandardMaterial');
-    // In the asteroid's own frame (bounding-sphere centre at the origin), not the field's.
+    // In the asteroid's own frame (bounding-sphere center at the origin), not the field's.
     expect(r.reimportedRadius).toBeLessThan(r.radiusM * 1.05);
     expect(r.reimportedRadius).toBeGreaterThan(r.radiusM * 0.5);
     expect(r.sourceMaterialKept).toBe(true);

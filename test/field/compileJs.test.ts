@@ -39,7 +39,7 @@ describe('shapes against analytic distances', () => {
   it('rounded box: flat faces unchanged, corners rounded by the radius', () => {
     const f = field({ type: 'roundBox', halfExtents: [1, 1, 1], radius: 0.25 });
     expect(f(2, 0, 0)).toBeCloseTo(1, 12);
-    const c = 0.75 + 1 / Math.sqrt(3); // point on the diagonal at distance 1 from the corner sphere centre
+    const c = 0.75 + 1 / Math.sqrt(3); // point on the diagonal at distance 1 from the corner sphere center
     expect(f(c, c, c)).toBeCloseTo(1 - 0.25, 12);
   });
 

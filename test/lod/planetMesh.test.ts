@@ -46,7 +46,7 @@ describe('planet chunks meshed through the cube-sphere mapping', () => {
       for (const { a, key } of order) {
         if (withSurface >= 12 || meshed >= 200) break;
         const U = space.chunkUnits(a.level);
-        // Mesh chunks that the surface crosses along their centre column, plus every 4th other one
+        // Mesh chunks that the surface crosses along their center column, plus every 4th other one
         // (those exercise the empty/full record).
         space.direction(a.face, (a.ci + 0.5) * U, (a.cj + 0.5) * U, dirC);
         const r0 = space.radiusAt(a.ck * U), r1 = space.radiusAt((a.ck + 1) * U);
@@ -102,7 +102,7 @@ describe('planet chunks meshed through the cube-sphere mapping', () => {
           if ((nx * g[0] + ny * g[1] + nz * g[2]) / gl > 0.7) normalsAgree++;
           vertices++;
         }
-        // Winding: area-weighted, triangles face outward (away from the planet centre) — a flipped
+        // Winding: area-weighted, triangles face outward (away from the planet center) — a flipped
         // mapping (det J < 0) would turn this negative.
         let up = 0, all = 0;
         const P = mesh.positions, I = mesh.indices;

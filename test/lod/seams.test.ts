@@ -337,7 +337,7 @@ describe('camera configurations (selectChunks) across a face edge and a cube cor
   const cams: [string, [number, number, number], boolean][] = [
     ['above a cube corner', [0.595 * R, 0.589 * R, 0.583 * R], true],
     ['above a face edge', [0.8 * R, 0.78 * R, 0.1 * R], true],
-    ['near a face centre, far', [3 * R, 0.2 * R, 0.1 * R], true],
+    ['near a face center, far', [3 * R, 0.2 * R, 0.1 * R], true],
   ];
   for (const [name, cam, cornerStep] of cams) {
     it(`planetRecipe(7), 4 levels, camera ${name} (${cam.map((c) => (c / R).toFixed(2)).join(', ')} R): watertight, Euler 2`, () => {

@@ -47,7 +47,7 @@ const norm = (v: V3): V3 => {
 const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const dot = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
-/** Camera `altitudeM` above the surface along a fixed direction, looking at the horizon (or the centre from orbit). */
+/** Camera `altitudeM` above the surface along a fixed direction, looking at the horizon (or the center from orbit). */
 function view(altitudeM: number): LodView {
   const d = norm([0.3, 0.55, 0.78]);
   let r = space.radiusM + altitudeM;

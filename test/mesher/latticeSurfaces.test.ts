@@ -52,12 +52,12 @@ const TOL_CELLS = 0.02;
 
 describe('surfaces on the lattice', () => {
   // Boxes and plates whose faces lie on lattice planes, at several placements on the grid (the
-  // centre on a lattice point, on odd and even offsets, and in a level-1 chunk of 2-unit cells).
+  // center on a lattice point, on odd and even offsets, and in a level-1 chunk of 2-unit cells).
   const cases: { name: string; h: number[]; c: number[]; level: number }[] = [
-    { name: 'box 5×4×3 centred on the origin', h: [5, 4, 3], c: [0, 0, 0], level: 0 },
-    { name: 'box 3×3×3 off-centre (odd offsets)', h: [3, 3, 3], c: [1, -3, 2], level: 0 },
+    { name: 'box 5×4×3 centered on the origin', h: [5, 4, 3], c: [0, 0, 0], level: 0 },
+    { name: 'box 3×3×3 off-center (odd offsets)', h: [3, 3, 3], c: [1, -3, 2], level: 0 },
     { name: 'plate 6×6×1', h: [6, 6, 1], c: [0, 0, 0], level: 0 },
-    { name: 'plate 1×5×6 off-centre', h: [1, 5, 6], c: [-2, 1, 1], level: 0 },
+    { name: 'plate 1×5×6 off-center', h: [1, 5, 6], c: [-2, 1, 1], level: 0 },
     { name: 'box 6×4×2 in a level-1 chunk', h: [6, 4, 2], c: [2, 0, -2], level: 1 },
   ];
   for (const cs of cases) {

@@ -40,7 +40,7 @@ describe('robustness', () => {
   });
 
   it('a surface cut by the grid boundary has open edges exactly on the boundary', () => {
-    // Sphere centred on the grid's +x face: half of it is outside the chunk.
+    // Sphere centered on the grid's +x face: half of it is outside the chunk.
     const f = sphere(8, 0.3, -0.2, 5.5);
     const r = meshChunk({ ...spec, values: sampleChunk(spec, f), field: f });
     const rep = validateMesh(r.mesh);

@@ -14,7 +14,7 @@ describe('asteroidFieldSpec', () => {
     const radii = spec.asteroids.map((a) => a.radiusM);
     expect(Math.max(...radii) / Math.min(...radii)).toBeGreaterThan(10);
     expect(new Set(spec.asteroids.map((a) => a.family)).size).toBeGreaterThanOrEqual(4);
-    const centre = (a: (typeof spec.asteroids)[number]): number[] => {
+    const center = (a: (typeof spec.asteroids)[number]): number[] => {
       expect(a.bodyCenterM).toEqual(recipeBounds(a.recipe).sphereCenter);
       return a.positionM;
     };
@@ -22,7 +22,7 @@ describe('asteroidFieldSpec', () => {
     for (const a of spec.asteroids)
       for (const b of spec.asteroids) {
         if (a.index >= b.index) continue;
-        const d = Math.hypot(...[0, 1, 2].map((i) => centre(a)[i] - centre(b)[i]));
+        const d = Math.hypot(...[0, 1, 2].map((i) => center(a)[i] - center(b)[i]));
         if (d < a.radiusM + b.radiusM) overlaps++;
       }
     expect(overlaps).toBe(0);

@@ -13,7 +13,7 @@ describe('explore scene: the seed’s planet beside its asteroid field', () => {
     const distance = len(planet.centerM);
     // Clear of every asteroid with room to spare.
     expect(distance - planet.radiusM).toBeGreaterThan(field.extentM + 40e3);
-    // In front of the default camera, its centre within the 45° view's vertical half-angle.
+    // In front of the default camera, its center within the 45° view's vertical half-angle.
     const cam = heroCamera(field);
     const view = sub(cam.target, cam.position);
     const toPlanet = sub(planet.centerM, cam.position);

@@ -56,7 +56,7 @@ describe('asteroidRecipe', () => {
     expect(signatures[ASTEROID_FAMILIES.indexOf('metallic')]).toContain('plane');
   });
 
-  it('sizes in metres: 50 m – 2 km, a solid body at its centre region', () => {
+  it('sizes in metres: 50 m – 2 km, a solid body at its center region', () => {
     for (let seed = 0; seed < 30; seed++) {
       const recipe = asteroidRecipe(seed);
       const b = recipeBounds(recipe);

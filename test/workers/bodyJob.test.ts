@@ -32,9 +32,9 @@ describe('meshBody', () => {
     geometry.setIndex(new BufferAttribute(a.indices, 1));
     const bvh = MeshBVH.deserialize({ roots: a.bvhRoots!, index: a.indices, indirectBuffer: null, version: 1 } as SerializedBVH, geometry);
     const mesh = new Mesh(geometry, new MeshBasicMaterial());
-    const centre = new Vector3(...a.originM).negate(); // body origin in mesh space (inside the rock)
-    const hit = bvh.raycastFirst(new Ray(centre.clone().add(new Vector3(0, 0, 1e5)), new Vector3(0, 0, -1)), 0);
-    const brute = new Raycaster(centre.clone().add(new Vector3(0, 0, 1e5)), new Vector3(0, 0, -1)).intersectObject(mesh)[0];
+    const center = new Vector3(...a.originM).negate(); // body origin in mesh space (inside the rock)
+    const hit = bvh.raycastFirst(new Ray(center.clone().add(new Vector3(0, 0, 1e5)), new Vector3(0, 0, -1)), 0);
+    const brute = new Raycaster(center.clone().add(new Vector3(0, 0, 1e5)), new Vector3(0, 0, -1)).intersectObject(mesh)[0];
     expect(hit).not.toBeNull();
     expect(hit!.distance).toBeCloseTo(brute.distance, 3);
   });

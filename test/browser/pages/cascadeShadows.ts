@@ -159,7 +159,7 @@ export function cascadeScene(cascades = 3, shadowMapSize = 2048): CascadeResult 
   scene.add(world);
   world.add(new HemisphereLight(0x8a96b0, 0x302820, 0.6));
 
-  // A slab whose top is y = 0, centred far below so "up" is +y everywhere on it.
+  // A slab whose top is y = 0, centered far below so "up" is +y everywhere on it.
   const depth = 1e5;
   const recipe = parseRecipe({
     version: 1,
@@ -227,7 +227,7 @@ export function cascadeScene(cascades = 3, shadowMapSize = 2048): CascadeResult 
   const rows: CascadeResult['rows'] = [];
   const forward = new Vector3(0, 0, -1).applyQuaternion(camera.quaternion);
   for (let y = 0; y < HEIGHT; y++) {
-    // Ground distance of this row at the strip's centre.
+    // Ground distance of this row at the strip's center.
     const ray = new Vector3(0.85 * 2 - 1, 1 - (2 * (y + 0.5)) / HEIGHT, 0.5).unproject(camera).sub(camera.position).normalize();
     if (ray.y >= -1e-3) continue;
     const t = camera.position.y / -ray.y;

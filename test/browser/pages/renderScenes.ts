@@ -58,7 +58,7 @@ interface Body {
   mesh: Mesh<BufferGeometry, BodyMaterial>;
   material: BodyMaterial;
   radiusM: number;
-  centreM: Vector3;
+  centerM: Vector3;
   dispose(): void;
 }
 
@@ -96,7 +96,7 @@ function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {
     mesh,
     material,
     radiusM: bounds.sphereRadiusM,
-    centreM: new Vector3(...bounds.sphereCenter),
+    centerM: new Vector3(...bounds.sphereCenter),
     dispose() {
       geometry.dispose();
       material.dispose();
@@ -190,7 +190,7 @@ function stage(bodies: Body[], sunDirection: Vector3, skySeed: number | null = S
   const all = new Sphere();
   bodies.forEach((b, i) => {
     b.group.updateMatrixWorld(true);
-    const s = new Sphere(b.centreM.clone().applyMatrix4(b.group.matrixWorld), b.radiusM * 1.1);
+    const s = new Sphere(b.centerM.clone().applyMatrix4(b.group.matrixWorld), b.radiusM * 1.1);
     if (i === 0) all.copy(s);
     else all.union(s);
   });
@@ -256,7 +256,7 @@ export function closeUp(
   const st = stage([body], sunDir);
   const viewDir = view === 'closeUp' ? new Vector3(0.25, 0.2, 1) : new Vector3(0.2, 0.2, 1);
   if (debug.viewDir) viewDir.fromArray(debug.viewDir);
-  lookFrom(st.camera, body.centreM, viewDir, body.radiusM * (view === 'closeUp' ? 2.2 : 2.6));
+  lookFrom(st.camera, body.centerM, viewDir, body.radiusM * (view === 'closeUp' ? 2.2 : 2.6));
   const crop = debug.crop;
   if (crop) st.camera.setViewOffset(WIDTH, HEIGHT, crop[0], crop[1], crop[2], crop[3]);
   timed(r, st.scene, st.camera); // compile
@@ -310,7 +310,7 @@ export function field(seeds: number[], logDepth = true): FieldResult {
     const s = scaleTo * (0.5 + 0.5 * ((i * 0.618) % 1));
     b.group.scale.setScalar(s);
     const p = placements[i % placements.length];
-    b.group.position.set(p[0], p[1], p[2]).addScaledVector(b.centreM, -s);
+    b.group.position.set(p[0], p[1], p[2]).addScaledVector(b.centerM, -s);
     b.group.rotation.set(i * 1.3, i * 0.7, i * 2.1);
   });
   // The sun behind the field, inside the frame (upper right), about 28° off the view axis:
@@ -356,7 +356,7 @@ export function skyAlone(seed: number): SkyResult {
   const scene = new Scene();
   s.attach(scene);
   const camera = new PerspectiveCamera(60, WIDTH / HEIGHT, 0.1, 10);
-  camera.lookAt(s.palette.nebulaCentre);
+  camera.lookAt(s.palette.nebulaCenter);
   camera.updateMatrixWorld();
   timed(r, scene, camera);
   const frameMs = timed(r, scene, camera);
@@ -437,7 +437,7 @@ export function fadeCoverage(seed: number): FadeResult {
   const r = getRenderer(false);
   const body = buildBody(seed, 24);
   const st = stage([body], new Vector3(-0.8, 0.45, 0.35).normalize());
-  lookFrom(st.camera, body.centreM, new Vector3(0.25, 0.2, 1), body.radiusM * 5);
+  lookFrom(st.camera, body.centerM, new Vector3(0.25, 0.2, 1), body.radiusM * 5);
   r.render(st.scene, st.camera);
   const opaque = readPixels(r);
 
