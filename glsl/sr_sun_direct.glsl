@@ -1,7 +1,7 @@
 // Per-shader chunk `sr_sun_direct`: replaces three's `#include <lights_fragment_begin>` in a
 // physical (standard) fragment shader — BodyMaterial's, and MeshStandardMaterial's through
 // src/render/sunCascades.ts — so the sun is applied ONCE with its cascaded shadow. Needs
-// `sr_sun_shadow` (glsl/sun_shadow.glsl) included after <shadowmap_pars_fragment>.
+// `sr_sun_shadow` (glsl/sr_sun_shadow.glsl) included after <shadowmap_pars_fragment>.
 // three's light accumulation with its direct-light loops switched off (they run only with
 // RE_Direct defined): it still sets up the geometry, the multi-scattering terms and the
 // indirect light. The directional lights follow, with the sun's cascaded shadow

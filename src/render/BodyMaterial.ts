@@ -19,7 +19,7 @@ import { glslWithIncludes } from '../field/glslChunks';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
 import fragmentTemplate from '../../glsl/body.frag.glsl?raw';
-import sunShadowChunk from '../../glsl/sun_shadow.glsl?raw';
+import sunShadowChunk from '../../glsl/sr_sun_shadow.glsl?raw';
 import sunDirectChunk from '../../glsl/sr_sun_direct.glsl?raw';
 
 /** three.js's own shader chunk names: our include mechanism leaves them for three to resolve. */

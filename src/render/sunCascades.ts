@@ -9,7 +9,7 @@
 import type { MeshStandardMaterial } from 'three';
 import { glslWithIncludes } from '../field/glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
-import sunShadowChunk from '../../glsl/sun_shadow.glsl?raw';
+import sunShadowChunk from '../../glsl/sr_sun_shadow.glsl?raw';
 import sunDirectChunk from '../../glsl/sr_sun_direct.glsl?raw';
 
 const SHADOW_PARS = '#include <shadowmap_pars_fragment>';

@@ -1,5 +1,5 @@
 /**
- * Cascaded sun shadows (src/render/Sun.ts fitCascades, glsl/sun_shadow.glsl) in real Chromium
+ * Cascaded sun shadows (src/render/Sun.ts fitCascades, glsl/sr_sun_shadow.glsl) in real Chromium
  * WebGL2: a flat ground with a box near the camera and a tall box far beyond the first cascade,
  * drawn with a floating origin and a log depth buffer. Saves cascade-*.png under test-results/:
  * look at them.
