@@ -1,0 +1,169 @@
+/**
+ * The sampling programs of one recipe (GpuFieldSampler): the field compiled to GLSL, its per-chunk
+ * uniforms turned into the chunk block (chunkBlock.ts), the grid and edge pass programs started
+ * (compiled in parallel where KHR_parallel_shader_compile is there, queried only once complete) and
+ * the permutation texture; compile and link errors name the recipe, the pass and the GLSL line.
+ */
+import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../field/compileGlsl';
+import { GLSL_CHUNKS } from '../field/glslChunks';
+import { resolveIncludes } from '../field/glslInclude';
+import type { FieldRecipe } from '../field/recipe';
+import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
+import { describeShaderLog, GpuShaderError } from './glProgram';
+import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
+import gridFrag from '../../glsl/gpu_grid.frag.glsl?raw';
+import edgesVert from '../../glsl/gpu_edges.vert.glsl?raw';
+import edgesFrag from '../../glsl/gpu_edges.frag.glsl?raw';
+
+const CHUNK_MAP = 'sr_chunk_map';
+const CHUNK_BLOCK = 'sr_chunk_block';
+const COMPLETION_STATUS_KHR = 0x91b1;
+
+/** What the programs of a sampler are built with (GpuFieldSamplerOptions). */
+export interface FieldProgramOptions {
+  label: string;
+  mappingGlsl: string;
+  fieldOptions: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
+  maxBatchJobs: number;
+}
+
+export interface FieldPrograms {
+  label: string;
+  compiled: CompiledGlsl;
+  /** The per-chunk values (field band, mapping) as one uniform block: how many chunks one draw samples. */
+  block: ChunkBlockLayout;
+  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both passes. */
+  permutation: WebGLTexture | null;
+  grid: PendingProgram;
+  edges: PendingProgram;
+}
+
+export interface PendingProgram {
+  program: WebGLProgram;
+  shaders: WebGLShader[];
+  sources: { vertex: string; fragment: string };
+  chunks: Record<string, string>;
+  label: string;
+  /** null: still compiling; then the active uniforms (array names without "[0]") once linked. */
+  uniforms: Map<string, WebGLUniformLocation | null> | null;
+  error: GpuShaderError | null;
+}
+
+/**
+ * Compiles `recipe`'s field (the sampler's field options) and starts its grid and edge programs, the
+ * mapping and per-chunk uniforms in the chunk block; `key` names it in errors (hashed).
+ */
+export function buildFieldPrograms(gl: WebGL2RenderingContext, recipe: FieldRecipe, key: string, options: FieldProgramOptions): FieldPrograms {
+  const compiled = compileToGlsl(recipe, options.fieldOptions);
+  const label = `${options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
+  const textured = options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
+  // Both passes read the same field (the permutation tables from the texture, where asked). The
+  // edge pass once kept them as constants: a texelFetch in its transform-feedback vertex shader
+  // lost the context on SwiftShader, until grad3 became arithmetic and shared modifiers branch-free.
+  // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
+  const perChunk = extractChunkUniforms([compiled.source, options.mappingGlsl]);
+  const block = chunkBlockLayout(perChunk.declarations, gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number, options.maxBatchJobs);
+  const chunks = { ...GLSL_CHUNKS, sr_field: perChunk.sources[0], [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
+  return {
+    label,
+    compiled,
+    block,
+    permutation: textured ? permutationTexture(gl, compiled.permutation) : null,
+    grid: startProgram(gl, `grid pass for ${label}`, quadVert, gridFrag, chunks),
+    edges: startProgram(gl, `edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
+  };
+}
+
+function startProgram(
+  gl: WebGL2RenderingContext,
+  label: string,
+  vertex: string,
+  fragment: string,
+  chunks: Record<string, string>,
+  feedbackVaryings?: string[],
+): PendingProgram {
+  const sources = {
+    vertex: resolveIncludes(vertex, chunks, { sourceName: `${label}:vertex` }),
+    fragment: resolveIncludes(fragment, chunks, { sourceName: `${label}:fragment` }),
+  };
+  const program = gl.createProgram()!;
+  const shaders = [
+    [gl.VERTEX_SHADER, sources.vertex],
+    [gl.FRAGMENT_SHADER, sources.fragment],
+  ].map(([type, source]) => {
+    const shader = gl.createShader(type as number)!;
+    gl.shaderSource(shader, source as string);
+    gl.compileShader(shader);
+    gl.attachShader(program, shader);
+    return shader;
+  });
+  gl.bindAttribLocation(program, 0, 'sr_edgeId');
+  gl.bindAttribLocation(program, 1, 'sr_slot');
+  gl.bindAttribLocation(program, 2, 'sr_ends');
+  if (feedbackVaryings) gl.transformFeedbackVaryings(program, feedbackVaryings, gl.INTERLEAVED_ATTRIBS);
+  gl.linkProgram(program);
+  return { program, shaders, sources, chunks, label, uniforms: null, error: null };
+}
+
+/** True once linked; throws the compile/link error (with GLSL lines) if it failed. */
+export function programReady(gl: WebGL2RenderingContext, p: PendingProgram, parallelCompile: boolean): boolean {
+  if (p.error) throw p.error;
+  if (p.uniforms) return true;
+  if (parallelCompile && !gl.getProgramParameter(p.program, COMPLETION_STATUS_KHR)) return false;
+  if (!gl.getProgramParameter(p.program, gl.LINK_STATUS)) {
+    p.error = programError(gl, p);
+    throw p.error;
+  }
+  for (const s of p.shaders) gl.deleteShader(s);
+  p.shaders = [];
+  const blockIndex = gl.getUniformBlockIndex(p.program, 'SrChunks');
+  if (blockIndex !== gl.INVALID_INDEX) gl.uniformBlockBinding(p.program, blockIndex, CHUNK_BLOCK_BINDING);
+  const uniforms = new Map<string, WebGLUniformLocation | null>();
+  const n = gl.getProgramParameter(p.program, gl.ACTIVE_UNIFORMS) as number;
+  for (let i = 0; i < n; i++) {
+    const info = gl.getActiveUniform(p.program, i)!;
+    const name = info.name.endsWith('[0]') ? info.name.slice(0, -3) : info.name;
+    uniforms.set(name, gl.getUniformLocation(p.program, info.name));
+  }
+  p.uniforms = uniforms;
+  return true;
+}
+
+function programError(gl: WebGL2RenderingContext, p: PendingProgram): GpuShaderError {
+  for (const [shader, kind, source] of [
+    [p.shaders[0], 'vertex', p.sources.vertex],
+    [p.shaders[1], 'fragment', p.sources.fragment],
+  ] as const) {
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+      const log = describeShaderLog(gl.getShaderInfoLog(shader) ?? '', p.chunks, `${p.label}:${kind}`, source);
+      return new GpuShaderError(`${p.label}: ${kind} shader failed to compile:\n${log}`, log);
+    }
+  }
+  const log = gl.getProgramInfoLog(p.program) ?? '';
+  return new GpuShaderError(`${p.label}: program failed to link:\n${log}`, log);
+}
+
+/** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
+function permutationTexture(gl: WebGL2RenderingContext, bytes: Uint8Array): WebGLTexture {
+  const texture = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D, texture);
+  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, 256, bytes.length / 256, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, bytes);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  return texture;
+}
+
+/** Deletes a recipe's programs and texture. */
+export function deleteFieldPrograms(gl: WebGL2RenderingContext, p: FieldPrograms): void {
+  gl.deleteProgram(p.grid.program);
+  gl.deleteProgram(p.edges.program);
+  gl.deleteTexture(p.permutation);
+}
+
+function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
