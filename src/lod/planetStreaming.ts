@@ -84,7 +84,7 @@ interface Entry<T> {
   triangles: number;
 }
 
-/** A drawn configuration: its snapshot and, per chunk and per seam, the piece id drawn (null: nothing to draw). */
+/** The chunk key inside a piece id (`c:key|…` or `s:owner|…`). */
 export function keyOfPieceId(id: string): ChunkKey {
   return id.slice(2, id.indexOf('|'));
 }

@@ -14,7 +14,7 @@ import type { Steps } from './steps.ts';
 /** Keys a planning slice handles (about 0.5–1 ms on the accelerator machine's cores). */
 export const PLAN_SLICE_KEYS = 256;
 
-/** A drawn (committed) configuration: its LOD and the piece of each chunk and seam (null: none). */
+/** A drawn configuration: its snapshot and LOD and, per chunk and per seam, the piece id drawn (null: nothing to draw). */
 export interface Configuration {
   lod: PlanetLod;
   snapshot: LodSnapshot;

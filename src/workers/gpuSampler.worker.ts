@@ -5,7 +5,8 @@
  * Requests: `probe` → capabilities; `grid` / `edges` / `chunk` → samples of a cartesian grid;
  * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
  * one band-limited program for every level, the mapping relative to the chunk); buffers
- * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`.
+ * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`. `stats` →
+ * where this worker's time went (GpuWorkerStats, for benchmarks).
  */
 import type { FieldRecipe } from '../field/recipe';
 import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
