@@ -18,7 +18,6 @@ import type { FieldRecipe } from './recipe';
 import srNoise from '../../glsl/sr_noise.glsl?raw';
 import fieldQuadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
 import fieldPointsFrag from '../../glsl/sr_field_points.frag.glsl?raw';
-import fieldGridFrag from '../../glsl/sr_field_grid.frag.glsl?raw';
 
 /** The line a template uses to mark where the compiled field goes. */
 export const SR_FIELD_SLOT = '#include <sr_field>';
@@ -29,8 +28,6 @@ export const FIELD_TEMPLATES = {
   quadVert: fieldQuadVert,
   /** One value per pixel at the position in the same texel of `sr_points` (RGBA32F). */
   pointsFrag: fieldPointsFrag,
-  /** An N³ grid, z-slices tiled (`sr_gridOriginM`, `sr_gridStepM`, `sr_gridSize`, `sr_tilesX`). */
-  gridFrag: fieldGridFrag,
 } as const;
 
 export interface CompileGlslOptions {

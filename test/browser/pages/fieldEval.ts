@@ -9,8 +9,6 @@ export interface FieldPass {
   compiled: CompiledGlsl;
   /** Values at `points` (xyz triples, body-local metres; float32 on the GPU). */
   evaluatePoints(points: Float32Array): Float32Array;
-  /** Values on an n³ grid (x fastest, then y, then z). */
-  evaluateGrid(originM: readonly [number, number, number], stepM: number, n: number): Float32Array;
   /** Milliseconds spent compiling and linking the program. */
   compileMs: number;
   dispose(): void;
@@ -69,7 +67,6 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
   const compiled = compileToGlsl(recipe);
   const t0 = performance.now();
   const pointsProgram = link(gl, spliceField(FIELD_TEMPLATES.pointsFrag, compiled, 'sr_field_points'));
-  const gridProgram = link(gl, spliceField(FIELD_TEMPLATES.gridFrag, compiled, 'sr_field_grid'));
   const compileMs = performance.now() - t0;
   const vao = gl.createVertexArray();
 
@@ -125,29 +122,9 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
       for (let i = 0; i < count; i++) values[i] = rgba[i * 4];
       return values;
     },
-    evaluateGrid(originM, stepM, n) {
-      const tilesX = Math.ceil(Math.sqrt(n));
-      const tilesY = Math.ceil(n / tilesX);
-      gl.useProgram(gridProgram);
-      gl.uniform3f(gl.getUniformLocation(gridProgram, 'sr_gridOriginM'), originM[0], originM[1], originM[2]);
-      gl.uniform1f(gl.getUniformLocation(gridProgram, 'sr_gridStepM'), stepM);
-      gl.uniform1i(gl.getUniformLocation(gridProgram, 'sr_gridSize'), n);
-      gl.uniform1i(gl.getUniformLocation(gridProgram, 'sr_tilesX'), tilesX);
-      const width = tilesX * n;
-      const rgba = draw(gridProgram, width, tilesY * n);
-      const values = new Float32Array(n * n * n);
-      for (let z = 0; z < n; z++) {
-        const tx = (z % tilesX) * n, ty = Math.floor(z / tilesX) * n;
-        for (let y = 0; y < n; y++) {
-          for (let x = 0; x < n; x++) values[(z * n + y) * n + x] = rgba[((ty + y) * width + tx + x) * 4];
-        }
-      }
-      return values;
-    },
     dispose() {
       releaseTarget();
       gl.deleteProgram(pointsProgram);
-      gl.deleteProgram(gridProgram);
       gl.deleteVertexArray(vao);
     },
   };
