@@ -1,55 +1,12 @@
 /**
- * Registry of the project's GLSL chunks (files under `glsl/` named `sr_*.glsl`), keyed by
- * the name used in `#include <sr_name>`. Imported with Vite's `?raw`, so this module is
- * for the browser and Vitest, not for plain-Node command-line tools.
+ * The field's GLSL chunks (files under `glsl/` named `sr_*.glsl`), keyed by the name used in
+ * `#include <sr_name>`: what a compiled field and the sampling passes include. The render layer's
+ * chunks (shading noise, rock, dither, stars) are registered in src/render/glslChunks.ts. Imported
+ * with Vite's `?raw`, so this module is for the browser and Vitest, not for plain-Node tools.
  */
-import { resolveIncludes } from './glslInclude';
-import srCommon from '../../glsl/sr_common.glsl?raw';
 import srNoise from '../../glsl/sr_noise.glsl?raw';
-import srProcnoise from '../../glsl/sr_procnoise.glsl?raw';
-import srDither from '../../glsl/sr_dither.glsl?raw';
-import srRock from '../../glsl/sr_rock.glsl?raw';
-import srSkyStars from '../../glsl/sr_sky_stars.glsl?raw';
 
 export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
-  sr_common: srCommon,
+  /** simplex-noise's noise3D and the fractal sums, on the JS back end's permutation tables. */
   sr_noise: srNoise,
-  /** Shading noise: hash value noise, footprint-filtered fbm, Voronoi (rock, sky). */
-  sr_procnoise: srProcnoise,
-  /** Ordered-dither thresholds and the LOD screen-door fade. */
-  sr_dither: srDither,
-  /** Procedural rock colouring and polar ice (body material). */
-  sr_rock: srRock,
-  /** Seeded, texel-wide star layers for the sky cube map. */
-  sr_sky_stars: srSkyStars,
 };
-
-export interface GlslWithIncludesOptions {
-  /**
-   * Include names left in place for three.js to resolve (its `ShaderChunk` keys, e.g.
-   * `new Set(Object.keys(ShaderChunk))`; this layer does not import three.js).
-   */
-  external?: ReadonlySet<string>;
-  /**
-   * Extra `sr_` chunks for this shader only, on top of the registry: e.g. `sr_field` with a
-   * compiled field's `chunk` (see src/field/compileGlsl.ts). Use {@link glslChunksWith} with
-   * the same extras to annotate compile logs.
-   */
-  chunks?: Readonly<Record<string, string>>;
-}
-
-/** The registry plus per-shader extras (the set a shader was resolved against). */
-export function glslChunksWith(extra: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
-  return { ...GLSL_CHUNKS, ...extra };
-}
-
-/**
- * Expands includes of a whole shader against the project's chunk registry; `name` labels
- * errors. Unless the source starts with `#version`, a leading `#line 1 0` makes line numbers
- * count from this source's first line even when three.js prepends its own prefix.
- */
-export function glslWithIncludes(source: string, name: string, options: GlslWithIncludesOptions = {}): string {
-  const chunks = options.chunks ? glslChunksWith(options.chunks) : GLSL_CHUNKS;
-  const body = resolveIncludes(source, chunks, { sourceName: name, external: options.external });
-  return /^\s*#version/.test(source) ? body : `#line 1 0\n${body}`;
-}

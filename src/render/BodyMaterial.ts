@@ -15,7 +15,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import type { CompiledGlsl } from '../field/compileGlsl';
-import { glslWithIncludes } from '../field/glslChunks';
+import { glslWithIncludes } from './glslChunks';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
 import fragmentTemplate from '../../glsl/body.frag.glsl?raw';

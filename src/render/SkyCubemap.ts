@@ -15,7 +15,7 @@ import {
   type CubeTexture,
   type WebGLRenderer,
 } from 'three';
-import { glslWithIncludes } from '../field/glslChunks';
+import { glslWithIncludes } from './glslChunks';
 import { Prng } from '../field/prng';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import vertexShader from '../../glsl/sky.vert.glsl?raw';

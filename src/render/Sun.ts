@@ -14,7 +14,7 @@ import {
   type PerspectiveCamera,
   type Sphere,
 } from 'three';
-import { glslWithIncludes } from '../field/glslChunks';
+import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import vertexShader from '../../glsl/sun.vert.glsl?raw';
 import fragmentShader from '../../glsl/sun.frag.glsl?raw';

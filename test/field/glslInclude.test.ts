@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { annotateGlslLog, GlslIncludeError, resolveIncludes } from '../../src/field/glslInclude';
-import { GLSL_CHUNKS, glslChunksWith, glslWithIncludes } from '../../src/field/glslChunks';
+import { GLSL_CHUNKS, glslChunksWith, glslWithIncludes } from '../../src/render/glslChunks';
 
 const chunks = {
   sr_a: 'float a() { return 1.0; }',
