@@ -24,6 +24,11 @@
  *   every commit is progress. Replacing open transactions with each newer snapshot never committed
  *   on fast workers (a new snapshot every frame).
  * - **One job out per chunk**, whatever restriction it guessed: a second would only be thrown away.
+ * - **A transaction is planned in slices** (transactionPlan.ts), a few milliseconds a frame.
+ *
+ * Over 500 lines because it is one state machine whose rules interlock (what may be evicted depends
+ * on the open transaction and the plan in progress, what may start on the memory factor); the plan,
+ * the memory policy and the snapshot indexing are already their own files.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { parentKey, parseChunkKey } from './chunkKey.ts';
