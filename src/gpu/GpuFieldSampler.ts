@@ -21,7 +21,7 @@ import type { CompiledGlsl } from '../field/compileGlsl';
 import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout } from './atlas';
 import { groupIntoBatches, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES } from './batches';
-import { signChangingEdgesWithEnds } from './edgeList';
+import { signChangingEdges } from './edgeList';
 import { buildFieldPrograms, deleteFieldPrograms, programReady, type FieldPrograms } from './fieldPrograms';
 import { SamplerPasses } from './samplerPasses';
 import {
@@ -119,7 +119,7 @@ export class GpuFieldSampler {
     const promise = gridJob.promise.then(async ({ values, points }) => {
       if (cancelled) throw new GpuJobCancelledError();
       const listStart = performance.now();
-      const { ids: edgeIds, ends: edgeEnds } = signChangingEdgesWithEnds(values, points);
+      const { ids: edgeIds, ends: edgeEnds } = signChangingEdges(values, points);
       this.timing.edgeListMs += performance.now() - listStart;
       edgeJob = this.sampleEdges(recipe, grid, edgeIds, edgeEnds);
       const hermite = await edgeJob.promise;

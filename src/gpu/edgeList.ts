@@ -1,48 +1,20 @@
 /**
  * The sign-changing edges of a sampled grid, in the mesher's HermiteEdges id layout:
- * `axis * P^3 + i + P * (j + P * k)` (axis 0 = x, 1 = y, 2 = z; P = N + 1). These are the
- * edges the transform-feedback pass refines. Inside is `value < 0`, as in the mesher.
+ * `axis * P^3 + i + P * (j + P * k)` (axis 0 = x, 1 = y, 2 = z; P = N + 1): the edges the
+ * transform-feedback pass refines. Inside is `value < 0`, as in the mesher.
  */
-export function signChangingEdges(values: ArrayLike<number>, points: number): Uint32Array {
-  const p = points;
-  const p3 = p * p * p;
-  if (values.length !== p3) throw new RangeError(`expected ${p3} values for a ${p}³ grid, got ${values.length}`);
-  let count = 0;
-  let ids = new Uint32Array(1024);
-  const push = (id: number): void => {
-    if (count === ids.length) {
-      const grown = new Uint32Array(ids.length * 2);
-      grown.set(ids);
-      ids = grown;
-    }
-    ids[count++] = id;
-  };
-  for (let k = 0; k < p; k++) {
-    for (let j = 0; j < p; j++) {
-      const row = p * (j + p * k);
-      for (let i = 0; i < p; i++) {
-        const idx = row + i;
-        const inside = values[idx] < 0;
-        if (i + 1 < p && inside !== values[idx + 1] < 0) push(idx);
-        if (j + 1 < p && inside !== values[idx + p] < 0) push(p3 + idx);
-        if (k + 1 < p && inside !== values[idx + p * p] < 0) push(2 * p3 + idx);
-      }
-    }
-  }
-  return ids.slice(0, count);
-}
 
 let scratchIds = new Uint32Array(4096);
 let scratchEnds = new Float32Array(8192);
 let scratchRows = new Uint8Array(0);
 
 /**
- * {@link signChangingEdges} and each edge's two end values (2 per edge: lower end, upper end), for
- * the edge pass, in one pass. Rows of constant sign are classified first, and a row whose +y and +z
+ * The sign-changing edges of a sampled grid (x, y, z edges of each point, points x fastest) and
+ * each edge's two end values (2 per edge: lower end, upper end), in one pass. Rows of constant sign are classified first, and a row whose +y and +z
  * neighbour rows share its constant sign is skipped whole: most rows of a surface chunk are far from
  * the surface. Runs for every GPU-sampled chunk on the sampling worker's thread (issue 15).
  */
-export function signChangingEdgesWithEnds(values: ArrayLike<number>, points: number): { ids: Uint32Array; ends: Float32Array } {
+export function signChangingEdges(values: ArrayLike<number>, points: number): { ids: Uint32Array; ends: Float32Array } {
   const p = points, p2 = p * p, p3 = p2 * p;
   if (values.length !== p3) throw new RangeError(`expected ${p3} values for a ${p}³ grid, got ${values.length}`);
   // Row (j, k) of x values: 0 all outside, 1 all inside, 2 mixed.
@@ -106,17 +78,3 @@ export function signChangingEdgesWithEnds(values: ArrayLike<number>, points: num
   return { ids: ids.slice(0, count), ends: ends.slice(0, 2 * count) };
 }
 
-/** The grid values at each edge's two ends (2 per edge: lower end, upper end), for the edge pass. */
-export function edgeEndValues(values: ArrayLike<number>, points: number, edgeIds: Uint32Array): Float32Array {
-  const p = points, p3 = p * p * p;
-  const step = [1, p, p * p];
-  const ends = new Float32Array(2 * edgeIds.length);
-  for (let e = 0; e < edgeIds.length; e++) {
-    const id = edgeIds[e];
-    const axis = Math.floor(id / p3);
-    const idx = id - axis * p3;
-    ends[2 * e] = values[idx];
-    ends[2 * e + 1] = values[idx + step[axis]];
-  }
-  return ends;
-}

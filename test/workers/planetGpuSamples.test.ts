@@ -61,7 +61,7 @@ function simulatedEdgePass(a: ChunkAddress, values: Float32Array): GpuHermite {
     mapping.toWorld(a.ci * U + i * cs, a.cj * U + j * cs, a.ck * U + k * cs, w);
     return field(w[0], w[1], w[2]);
   };
-  const edgeIds = signChangingEdges(values, P);
+  const edgeIds = signChangingEdges(values, P).ids;
   const t = new Float32Array(edgeIds.length);
   const normals = new Float32Array(3 * edgeIds.length);
   for (let e = 0; e < edgeIds.length; e++) {

@@ -93,7 +93,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 1,
     setup: async () => {
       const { values } = await mainSampler().sampleGrid(ASTEROID6, GRID).promise;
-      edgeIds = signChangingEdges(values, GRID_N);
+      edgeIds = signChangingEdges(values, GRID_N).ids;
     },
     run: () => mainSampler().sampleEdges(ASTEROID6, GRID, edgeIds).promise,
     toValue: (ms) => edgeIds.length / (ms / 1000),

@@ -125,7 +125,7 @@ export async function edgeParity(recipe: FieldRecipe, points: number): Promise<E
   const grid = gridAround(recipe, points);
   const f = compileToJs(recipe);
   const values = jsGrid(recipe, grid);
-  const ids = signChangingEdges(values, points);
+  const ids = signChangingEdges(values, points).ids;
   const result = await mainSampler().sampleEdges(recipe, grid, ids).promise;
   const p = points;
   const p3 = p * p * p;
