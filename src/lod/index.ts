@@ -18,5 +18,7 @@ export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';
 export * from './planetMesh.ts';
+export * from './cubeSphereChunk.ts';
+export * from './lodConfigurations.ts';
 export * from './retry.ts';
 export * from './asteroidLevels.ts';
