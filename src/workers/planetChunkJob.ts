@@ -5,7 +5,7 @@
  * drawn in (the mesher's mixed-level contract) → mesh relative to the chunk's body-local
  * origin (float64), its boundary leaves (for seam jobs) and whether it was empty or full (so
  * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
- * meshing is `meshCubeSphereChunk` (src/lod/planetMesh.ts), the same path `meshPlanet` uses.
+ * meshing is `meshCubeSphereChunk` (src/lod/cubeSphereChunk.ts), the same path `meshPlanet` uses.
  */
 import { bandLimitSummary, compileToJs, recipeBounds, type BandLimitSummary, type FieldFn, type FieldRecipe } from '../field/index';
 import {
