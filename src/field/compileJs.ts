@@ -63,7 +63,7 @@ interface CompileContext {
 /**
  * Structural key of a node's ACTIVE modifiers (those withModifiers applies), or null when none.
  * Nodes with one key evaluated at one point share their modifier values (here and in the GLSL
- * back end, glslCodegen.ts).
+ * back end, glslNodes.ts).
  */
 export function modifierKey(mods: Modifiers): string | null {
   const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;

@@ -1,0 +1,315 @@
+/**
+ * The field compiler's node stage (glslCodegen.ts runs it, then adds the header and `sr_field`):
+ * one GLSL function per node, children first, with its modifiers, crater lists and shared modifier
+ * groups. Everything emitted goes into an {@link EmitState}, in the order GLSL needs it (a function
+ * before its callers).
+ *
+ * Per node `sr_nI`: `sr_nI_base(p)` is the shape or operation, `sr_nI(p)` applies the modifiers in
+ * the order of compileJs.ts (warp the point, then base − craters − noise), or reads them from its
+ * shared group `sr_mG` (see glslCodegen.ts). Band slots are taken in tree pre-order (a node's
+ * shell, its noise layers, its warp, then its children's), as bandLimitSummary visits the tree.
+ */
+import type { BandSlot } from './bandLimit';
+import { modifierKey } from './compileJs';
+import { CRATER_STRIDE, placeCraters } from './craters';
+import { glslFloat, glslInt, glslVec3, GlslCodegenError } from './glslLiterals';
+import { WARP_OFFSETS } from './noise';
+import type { CraterField, FieldNode, NoiseKind, NoiseLayer } from './recipe';
+import { rotationMatrix } from './transform';
+
+const KIND_CONSTANT: Record<NoiseKind, string> = {
+  fbm: 'SR_NOISE_FBM',
+  ridged: 'SR_NOISE_RIDGED',
+  billow: 'SR_NOISE_BILLOW',
+};
+
+/**
+ * compileJs.ts's DROPPED_SHELL (a band-limited-away shell's value: far outside, the identity of
+ * union and subtraction), kept equal by test/field/bandUniforms.test.ts.
+ */
+const DROPPED_SHELL = 1e30;
+
+/** What the node stage accumulates while it walks the tree. */
+export interface EmitState {
+  /** Band limit as the `sr_band` uniform (GlslCodegenOptions.bandUniforms). */
+  readonly band: boolean;
+  /** Modifier keys whose nodes share one evaluation (glslCodegen.ts `sharedModifierKeys`). */
+  readonly shared: ReadonlySet<string>;
+  /** Emitted GLSL declarations and functions, in order. */
+  readonly functions: string[];
+  readonly bandSlots: BandSlot[];
+  /** Distinct noise seeds, in permutation table order. */
+  readonly seeds: number[];
+  /** Shared modifier groups emitted so far: key → group id. */
+  readonly groups: Map<string, number>;
+  nodeCount: number;
+  /** Crater functions emitted so far (the next one's id). */
+  craterFields: number;
+  /** Craters in all crater functions. */
+  craterCount: number;
+}
+
+export function createEmitState(band: boolean, shared: ReadonlySet<string>): EmitState {
+  return { band, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0 };
+}
+
+/** `sr_band[k]` for a new slot. */
+function bandSlot(state: EmitState, s: BandSlot): string {
+  state.bandSlots.push(s);
+  return `sr_band[${glslInt(state.bandSlots.length - 1)}]`;
+}
+
+/** The permutation table index of a noise seed (a new table for a new seed). */
+function noiseTable(state: EmitState, seed: number): string {
+  let i = state.seeds.indexOf(seed);
+  if (i < 0) {
+    i = state.seeds.length;
+    state.seeds.push(seed);
+  }
+  return glslInt(i);
+}
+
+/** Emits a crater field's lists and `sr_craters_k(p)`; returns the function's name. */
+function emitCraters(state: EmitState, field: CraterField): string {
+  const id = state.craterFields++;
+  const data = placeCraters(field);
+  const n = field.count;
+  state.craterCount += n;
+  const dirs: string[] = [];
+  const params: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = i * CRATER_STRIDE;
+    dirs.push(glslVec3(data[o], data[o + 1], data[o + 2]));
+    params.push(glslVec3(data[o + 3], data[o + 4], data[o + 5]));
+  }
+  const e = field.ejectaFalloff;
+  const [cx, cy, cz] = field.center;
+  state.functions.push(
+    `const vec3 SR_CRATER_DIR_${id}[${glslInt(n)}] = vec3[](\n  ${dirs.join(',\n  ')});`,
+    `// (R/r)^2, depth m, rim m`,
+    `const vec3 SR_CRATER_K_${id}[${glslInt(n)}] = vec3[](\n  ${params.join(',\n  ')});`,
+    `float sr_craters_${id}(vec3 p) {
+  vec3 d = p - ${glslVec3(cx, cy, cz)};
+  float len = length(d);
+  if (!(len > 0.0)) return 0.0;
+  vec3 n = d / len;
+  float raised = 0.0;
+  float lowered = 0.0;
+  for (int i = 0; i < ${glslInt(n)}; i++) {
+    vec3 dd = n - SR_CRATER_DIR_${id}[i];
+    vec3 k = SR_CRATER_K_${id}[i];
+    float x2 = dot(dd, dd) * k.x;
+    if (x2 >= ${glslFloat((1 + e) * (1 + e))}) continue;
+    float h;
+    if (x2 < 1.0) {
+      h = -k.y + (k.y + k.z) * x2;
+    } else {
+      float t = 1.0 - (sqrt(x2) - 1.0) * ${glslFloat(1 / e)};
+      h = k.z * t * t;
+    }
+    raised = max(raised, h);
+    lowered = min(lowered, h);
+  }
+  return raised + lowered;
+}`,
+  );
+  return `sr_craters_${id}`;
+}
+
+/** The body of a CSG node over its children's functions `names`. */
+function csgBody(node: FieldNode & { children: FieldNode[] }, names: string[]): string {
+  const k = 'blend' in node ? glslFloat(node.blend as number) : '';
+  const lines = [`  float d = ${names[0]}(p);`];
+  for (const name of names.slice(1)) {
+    switch (node.type) {
+      case 'union': lines.push(`  d = min(d, ${name}(p));`); break;
+      case 'intersection': lines.push(`  d = max(d, ${name}(p));`); break;
+      case 'subtraction': lines.push(`  d = max(d, -${name}(p));`); break;
+      case 'smoothUnion': lines.push(`  d = sr_smin(d, ${name}(p), ${k});`); break;
+      case 'smoothIntersection': lines.push(`  d = sr_smax(d, ${name}(p), ${k});`); break;
+      case 'smoothSubtraction': lines.push(`  d = sr_smax(d, -${name}(p), ${k});`); break;
+      default: throw new GlslCodegenError(`not a CSG node: ${node.type}`);
+    }
+  }
+  lines.push('  return d;');
+  return lines.join('\n');
+}
+
+/** The body of a shape node. */
+function shapeBody(node: FieldNode): string {
+  switch (node.type) {
+    case 'sphere':
+      return `  return length(p) - ${glslFloat(node.radius)};`;
+    case 'ellipsoid': {
+      const [a, b, c] = node.radii;
+      return `  float k0 = length(p / ${glslVec3(a, b, c)});
+  float k1 = length(p / ${glslVec3(a * a, b * b, c * c)});
+  return k1 > 0.0 ? k0 * (k0 - 1.0) / k1 : ${glslFloat(-Math.min(a, b, c))};`;
+    }
+    case 'box':
+    case 'roundBox': {
+      const r = node.type === 'roundBox' ? node.radius : 0;
+      const h = node.halfExtents;
+      return `  vec3 q = abs(p) - ${glslVec3(h[0] - r, h[1] - r, h[2] - r)};
+  return length(max(q, 0.0)) + min(max(q.x, max(q.y, q.z)), 0.0) - ${glslFloat(r)};`;
+    }
+    case 'torus':
+      return `  vec2 q = vec2(length(p.xz) - ${glslFloat(node.majorRadius)}, p.y);
+  return length(q) - ${glslFloat(node.minorRadius)};`;
+    case 'capsule': {
+      const [ax, ay, az] = node.a;
+      const ba = [node.b[0] - ax, node.b[1] - ay, node.b[2] - az];
+      const bb = ba[0] * ba[0] + ba[1] * ba[1] + ba[2] * ba[2];
+      return `  vec3 pa = p - ${glslVec3(ax, ay, az)};
+  vec3 ba = ${glslVec3(ba[0], ba[1], ba[2])};
+  float h = clamp(dot(pa, ba) * ${glslFloat(bb > 0 ? 1 / bb : 0)}, 0.0, 1.0);
+  return length(pa - ba * h) - ${glslFloat(node.radius)};`;
+    }
+    case 'plane':
+      return `  return dot(p, ${glslVec3(...node.normal)}) - ${glslFloat(node.offset)};`;
+    default:
+      throw new GlslCodegenError(`not a shape: ${node.type}`);
+  }
+}
+
+/** The lines that warp `p` in place (a node's warp, `warpBand`: its slot or ''). */
+function warpLines(state: EmitState, w: NonNullable<FieldNode['warp']>, warpBand: string): string[] {
+  const t = noiseTable(state, w.seed);
+  const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
+  const args = warpBand
+    ? `${t}, ${glslInt(w.octaves)}, ${warpBand}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`
+    : `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
+  const [o0, o1, o2] = WARP_OFFSETS;
+  return [
+    `  vec3 u = p * ${glslFloat(w.frequency)};`,
+    `  p += ${glslFloat(w.amplitude)} * vec3(`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o0[0], o0[1], o0[2])}, ${args}),`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o1[0], o1[1], o1[2])}, ${args}),`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o2[0], o2[1], o2[2])}, ${args}));`,
+  ];
+}
+
+/** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
+function noiseTerm(state: EmitState, l: NoiseLayer, band: string): string {
+  const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${noiseTable(state, l.seed)}, ${glslInt(l.octaves)}`;
+  const tail = `${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)})`;
+  return `${glslFloat(l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
+}
+
+/** A node's band slots (each `sr_band[k]`, or '' without band uniforms or without the modifier). */
+interface NodeBands {
+  shell: string;
+  noise: string[];
+  warp: string;
+}
+
+/** Takes a node's own slots, before its children's: pre-order, as bandLimitSummary visits the tree. */
+function nodeBands(state: EmitState, node: FieldNode): NodeBands {
+  const band = state.band;
+  const shell = band && node.type === 'shell' ? bandSlot(state, { kind: 'shell', thickness: node.thickness }) : '';
+  const noise = (node.noise ?? []).map((l) =>
+    band ? bandSlot(state, { kind: 'octaves', frequency: l.frequency, octaves: l.octaves, lacunarity: l.lacunarity }) : '');
+  const w = node.warp;
+  const warp = band && w && w.amplitude > 0
+    ? bandSlot(state, { kind: 'octaves', frequency: w.frequency, octaves: w.octaves, lacunarity: w.lacunarity })
+    : '';
+  return { shell, noise, warp };
+}
+
+/** The body of `sr_nI_base`: the shape, or the operation over its children (emitted here first). */
+function baseBody(state: EmitState, node: FieldNode, shellBand: string): string {
+  switch (node.type) {
+    case 'union':
+    case 'intersection':
+    case 'subtraction':
+    case 'smoothUnion':
+    case 'smoothIntersection':
+    case 'smoothSubtraction':
+      return csgBody(node, node.children.map((c) => emitNode(state, c)));
+    case 'translate':
+      return `  return ${emitNode(state, node.child)}(p - ${glslVec3(...node.offset)});`;
+    case 'rotate': {
+      const m = rotationMatrix(node.axis, node.angleDeg);
+      // Evaluate the child at Mᵀ p (the child is rotated by M), as in compileJs.ts.
+      return `  return ${emitNode(state, node.child)}(vec3(dot(${glslVec3(m[0], m[3], m[6])}, p), dot(${glslVec3(m[1], m[4], m[7])}, p), dot(${glslVec3(m[2], m[5], m[8])}, p)));`;
+    }
+    case 'scale':
+      return `  return ${emitNode(state, node.child)}(p * ${glslFloat(1 / node.factor)}) * ${glslFloat(node.factor)};`;
+    case 'shell': {
+      const body = `  return abs(${emitNode(state, node.child)}(p)) - ${glslFloat(node.thickness)};`;
+      // Dropped: the child is not evaluated, as in compileJs.ts.
+      return shellBand ? `  if (${shellBand} == 0) return ${glslFloat(DROPPED_SHELL)};\n${body}` : body;
+    }
+    default:
+      return shapeBody(node);
+  }
+}
+
+/**
+ * A shared modifier group's memo (per-invocation globals) and `sr_mG_update(p)`: the warped point,
+ * the crater term and each noise term `amplitude · fractal`, with the band slots of `node` (the
+ * group's first node; every node of the group has slots of the same values).
+ */
+function emitSharedModifiers(state: EmitState, node: FieldNode, g: number, bands: NodeBands): void {
+  const m = `sr_m${g}`;
+  const w = node.warp;
+  const noise = node.noise ?? [];
+  const craters = node.craters && node.craters.count > 0 ? emitCraters(state, node.craters) : null;
+  const globals = [`vec3 ${m}_w;`, ...(craters ? [`float ${m}_crater;`] : []), ...noise.map((_, i) => `float ${m}_t${i};`)];
+  const lines: string[] = [];
+  if (w && w.amplitude > 0) lines.push(...warpLines(state, w, bands.warp));
+  lines.push(`  ${m}_w = p;`);
+  if (craters) lines.push(`  ${m}_crater = ${craters}(p);`);
+  noise.forEach((l, i) => lines.push(`  ${m}_t${i} = ${noiseTerm(state, l, bands.noise[i])};`));
+  state.functions.push(...globals, `void ${m}_update(vec3 p) {\n${lines.join('\n')}\n}`);
+}
+
+/** The body of `sr_nI` reading its modifiers from shared group of `key` (emitted on first use). */
+function sharedModifierBody(state: EmitState, node: FieldNode, key: string, base: string, bands: NodeBands): string {
+  let g = state.groups.get(key);
+  if (g === undefined) {
+    g = state.groups.size;
+    state.groups.set(key, g);
+    emitSharedModifiers(state, node, g, bands);
+  }
+  const m = `sr_m${g}`;
+  const n = (node.noise ?? []).length;
+  const lines = [
+    `  float d = ${base}(${m}_w);`,
+    ...(node.craters && node.craters.count > 0 ? [`  d -= ${m}_crater;`] : []),
+    ...Array.from({ length: n }, (_, i) => `  d -= ${m}_t${i};`),
+    '  return d;',
+  ];
+  return lines.join('\n');
+}
+
+/** The body of `sr_nI` evaluating its own modifiers (crater functions emitted here). */
+function ownModifierBody(state: EmitState, node: FieldNode, base: string, bands: NodeBands): string {
+  const w = node.warp;
+  const lines: string[] = [];
+  if (w && w.amplitude > 0) lines.push(...warpLines(state, w, bands.warp));
+  lines.push(`  float d = ${base}(p);`);
+  if (node.craters && node.craters.count > 0) lines.push(`  d -= ${emitCraters(state, node.craters)}(p);`);
+  (node.noise ?? []).forEach((l, i) => lines.push(`  d -= ${noiseTerm(state, l, bands.noise[i])};`));
+  lines.push('  return d;');
+  return lines.join('\n');
+}
+
+/** Emits the node (children first) and returns its function name. */
+export function emitNode(state: EmitState, node: FieldNode): string {
+  const id = state.nodeCount++;
+  const base = `sr_n${id}_base`;
+  const bands = nodeBands(state, node);
+  state.functions.push(`float ${base}(vec3 p) {\n${baseBody(state, node, bands.shell)}\n}`);
+
+  // Modifiers, in the order of compileJs.ts: warp the point, then base − craters − noise.
+  // Band-limited, a layer or warp with 0 used octaves gives exactly 0 (compileJs.ts skips it):
+  // d - a * 0 and p + A * 0 are d and p.
+  const key = modifierKey(node);
+  const body = key !== null && state.shared.has(key)
+    ? sharedModifierBody(state, node, key, base, bands)
+    : ownModifierBody(state, node, base, bands);
+  const name = `sr_n${id}`;
+  state.functions.push(`float ${name}(vec3 p) {\n${body}\n}`);
+  return name;
+}
