@@ -6,9 +6,12 @@
 import { recipeBounds } from '../field/bounds';
 import { Prng } from '../field/prng';
 import type { FieldRecipe, Vec3 } from '../field/recipe';
+import { bodyId } from './bodyId';
 import { asteroidFamily, asteroidRecipe, type AsteroidFamily } from './asteroids';
 
 export interface AsteroidSpec {
+  /** Body id (bodyId.ts): what jobs name this asteroid's recipe by. */
+  id: string;
   /** Index in the field (0 is the hero asteroid at the origin). */
   index: number;
   /** The asteroid's own seed (what the gallery shows for it). */
@@ -68,6 +71,7 @@ export function asteroidFieldSpec(seed: number, count = DEFAULT_ASTEROID_COUNT):
       }
     }
     asteroids.push({
+      id: bodyId('asteroid', astSeed),
       index,
       seed: astSeed,
       family: asteroidFamily(astSeed),
@@ -109,6 +113,7 @@ export function singleAsteroidSpec(seed: number): AsteroidFieldSpec {
     extentM: bounds.sphereRadiusM,
     asteroids: [
       {
+        id: bodyId('asteroid', seed),
         index: 0,
         seed,
         family: asteroidFamily(seed),
