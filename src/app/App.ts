@@ -1,39 +1,28 @@
-import GUI from 'lil-gui';
-import {
-  ACESFilmicToneMapping,
-  Group,
-  Mesh,
-  PCFShadowMap,
-  Raycaster,
-  PerspectiveCamera,
-  Scene,
-  SRGBColorSpace,
-  Vector2,
-  Vector3,
-  WebGLRenderer,
-} from 'three';
+import { Group, Mesh, PerspectiveCamera, Scene, Vector2, Vector3, type WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
 import { drawShifted } from '../render/floatingOrigin';
-import type { Sun } from '../render/Sun';
-import type { FieldRecipe } from '../field/index';
-import { explorePlanet, heroCamera, planetRecipe, singleAsteroidSpec } from '../scene/index';
+import { sceneSpec, type SceneKind } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
-import { AsteroidField } from './AsteroidField';
+import type { AsteroidField } from './AsteroidField';
 import { Gallery } from './Gallery';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
-import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
+import type { PlanetView } from './PlanetView';
+import { SceneBodies } from './SceneBodies';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
 import { captureView, download, type CaptureResult } from './screenshot';
 import { Progress } from './progress';
+import { ControlsGui } from './ui/ControlsGui';
 import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
-import { StatsOverlay } from './ui/StatsOverlay';
-import { encodeView, formatAppState, parseAppState, parseSeed, type AppState, type CameraState } from './urlState';
+import { shortRenderer, StatsOverlay } from './ui/StatsOverlay';
+import { createRenderer } from './renderer';
+import { encodeView, type AppState, type CameraState } from './urlState';
+import { UrlSync } from './urlSync';
 
 export interface AppOptions {
   /** Element the app fills; its size drives the canvas size. */
@@ -48,7 +37,6 @@ export interface AppOptions {
   debugFailJobs?: number;
 }
 
-const URL_WRITE_DELAY_MS = 250;
 /** Near/far planes, metres: a logarithmic depth buffer holds both in one frame. */
 const NEAR_M = 0.5;
 const FAR_M = 1e8;
@@ -76,13 +64,23 @@ export class App {
   readonly progress = new Progress();
   readonly notices: Notices;
   readonly stats: StatsOverlay;
-  readonly gui: GUI;
+  readonly controlsGui: ControlsGui;
   state: AppState;
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
-  field: AsteroidField | null = null;
-  planet: PlanetView | null = null;
   gallery: Gallery | null = null;
+  /** The bodies the explorer shows now, built from their SceneSpec (null in the gallery). */
+  bodies: SceneBodies | null = null;
+
+  /** The asteroids shown now (explore, asteroid mode), or null. */
+  get field(): AsteroidField | null {
+    return this.bodies?.field ?? null;
+  }
+
+  /** The planet shown now (explore, planet mode), or null. */
+  get planet(): PlanetView | null {
+    return this.bodies?.planet ?? null;
+  }
 
   private readonly container: HTMLElement;
   private readonly caps: GpuCapabilities;
@@ -97,24 +95,10 @@ export class App {
   private readonly debugFailAsteroid: number | undefined;
   private readonly debugFailJobs: number | undefined;
   private mesher: BodyMesher | null = null;
-  private urlTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly url: UrlSync;
   private contextLost = false;
   private lastFrameMs = -1;
   private readonly startMs = performance.now();
-  private readonly guiParams = {
-    exposure: 1,
-    shadows: true,
-    shadowRadius: 3,
-    shadowMapSize: 2048,
-    shadowBiasTexels: -1,
-    seed: '',
-    quality: 'auto' as AppState['quality'],
-    camera: 'orbit' as 'orbit' | 'fly',
-    screenshotScale: 2,
-    skySeed: 1,
-    sunAzimuthDeg: 0,
-    sunElevationDeg: 30,
-  };
 
   constructor(options: AppOptions) {
     this.container = options.container;
@@ -127,16 +111,7 @@ export class App {
     // BVH raycasts for every Mesh: patched once, explicitly, at start-up (STYLE.md §18).
     Mesh.prototype.raycast = acceleratedRaycast;
 
-    this.renderer = new WebGLRenderer({
-      antialias: true,
-      powerPreference: 'high-performance',
-      logarithmicDepthBuffer: true,
-    });
-    this.renderer.outputColorSpace = SRGBColorSpace;
-    this.renderer.toneMapping = ACESFilmicToneMapping;
-    this.renderer.shadowMap.enabled = true;
-    this.renderer.shadowMap.type = PCFShadowMap;
-    this.renderer.domElement.className = 'sr-canvas';
+    this.renderer = createRenderer();
     this.container.appendChild(this.renderer.domElement);
 
     this.ui = document.createElement('div');
@@ -150,10 +125,10 @@ export class App {
     this.camera = new PerspectiveCamera(45, 1, NEAR_M, FAR_M);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = true;
-    this.controls.addEventListener('end', () => this.scheduleUrlWrite());
+    this.controls.addEventListener('end', () => this.url.scheduleWrite());
     this.fly = new FlyControls(this.camera, this.renderer.domElement, {
       altitude: () => Math.max(0, this.altitude()),
-      collide: (from, to) => this.collide(from, to),
+      collide: (from, to) => this.bodies?.collide(from, to) ?? to,
     });
     window.addEventListener('keydown', this.onKeyDown);
     window.addEventListener('keyup', this.onKeyUp);
@@ -165,8 +140,30 @@ export class App {
     this.scene.add(this.world);
     this.world.name = 'world';
 
-    this.gui = new GUI({ container: this.ui, title: 'Controls' });
-    this.buildGui();
+    this.url = new UrlSync({
+      current: () => (this.state = { ...this.state, camera: this.currentCamera() }),
+      navigated: (state, problems) => {
+        this.applyState(state);
+        this.reportUrlProblems(problems);
+      },
+    });
+    this.controlsGui = new ControlsGui(this.ui, {
+      renderer: this.renderer,
+      scene: this.scene,
+      notices: this.notices,
+      state: () => this.state,
+      setSeed: (seed) => this.setSeed(seed),
+      setCameraMode: (mode) => this.setCameraMode(mode),
+      setQuality: (quality) => {
+        const next = { ...this.state, quality, camera: this.currentCamera() };
+        this.url.replace(next);
+        this.applyState(next);
+      },
+      setSkySeed: (seed) => this.sky.setSeed(seed),
+      sun: () => this.bodies?.sun ?? null,
+      setChunkLevels: (on) => { if (this.planet) this.planet.debugLevels = on; },
+      saveScreenshot: (scale) => void this.saveScreenshot(scale),
+    });
 
     this.applyState(this.state);
 
@@ -177,7 +174,6 @@ export class App {
     const canvas = this.renderer.domElement;
     canvas.addEventListener('webglcontextlost', this.onContextLost);
     canvas.addEventListener('webglcontextrestored', this.onContextRestored);
-    window.addEventListener('popstate', this.onPopState);
   }
 
   /** Starts the render loop, and the sampling-path probe beside it; generation follows. */
@@ -192,8 +188,7 @@ export class App {
         gpuWorker: choice.gpuWorker,
         onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
       });
-      this.field?.start(this.mesher);
-      this.planet?.start(this.mesher.pool, this.mesher.gpuWorker);
+      this.bodies?.start(this.mesher);
       if (this.state.mode === 'gallery') this.showGallery();
     });
   }
@@ -213,26 +208,8 @@ export class App {
     if (this.fly.enabled) this.fly.update(dtS);
     else this.controls.update();
     const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
-    // Explore holds both: the shared sun's shadows and the body pool go to the one the camera is at.
-    const atPlanet = this.atPlanet();
-    if (this.field) {
-      this.field.update(this.camera, heightPx, dtS, this.sceneTime());
-      if (!atPlanet) {
-        const near = this.field.nearest(this.controls.target);
-        this.field.fitShadows(near.center, near.spec.radiusM * 1.6);
-      }
-      this.stats.setLine('field', this.field.statsLine());
-    }
-    if (this.planet) {
-      this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
-      this.planet.update(this.camera, heightPx);
-      if (atPlanet) this.planet.fitShadows(this.camera);
-      // No-op unless its detail material was asked for; in explore only once the camera is at the
-      // planet: seen from the asteroids its cells are already ~1 px, below where the per-pixel field
-      // fades in, and the whole planet recipe per pixel is the heaviest shader there is.
-      if (atPlanet) this.planet.compileDetail(this.camera);
-      this.stats.setLine('planet', this.planet.statsLine(this.camera));
-    }
+    const lines = this.bodies?.update(this.camera, this.controls.target, heightPx, dtS, this.sceneTime()) ?? {};
+    for (const [key, line] of Object.entries(lines)) this.stats.setLine(key, line);
     this.sky.update(this.renderer); // renders only when the seed changed
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
     this.stats.frame(timeMs);
@@ -240,8 +217,7 @@ export class App {
 
   /** Orbit around a body, or free flight (key F toggles). */
   setCameraMode(mode: 'orbit' | 'fly'): void {
-    this.guiParams.camera = mode;
-    this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+    this.controlsGui.syncCameraMode(mode);
     const flying = mode === 'fly';
     if (flying === this.fly.enabled) return;
     this.fly.enabled = flying;
@@ -249,57 +225,25 @@ export class App {
     if (!flying) {
       // Orbit around what is ahead: the nearest body's center if it is in front, else 10 m out.
       const ahead = new Vector3(0, 0, -1).applyQuaternion(this.camera.quaternion);
-      const near = this.field?.nearest(this.camera.position);
-      const toBody = near ? near.center.clone().sub(this.camera.position) : null;
-      this.controls.target.copy(
-        toBody && toBody.dot(ahead) > 0 ? near!.center : this.camera.position.clone().addScaledVector(ahead, 10),
-      );
+      const body = this.bodies?.bodyAhead(this.camera.position, ahead);
+      this.controls.target.copy(body ?? this.camera.position.clone().addScaledVector(ahead, 10));
     }
-    this.scheduleUrlWrite();
+    this.url.scheduleWrite();
   }
 
-  /**
-   * The camera is at the planet rather than among the asteroids: nearer the planet's surface than
-   * any asteroid's (always in planet mode, never without a planet).
-   */
-  atPlanet(): boolean {
-    if (!this.planet) return false;
-    if (!this.field) return true;
-    return this.planet.altitude(this.camera.position) < this.field.nearest(this.camera.position).distanceM;
-  }
-
-  /** Height above the nearest surface, metres (the field is roughly a distance). */
+  /** Height of the camera above the nearest surface, metres. */
   altitude(): number {
-    const planet = this.planet ? this.planet.altitude(this.camera.position) : Infinity;
-    const field = this.field ? this.field.fieldAt(this.camera.position) : Infinity;
-    const h = Math.min(planet, field);
-    return Number.isFinite(h) ? h : 100;
-  }
-
-  /** Stops a move 1 m short of the first surface along it (BVH raycast; the field on planets). */
-  private collide(from: Vector3, to: Vector3): Vector3 {
-    if (this.planet && this.planet.altitude(to) < 1) return from;
-    if (!this.field) return to;
-    const dir = to.clone().sub(from);
-    const length = dir.length();
-    if (length === 0) return to;
-    const margin = 1;
-    raycaster.set(from, dir.divideScalar(length));
-    raycaster.far = length + margin;
-    raycaster.firstHitOnly = true;
-    const hit = raycaster.intersectObject(this.field.root, true)[0];
-    if (!hit) return to;
-    return from.clone().addScaledVector(dir, Math.max(0, hit.distance - margin));
+    return this.bodies?.altitude(this.camera.position) ?? 100;
   }
 
   private readonly onKeyDown = (e: KeyboardEvent): void => {
     if (e.target instanceof HTMLInputElement) return;
     if (e.code === 'KeyF') this.setCameraMode(this.fly.enabled ? 'orbit' : 'fly');
-    if (e.code === 'KeyP') void this.saveScreenshot();
+    if (e.code === 'KeyP') void this.saveScreenshot(this.controlsGui.screenshotScale);
   };
 
   private readonly onKeyUp = (): void => {
-    if (this.fly.enabled) this.scheduleUrlWrite();
+    if (this.fly.enabled) this.url.scheduleWrite();
   };
 
   /**
@@ -326,9 +270,8 @@ export class App {
   }
 
   /** The screenshot button: the window size × the chosen scale, saved as a download. */
-  private async saveScreenshot(): Promise<void> {
+  private async saveScreenshot(scale: number): Promise<void> {
     const size = this.renderer.getSize(new Vector2());
-    const scale = this.guiParams.screenshotScale;
     try {
       const shot = await this.screenshot(size.x * scale, size.y * scale);
       if (shot.capped) this.notices.show('warning', `Screenshot: ${shot.capped}`, 'screenshot');
@@ -341,8 +284,7 @@ export class App {
   /** Nothing left to generate or fade in: what a screenshot should wait for. */
   settled(): boolean {
     if (this.state.mode === 'gallery') return this.gallery?.ready() ?? false;
-    if (this.planet && !this.planet.stats().complete) return false;
-    return this.field?.settled() ?? this.planet !== null;
+    return this.bodies?.settled() ?? false;
   }
 
   /** Per-pixel field detail on: `quality=high`, or `auto` on a hardware GPU. */
@@ -405,12 +347,12 @@ export class App {
       ui: state.ui,
       onOpen: (seed) => {
         const next: AppState = { ...this.state, mode: 'asteroid', seed, camera: null };
-        history.pushState(null, '', formatAppState(next, location.search));
+        this.url.push(next);
         this.applyState(next);
       },
       onPage: (start) => {
         this.state = { ...this.state, start };
-        history.pushState(null, '', formatAppState(this.state, location.search));
+        this.url.push(this.state);
       },
     });
   }
@@ -427,19 +369,17 @@ export class App {
   private applyState(state: AppState): void {
     if (state.mode === 'gallery') {
       this.state = state;
-      this.field?.dispose();
-      this.field = null;
-      this.planet?.dispose();
-      this.planet = null;
+      this.bodies?.dispose();
+      this.bodies = null;
       this.ui.hidden = !state.ui;
-      this.gui.hide(); // the explorer's controls do nothing here
+      this.controlsGui.show(false); // the explorer's controls do nothing here
       this.showGallery();
       return;
     }
     this.gallery?.dispose();
     this.gallery = null;
-    this.gui.show();
-    const previous = this.field || this.planet ? this.state : null;
+    this.controlsGui.show(true);
+    const previous = this.bodies ? this.state : null;
     this.state = state;
     const scene = sceneKind(state.mode);
     if (
@@ -456,77 +396,32 @@ export class App {
     this.camera.lookAt(new Vector3().fromArray(cam.target));
     this.controls.update();
     this.sky.setSeed(state.seed);
-    this.guiParams.seed = String(state.seed);
-    this.guiParams.quality = state.quality;
-    this.guiParams.skySeed = state.seed;
-    const sunDir = (this.field ?? this.planet)?.sun.direction;
-    if (sunDir) {
-      this.guiParams.sunAzimuthDeg = Math.round((Math.atan2(sunDir.x, sunDir.z) * 180) / Math.PI);
-      this.guiParams.sunElevationDeg = Math.round((Math.asin(Math.max(-1, Math.min(1, sunDir.y))) * 180) / Math.PI);
-    }
-    this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+    this.controlsGui.sync(state, this.bodies?.sun.direction ?? null);
     this.ui.hidden = !state.ui;
   }
 
-  private buildScene(seed: number, kind: 'field' | 'asteroid' | 'planet'): void {
-    this.field?.dispose();
-    this.field = null;
-    this.planet?.dispose();
-    this.planet = null;
-    if (kind === 'planet') {
-      this.addPlanet(planetRecipe(seed), [0, 0, 0]);
-      return;
-    }
-    this.field = new AsteroidField({
-      seed,
-      spec: kind === 'asteroid' ? singleAsteroidSpec(seed) : undefined,
-      progress: this.progress,
-      onError: (message, details) => this.notices.show(
-        details?.level ?? 'error', message, details?.key,
-        details?.retry ? { label: 'Retry', run: details.retry } : undefined,
-      ),
-      debugFailIndex: this.debugFailAsteroid,
-      debugFailJobs: this.debugFailJobs,
+  /** Builds what `sceneSpec(seed, kind)` describes (SceneBodies.ts); it starts once the workers are up. */
+  private buildScene(seed: number, kind: SceneKind): void {
+    this.bodies?.dispose();
+    this.bodies = new SceneBodies(sceneSpec(seed, kind), {
       renderer: this.renderer,
       scene: this.scene,
-      detailMaterials: this.detailQuality(),
-      // Explore: the planet shares this sun and needs its cascades near the surface.
-      sunCascades: kind === 'field' ? 3 : 1,
-    });
-    this.world.add(this.field.root);
-    if (this.mesher) this.field.start(this.mesher);
-    if (kind === 'field') {
-      // The explore scene's planet: the LOD planet of this seed, beside the field, under its sun.
-      const planet = explorePlanet(seed, this.field.spec);
-      this.addPlanet(planet.recipe, planet.centerM, this.field.sun);
-    }
-  }
-
-  private addPlanet(recipe: FieldRecipe, centerM: [number, number, number], sun?: Sun): void {
-    this.planet = new PlanetView({
-      recipe,
-      centerM,
-      sun,
+      world: this.world,
       progress: this.progress,
-      onError: (message) => this.notices.show('error', message),
+      report: (level, message, key, retry) => this.notices.show(level, message, key, retry ? { label: 'Retry', run: retry } : undefined),
+      detailMaterials: this.detailQuality(),
       // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
       // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
-      detailMaterial: this.state.quality === 'high',
-      renderer: this.renderer,
-      scene: this.scene,
+      planetDetailMaterial: this.state.quality === 'high',
+      debugFailAsteroid: this.debugFailAsteroid,
+      debugFailJobs: this.debugFailJobs,
     });
-    this.world.add(this.planet.root);
-    if (this.mesher) this.planet.start(this.mesher.pool, this.mesher.gpuWorker);
+    if (this.mesher) this.bodies.start(this.mesher);
   }
 
-  /** Looking at the hero asteroid from beside the sun direction (so the terminator shows), a few radii out. */
+  /** The scene's default camera (sceneSpec.ts): the hero asteroid beside the sun, or the planet's lit limb. */
   private defaultCamera(): CameraState {
-    if (this.planet && !this.field) {
-      // Three radii out, the sunlit limb in view.
-      const r = this.planet.radiusM;
-      return { position: [0.9 * r, 0.6 * r, 2.8 * r], target: [0, 0, 0] };
-    }
-    return heroCamera(this.field!.spec);
+    return this.bodies!.spec.camera;
   }
 
   private currentCamera(): CameraState {
@@ -540,28 +435,14 @@ export class App {
     };
   }
 
-  private scheduleUrlWrite(): void {
-    clearTimeout(this.urlTimer);
-    this.urlTimer = setTimeout(() => {
-      this.state = { ...this.state, camera: this.currentCamera() };
-      history.replaceState(null, '', formatAppState(this.state, location.search));
-    }, URL_WRITE_DELAY_MS);
-  }
-
   /** Changes the seed: a new history entry, so Back returns to the previous seed. */
   setSeed(seed: number): void {
     // applyState compares with this.state to decide whether to rebuild: hand it the next state,
     // not an already-updated one (the scene used to stay on the old seed, only the sky changed).
     const next = { ...this.state, seed, camera: null };
-    history.pushState(null, '', formatAppState(next, location.search));
+    this.url.push(next);
     this.applyState(next);
   }
-
-  private readonly onPopState = (): void => {
-    const { state, problems } = parseAppState(location.search);
-    this.applyState(state);
-    this.reportUrlProblems(problems);
-  };
 
   private readonly onContextLost = (event: Event): void => {
     event.preventDefault(); // tells the browser we want the context back
@@ -579,91 +460,17 @@ export class App {
     this.notices.show('info', 'The GPU context was restored.', 'context');
   };
 
-  private buildGui(): void {
-    const p = this.guiParams;
-    this.gui
-      .add(p, 'seed')
-      .name('seed')
-      .onFinishChange((value: string) => {
-        const seed = parseSeed(value);
-        if (seed === null) {
-          this.notices.show('warning', `seed “${value}” is not a whole number from 0 to 4294967295`, 'gui-seed');
-          p.seed = String(this.state.seed);
-          this.gui.controllersRecursive().forEach((c) => c.updateDisplay());
-          return;
-        }
-        this.notices.dismiss('gui-seed');
-        this.setSeed(seed);
-      });
-    this.gui
-      .add(p, 'camera', ['orbit', 'fly'])
-      .name('camera (F)')
-      .onChange((mode: 'orbit' | 'fly') => this.setCameraMode(mode));
-    const look = this.gui.addFolder('Look');
-    look.add(p, 'exposure', 0.1, 4, 0.01).onChange((v: number) => (this.renderer.toneMappingExposure = v));
-    // Bound to guiParams, not this.state: lil-gui writes the value before onChange, and the
-    // rebuild test in applyState would then see no change.
-    look
-      .add(p, 'quality', ['auto', 'low', 'high'])
-      .name('detail')
-      .onChange((quality: AppState['quality']) => {
-        const next = { ...this.state, quality, camera: this.currentCamera() };
-        history.replaceState(null, '', formatAppState(next, location.search));
-        this.applyState(next);
-      });
-    look
-      .add(p, 'skySeed', 0, 4294967295, 1)
-      .name('sky seed')
-      .onFinishChange((v: number) => this.sky.setSeed(Math.round(v) >>> 0));
-    look.add({ chunkLevels: false }, 'chunkLevels').name('chunk levels (planet)').onChange((v: boolean) => { if (this.planet) this.planet.debugLevels = v; });
-    const light = this.gui.addFolder('Sun');
-    const aimSun = (): void => {
-      const az = (p.sunAzimuthDeg * Math.PI) / 180;
-      const el = (p.sunElevationDeg * Math.PI) / 180;
-      (this.field ?? this.planet)?.sun.setDirection({ x: Math.cos(el) * Math.sin(az), y: Math.sin(el), z: Math.cos(el) * Math.cos(az) });
-    };
-    light.add(p, 'sunAzimuthDeg', -180, 180, 1).name('azimuth °').onChange(aimSun);
-    light.add(p, 'sunElevationDeg', -89, 89, 1).name('elevation °').onChange(aimSun);
-    light.close();
-    const shadows = this.gui.addFolder('Shadows');
-    shadows.add(p, 'shadows').onChange((v: boolean) => {
-      this.renderer.shadowMap.enabled = v;
-      this.scene.traverse((o) => {
-        const m = (o as { material?: { needsUpdate: boolean } }).material;
-        if (m) m.needsUpdate = true;
-      });
-    });
-    shadows
-      .add(p, 'shadowRadius', 0, 8, 0.5)
-      .name('PCF radius')
-      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ radius: v }));
-    shadows
-      .add(p, 'shadowMapSize', [512, 1024, 2048, 4096])
-      .name('map size')
-      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ mapSize: v }));
-    shadows
-      .add(p, 'shadowBiasTexels', -4, 1, 0.1)
-      .name('bias (texels)')
-      .onChange((v: number) => (this.field ?? this.planet)?.sun.setShadowQuality({ biasTexels: v }));
-    shadows.close();
-    const shot = this.gui.addFolder('Screenshot');
-    shot.add(p, 'screenshotScale', { '1× window': 1, '2× window': 2, '4× window': 4 }).name('size');
-    shot.add({ save: () => void this.saveScreenshot() }, 'save').name('save PNG (P)');
-  }
-
   dispose(): void {
     this.renderer.setAnimationLoop(null);
-    clearTimeout(this.urlTimer);
+    this.url.dispose();
     this.resizeObserver.disconnect();
-    window.removeEventListener('popstate', this.onPopState);
     window.removeEventListener('keydown', this.onKeyDown);
     window.removeEventListener('keyup', this.onKeyUp);
     this.controls.dispose();
     this.fly.dispose();
-    this.gui.destroy();
+    this.controlsGui.dispose();
     this.progressBar.dispose();
-    this.field?.dispose();
-    this.planet?.dispose();
+    this.bodies?.dispose();
     this.mesher?.dispose();
     this.sky.detach(this.scene);
     this.sky.dispose();
@@ -677,14 +484,6 @@ export class App {
 const scratchSize = new Vector2();
 
 /** Which scene a mode shows. */
-function sceneKind(mode: AppState['mode']): 'field' | 'asteroid' | 'planet' {
-  return mode === 'planet' ? 'planet' : mode === 'asteroid' ? 'asteroid' : 'field';
-}
-const raycaster = new Raycaster();
-
-/** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */
-function shortRenderer(renderer: string): string {
-  if (!renderer) return 'unknown';
-  const s = renderer.replace(/^ANGLE \((.*)\)$/, '$1');
-  return s.length > 56 ? `${s.slice(0, 55)}…` : s;
+function sceneKind(mode: AppState['mode']): SceneKind {
+  return mode === 'planet' ? 'planet' : mode === 'asteroid' ? 'asteroid' : 'explore';
 }

@@ -11,7 +11,7 @@
  * asteroid gives up: a wireframe placeholder marks it when it has no mesh at all (a coarser mesh
  * stays drawn otherwise), and the error report carries a retry action ({@link retryFailed}).
  *
- * Over 500 lines as one job, each asteroid's mesh lifecycle (request → apply → fade → material →
+ * Over 500 lines because it is one job, each asteroid's mesh lifecycle (request → apply → fade → material →
  * failure); the pure parts live in src/lod (levels, retry) and src/render (placeholder). The next
  * cut is the off-frame material compile, shared in shape with PlanetView's (issue 18).
  */
@@ -35,7 +35,7 @@ import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
 import { ASTEROID_LEVEL_CELLS, asteroidLevel } from '../lod/asteroidLevels';
 import { RetryState } from '../lod/retry';
-import { asteroidFieldSpec, asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
+import { asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import { BODY_SIMPLIFY } from '../mesher/index';
@@ -113,16 +113,14 @@ interface AsteroidState {
 }
 
 export interface AsteroidFieldOptions {
-  seed: number;
-  /** The bodies to show; default `asteroidFieldSpec(seed, count)`. */
-  spec?: AsteroidFieldSpec;
+  /** The bodies to show: a SceneSpec's `asteroids` (src/scene/sceneSpec.ts). */
+  spec: AsteroidFieldSpec;
   progress: Progress;
   /**
    * Reports a problem to the user: a failure being retried (warning), or one given up on (error,
    * with a retry action). `key` is per asteroid, so a later report replaces an earlier one.
    */
   onError: (message: string, details?: { level: 'warning' | 'error'; key: string; retry?: () => void }) => void;
-  count?: number;
   /** Test hook: the asteroid whose jobs are told to throw in their worker, and how many of them. */
   debugFailIndex?: number;
   debugFailJobs?: number;
@@ -164,7 +162,7 @@ export class AsteroidField {
 
   constructor(private readonly options: AsteroidFieldOptions) {
     this.root.name = 'asteroid field';
-    this.spec = options.spec ?? asteroidFieldSpec(options.seed, options.count);
+    this.spec = options.spec;
     this.debugFailIndex = options.debugFailIndex ?? -1;
     this.debugFailJobs = options.debugFailJobs ?? 1;
     this.detailMaterials = options.detailMaterials ?? true;

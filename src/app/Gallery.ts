@@ -30,7 +30,7 @@ import { BodyMaterial } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
-import { asteroidGrid, singleAsteroidSpec, type AsteroidSpec } from '../scene/index';
+import { asteroidGrid, sceneSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import type { Progress, ProgressTask } from './progress';
@@ -239,7 +239,7 @@ export class Gallery {
     canvas.width = canvas.height = this.thumbPx;
     const caption = document.createElement('span');
     caption.className = 'sr-gallery-caption';
-    const family = singleAsteroidSpec(seed).asteroids[0].family;
+    const family = cellAsteroid(seed).family;
     element.dataset.family = family;
     const seedText = document.createElement('b');
     seedText.textContent = `seed ${seed}`;
@@ -260,7 +260,7 @@ export class Gallery {
 
   private request(cell: Cell, priority: number): void {
     galleryCacheStats.misses++;
-    const spec = singleAsteroidSpec(cell.seed).asteroids[0];
+    const spec = cellAsteroid(cell.seed);
     const grid = asteroidGrid(spec);
     cell.state = 'meshing';
     cell.element.dataset.state = 'meshing';
@@ -359,7 +359,7 @@ export class Gallery {
     spec: AsteroidSpec,
     result: BodyMeshResult,
   ): { scene: Scene; camera: PerspectiveCamera; mesh: Mesh; sun: Sun; material: Material } {
-    const single = singleAsteroidSpec(spec.seed);
+    const single = sceneSpec(spec.seed, 'asteroid');
     const scene = new Scene();
     scene.background = BACKGROUND;
     const sun = new Sun({ direction: single.sunDirection, shadowMapSize: 1024 });
@@ -457,10 +457,6 @@ function pagingButton(text: string, label: string): HTMLButtonElement {
 }
 
 /**
- * The meshing grid of an asteroid: a cube 4% larger than the recipe's bounding box, centered
- * on it. Same as AsteroidField's grid (a candidate to share from there).
- */
-/**
  * Points `camera` (aspect 1) along −`toCamera` at `mesh` so its vertices fill `fill` of the
  * frame: the view-plane center of the vertices is the look-at point, and the distance is the
  * least one that keeps every vertex inside the shrunken frustum.
@@ -497,3 +493,7 @@ function frameMesh(camera: PerspectiveCamera, mesh: Mesh, toCamera: Vector3, fil
   camera.updateMatrixWorld();
 }
 
+/** A cell's asteroid: what `mode=asteroid&seed=…` explores (sceneSpec.ts). */
+function cellAsteroid(seed: number): AsteroidSpec {
+  return sceneSpec(seed, 'asteroid').asteroids!.asteroids[0];
+}

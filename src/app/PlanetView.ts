@@ -127,8 +127,7 @@ export class PlanetView {
     this.root.name = `planet ${options.recipe.name ?? ''}`;
     this.root.position.set(...options.centerM);
     this.ownsSun = !options.sun;
-    // Default: side-on to the default view (3 R out along ~(0.29, 0.19, 0.94)), so the terminator shows.
-    this.sun = options.sun ?? new Sun({ direction: options.sunDirection ?? [0.9, 0.35, -0.25], cascades: 3 });
+    this.sun = options.sun ?? new Sun({ direction: options.sunDirection, cascades: 3 });
     if (this.ownsSun) this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
     this.chunkSpace = new CubeSphereSpace(this.space);

@@ -9,8 +9,8 @@ export interface PlanetViewOptions {
   recipe: FieldRecipe;
   /** Where the planet's center is, world metres. */
   centerM: [number, number, number];
-  /** Unit vector towards the sun (ignored when `sun` is given). */
-  sunDirection?: [number, number, number];
+  /** Unit vector towards the sun: the SceneSpec's (ignored when `sun` is given). */
+  sunDirection: [number, number, number];
   /**
    * A sun shared with the rest of the scene (explore: the asteroid field's). The planet then
    * neither adds nor disposes it, and adds no fill light of its own. Default: its own sun.

@@ -67,7 +67,7 @@ describe('explore: the seed’s asteroid field', () => {
       const p = app.planet!;
       app.camera.updateMatrixWorld();
       const center = p.root.position.clone().project(app.camera);
-      return { stats: p.stats(), cracks: p.crackReport(), radiusM: p.radiusM, ndc: [center.x, center.y, center.z], atPlanet: app.atPlanet() };
+      return { stats: p.stats(), cracks: p.crackReport(), radiusM: p.radiusM, ndc: [center.x, center.y, center.z], atPlanet: app.bodies!.atPlanet(app.camera.position) };
     });
     console.log(
       `explore seed 1 planet: R ${(planet.radiusM / 1000).toFixed(0)} km, ${planet.stats.drawn} chunks + ${planet.stats.seams} seams drawn, ` +

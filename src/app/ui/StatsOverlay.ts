@@ -71,3 +71,10 @@ export class StatsOverlay {
     this.element.textContent = text.join('\n');
   }
 }
+
+/** `ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) …))` → a line that fits the overlay. */
+export function shortRenderer(renderer: string): string {
+  if (!renderer) return 'unknown';
+  const s = renderer.replace(/^ANGLE \((.*)\)$/, '$1');
+  return s.length > 56 ? `${s.slice(0, 55)}…` : s;
+}

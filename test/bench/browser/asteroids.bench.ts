@@ -11,6 +11,7 @@ import { Progress } from '../../../src/app/progress';
 import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath, type SamplingPath } from '../../../src/workers/samplingPath';
+import { asteroidFieldSpec } from '../../../src/scene/index';
 
 const COUNT = 50;
 const W = 512;
@@ -36,7 +37,7 @@ async function setup(): Promise<void> {
 async function generate(): Promise<void> {
   const scene = new Scene();
   const camera = new PerspectiveCamera(45, W / H, 0.5, 2e6);
-  const field = new AsteroidField({ seed: seed++, count: COUNT, progress: new Progress(), onError: (m) => console.error(m) });
+  const field = new AsteroidField({ spec: asteroidFieldSpec(seed++, COUNT), progress: new Progress(), onError: (m) => console.error(m) });
   scene.add(field.root);
   const hero = field.spec.asteroids[0];
   camera.position.set(...hero.positionM).add(new Vector3(0.6, 0.4, 1).normalize().multiplyScalar(hero.radiusM * 3.2));

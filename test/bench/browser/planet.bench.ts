@@ -14,7 +14,7 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
-import { planetRecipe } from '../../../src/scene/index';
+import { planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
@@ -76,7 +76,8 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const errors: string[] = [];
   // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
   const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
-  const planet = new PlanetView({ recipe: planetRecipe(4), centerM: [0, 0, 0], progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
+  const scene4 = sceneSpec(4, 'planet');
+  const planet = new PlanetView({ recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
   scene.add(planet.root);
   planet.start(mesher!.pool, mesher!.gpuWorker);
   return { scene, camera, errors, planet };

@@ -1,0 +1,151 @@
+/**
+ * The bodies of the scene shown now, built from its SceneSpec (src/scene/sceneSpec.ts says what is
+ * in a scene; this draws it): an AsteroidField for the asteroids, a PlanetView for the planet, one
+ * sun for both (the field's when there is one, so explore lights and shadows every body alike).
+ * Each frame it decides which body the camera is at — that one gets the sun's shadow cascades
+ * and the body workers first — and answers the shell's questions about surfaces (altitude,
+ * collision, the nearest body).
+ */
+import { Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
+import { collideMove } from '../interact/collision';
+import type { Sun } from '../render/Sun';
+import type { SceneSpec } from '../scene/index';
+import type { BodyMesher } from '../workers/BodyMesher';
+import { AsteroidField } from './AsteroidField';
+import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
+import type { Progress } from './progress';
+
+export interface SceneBodiesOptions {
+  renderer: WebGLRenderer;
+  scene: Scene;
+  /** Where the bodies' roots go (the floating-origin world group). */
+  world: Group;
+  progress: Progress;
+  /** Reports a problem on the page (a per-body `key` replaces that body's last report). */
+  report: (level: 'warning' | 'error', message: string, key?: string, retry?: () => void) => void;
+  /** Per-pixel field detail on asteroids (quality high, or auto on a real GPU). */
+  detailMaterials: boolean;
+  /** Per-pixel field detail on the planet (quality high only: the whole planet recipe per pixel). */
+  planetDetailMaterial: boolean;
+  /** Test hooks: the asteroid whose body jobs throw in their worker, and how many. */
+  debugFailAsteroid?: number;
+  debugFailJobs?: number;
+}
+
+/** What the shell shows each frame on its overlay, by line key. */
+export type StatsLines = Partial<Record<'field' | 'planet', string>>;
+
+export class SceneBodies {
+  readonly field: AsteroidField | null;
+  readonly planet: PlanetView | null;
+  /** The light of every body. */
+  readonly sun: Sun;
+
+  constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
+    this.field = spec.asteroids && new AsteroidField({
+      spec: spec.asteroids,
+      progress: options.progress,
+      onError: (message, details) => options.report(details?.level ?? 'error', message, details?.key, details?.retry),
+      debugFailIndex: options.debugFailAsteroid,
+      debugFailJobs: options.debugFailJobs,
+      renderer: options.renderer,
+      scene: options.scene,
+      detailMaterials: options.detailMaterials,
+      // Explore: the planet shares this sun and needs its cascades near the surface.
+      sunCascades: spec.planet ? 3 : 1,
+    });
+    this.planet = spec.planet && new PlanetView({
+      recipe: spec.planet.recipe,
+      centerM: spec.planet.centerM,
+      sunDirection: spec.sunDirection,
+      sun: this.field?.sun,
+      progress: options.progress,
+      onError: (message) => options.report('error', message),
+      detailMaterial: options.planetDetailMaterial,
+      renderer: options.renderer,
+      scene: options.scene,
+    });
+    this.sun = (this.field ?? this.planet)!.sun;
+    for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
+  }
+
+  /** Starts generation on the body workers (once the sampling probe has answered). */
+  start(mesher: BodyMesher): void {
+    this.field?.start(mesher);
+    this.planet?.start(mesher.pool, mesher.gpuWorker);
+  }
+
+  /**
+   * One frame: LOD, jobs, fades and shadows for the camera. `orbitTarget` is what the orbit camera
+   * looks at (its asteroid gets the field's shadows).
+   */
+  update(camera: PerspectiveCamera, orbitTarget: Vector3, heightPx: number, dtS: number, timeS: number): StatsLines {
+    const lines: StatsLines = {};
+    const atPlanet = this.atPlanet(camera.position);
+    if (this.field) {
+      this.field.update(camera, heightPx, dtS, timeS);
+      if (!atPlanet) {
+        const near = this.field.nearest(orbitTarget);
+        this.field.fitShadows(near.center, near.spec.radiusM * 1.6);
+      }
+      lines.field = this.field.statsLine();
+    }
+    if (this.planet) {
+      this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
+      this.planet.update(camera, heightPx);
+      if (atPlanet) this.planet.fitShadows(camera);
+      // No-op unless its detail material was asked for; in explore only once the camera is at the
+      // planet: seen from the asteroids its cells are already ~1 px, below where the per-pixel field
+      // fades in, and the whole planet recipe per pixel is the heaviest shader there is.
+      if (atPlanet) this.planet.compileDetail(camera);
+      lines.planet = this.planet.statsLine(camera);
+    }
+    return lines;
+  }
+
+  /**
+   * The camera is at the planet rather than among the asteroids: nearer the planet's surface than
+   * any asteroid's (always in planet mode, never without a planet).
+   */
+  atPlanet(point: Vector3): boolean {
+    if (!this.planet) return false;
+    if (!this.field) return true;
+    return this.planet.altitude(point) < this.field.nearest(point).distanceM;
+  }
+
+  /** Height of `point` above the nearest surface, metres (100 where nothing says). */
+  altitude(point: Vector3): number {
+    const planet = this.planet ? this.planet.altitude(point) : Infinity;
+    const field = this.field ? this.field.fieldAt(point) : Infinity;
+    const h = Math.min(planet, field);
+    return Number.isFinite(h) ? h : 100;
+  }
+
+  /** Stops a move 1 m short of the first surface along it (BVH raycast; the field on planets). */
+  collide(from: Vector3, to: Vector3): Vector3 {
+    return collideMove(from, to, {
+      meshes: this.field?.root ?? null,
+      blockedAt: this.planet ? (p) => this.planet!.altitude(p) < 1 : undefined,
+    });
+  }
+
+  /** The nearest asteroid's center when it is ahead of `position` along `ahead`, else null. */
+  bodyAhead(position: Vector3, ahead: Vector3): Vector3 | null {
+    const near = this.field?.nearest(position);
+    if (!near) return null;
+    return scratch.copy(near.center).sub(position).dot(ahead) > 0 ? near.center : null;
+  }
+
+  /** Nothing left to generate or fade in. */
+  settled(): boolean {
+    if (this.planet && !this.planet.stats().complete) return false;
+    return this.field?.settled() ?? true;
+  }
+
+  dispose(): void {
+    this.field?.dispose();
+    this.planet?.dispose();
+  }
+}
+
+const scratch = new Vector3();

@@ -1,0 +1,19 @@
+/**
+ * The app's one WebGL renderer: tone-mapped sRGB output, PCF shadow maps, and a logarithmic depth
+ * buffer (near 0.5 m and far 10⁵ km in one frame: a planet's ground and the asteroids behind it).
+ */
+import { ACESFilmicToneMapping, PCFShadowMap, SRGBColorSpace, WebGLRenderer } from 'three';
+
+export function createRenderer(): WebGLRenderer {
+  const renderer = new WebGLRenderer({
+    antialias: true,
+    powerPreference: 'high-performance',
+    logarithmicDepthBuffer: true,
+  });
+  renderer.outputColorSpace = SRGBColorSpace;
+  renderer.toneMapping = ACESFilmicToneMapping;
+  renderer.shadowMap.enabled = true;
+  renderer.shadowMap.type = PCFShadowMap;
+  renderer.domElement.className = 'sr-canvas';
+  return renderer;
+}
