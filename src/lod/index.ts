@@ -17,6 +17,8 @@ export * from './steps.ts';
 export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';
+export * from './lodBalance.ts';
+export * from './lodUpdate.ts';
 export * from './planetMesh.ts';
 export * from './cubeSphereChunk.ts';
 export * from './lodConfigurations.ts';

@@ -10,7 +10,7 @@ import type { CubeSphereSpace } from './cubeSphere.ts';
 import { FACE_COUNT } from './cubeSphere.ts';
 import type { PlanetShell } from './culling.ts';
 import { chunkBoundingSphere, chunkInShell } from './culling.ts';
-import { balanceLod } from './planetSeams.ts';
+import { balanceLod } from './lodBalance.ts';
 import type { SelectOptions } from './selection.ts';
 import { selectChunks } from './selection.ts';
 

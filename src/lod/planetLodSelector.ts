@@ -13,7 +13,8 @@ import { chunkKey, compareChunks, keyOf, parseChunkKey, type ChunkAddress, type 
 import { CubeSphereSpace, type CubeSphereOptions } from './cubeSphere.ts';
 import { chunkBoundingSphere, HomogeneousRecord, type PlanetShell } from './culling.ts';
 import { touchingChunks } from './faceFrames.ts';
-import { checkLodConfiguration, coarsenToBalance, planetLod } from './planetSeams.ts';
+import { checkLodConfiguration, coarsenToBalance } from './lodBalance.ts';
+import { planetLod } from './planetSeams.ts';
 import { frontierFirst, requestsForSelection, type ChunkRequest } from './requests.ts';
 import { drawnSet, selectChunks, type LodView, type SelectOptions, type Selection } from './selection.ts';
 

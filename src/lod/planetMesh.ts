@@ -14,8 +14,9 @@ import type { BoundaryLeaves, ChunkMesh, MeshChunkResult } from '../mesher/types
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { meshCubeSphereChunk } from './cubeSphereChunk.ts';
-import type { LodUpdatePlan, PlanetLod, TransformedLeavesCache } from './planetSeams.ts';
-import { buildPlanetSeam, coarserNeighboursOf, planetLod, planLodUpdate } from './planetSeams.ts';
+import { planLodUpdate, type LodUpdatePlan } from './lodUpdate.ts';
+import type { PlanetLod, TransformedLeavesCache } from './planetSeams.ts';
+import { buildPlanetSeam, coarserNeighboursOf, planetLod } from './planetSeams.ts';
 
 /**
  * Samples and chunk meshes reused across configurations of ONE recipe and space (tests and the CLI

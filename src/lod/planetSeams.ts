@@ -1,7 +1,8 @@
 /**
  * Seams for the cube-sphere planet (issue 10): which chunk owns which seam edges, which chunks a seam
- * stitches, building a seam across face edges and cube corners, and what to rebuild when the LOD
- * configuration changes. Pure TypeScript, no three.js/DOM/WebGL. See docs/lod.md, "Seams".
+ * stitches, and building a seam across face edges and cube corners. What to rebuild when the LOD
+ * configuration changes is lodUpdate.ts; its 2:1 balance, lodBalance.ts. Pure TypeScript, no
+ * three.js/DOM/WebGL. See docs/lod.md, "Seams".
  *
  * Ownership rule (each seam edge covered exactly once). Every chunk owns ONE seam: the minimal
  * sign-changing edges that are not inside one chunk and whose MIDPOINT lies in the chunk's owner box,
@@ -28,12 +29,8 @@ import { buildSeam } from '../mesher/seam.ts';
 import { VERTEX_COMPONENT_SHIFT } from '../mesher/tables.ts';
 import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour } from '../mesher/types.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { ancestorAddress, childAddress, chunkKey, compareChunks, containsChunk, keyOf } from './chunkKey.ts';
+import { childAddress, chunkKey, compareChunks, keyOf } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
-import { FACE_COUNT } from './cubeSphere.ts';
-import type { PlanetShell } from './culling.ts';
-import { chunkInShell } from './culling.ts';
-import { finishSteps, type Steps } from './steps.ts';
 import {
   EDGE_NEIGHBOUR_FACE, edgeBeyond, edgeTransform, extendedFaceMapping, frameTransform, transformBoundaryLeaves,
   transformCell, transformPoint, touchingChunks,
@@ -156,7 +153,8 @@ export function faceCornerLines(space: CubeSphereSpace): [number, number, number
   return [[0, 0, -1, -1], [S, 0, 1, -1], [0, S, -1, 1], [S, S, 1, 1]];
 }
 
-function boxesTouch(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+/** Closed boxes [x0, y0, z0, x1, y1, z1] that meet (touching counts). */
+export function boxesTouch(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
 }
 
@@ -362,225 +360,4 @@ export function seamVertexFaces(space: CubeSphereSpace, face: number, mesh: Chun
     vertexFaces[v] = m.toFace;
   }
   return vertexFaces;
-}
-
-/** What the renderer must do to go from one LOD snapshot to the next (rebuild contract). */
-export interface LodUpdatePlan {
-  /** Chunks to mesh: new in `after`, edited, or whose coarser neighbours changed (restriction). */
-  meshChunks: ChunkKey[];
-  /** Chunks of `before` not in `after`. */
-  dropChunks: ChunkKey[];
-  /** Seams (by owner) to build or rebuild: new owners, and owners reading any chunk in meshChunks or whose stitched set changed. */
-  buildSeams: ChunkKey[];
-  /** Seams owned by dropped chunks. */
-  dropSeams: ChunkKey[];
-}
-
-function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function coarserKeys(lod: PlanetLod, key: ChunkKey): string[] {
-  const a = lod.byKey.get(key)!;
-  return lod.touching.get(key)!.filter((k) => lod.byKey.get(k)!.level === a.level + 1);
-}
-
-/**
- * The rebuild contract (docs/lod.md, "Seams"): from snapshot `before` (null at start) to `after`,
- * with `edited` chunks whose field changed. A seam depends on exactly the boundary leaves of its owner
- * and stitched chunks; a chunk's boundary leaves depend on its samples and its coarser neighbours.
- * So a seam is rebuilt when its stitched set changed or any chunk it reads is (re)meshed; otherwise the
- * old seam is still exact. All lists in canonical order.
- */
-export function planLodUpdate(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey> = []): LodUpdatePlan {
-  return finishSteps(planLodUpdateSteps(before, after, edited, Infinity));
-}
-
-/** {@link planLodUpdate} in slices of about `sliceKeys` keys (steps.ts). */
-export function* planLodUpdateSteps(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey>, sliceKeys: number): Steps<LodUpdatePlan> {
-  const editedSet = new Set(edited);
-  const mesh = new Set<ChunkKey>();
-  let i = 0;
-  for (const k of after.keys) {
-    if (!before || !before.byKey.has(k) || editedSet.has(k) || !sameList(coarserKeys(before, k), coarserKeys(after, k))) mesh.add(k);
-    if (++i % sliceKeys === 0) yield;
-  }
-  const dropChunks = before ? before.keys.filter((k) => !after.byKey.has(k)) : [];
-  yield;
-  const seams = new Set<ChunkKey>();
-  for (const k of mesh) {
-    for (const o of after.seamsReading.get(k)!) seams.add(o);
-    if (++i % sliceKeys === 0) yield;
-  }
-  for (const k of after.keys) {
-    if (++i % sliceKeys === 0) yield;
-    if (seams.has(k)) continue;
-    if (!before || !sameList(before.seamStitches.get(k), after.seamStitches.get(k))) seams.add(k);
-  }
-  const order = (set: Set<ChunkKey>): ChunkKey[] => after.keys.filter((k) => set.has(k));
-  const meshChunks = order(mesh);
-  yield;
-  return { meshChunks, dropChunks, buildSeams: order(seams), dropSeams: dropChunks.slice() };
-}
-
-/**
- * Seams (by owner) to rebuild after the chunks `changed` of this snapshot were re-meshed (an edit, or
- * a new coarser neighbour): every seam reading any of them. For splits and merges, which change the
- * snapshot itself, use {@link planLodUpdate}.
- */
-export function seamsToRebuild(lod: PlanetLod, changed: Iterable<ChunkKey>): ChunkKey[] {
-  const out = new Set<ChunkKey>();
-  for (const k of changed) {
-    const list = lod.seamsReading.get(k);
-    if (!list) throw new Error(`seamsToRebuild: ${k} is not in the configuration`);
-    for (const o of list) out.add(o);
-  }
-  return lod.keys.filter((k) => out.has(k));
-}
-
-function childrenInShell(space: CubeSphereSpace, shell: PlanetShell, a: ChunkAddress): ChunkAddress[] {
-  const out: ChunkAddress[] = [];
-  for (let c = 0; c < 8; c++) {
-    const kid = childAddress(a, c);
-    if (chunkInShell(space, shell, kid.level, kid.ck)) out.push(kid);
-  }
-  return out;
-}
-
-/**
- * The minimal 2:1-balanced refinement of a set of leaves tiling the shell: no chunk touches (face,
- * edge or corner, across cube faces and corners) a chunk more than one level coarser. Same rule as the
- * refinement pass of `selectChunks`, for configurations built by other means. Canonical order.
- */
-export function balanceLod(space: CubeSphereSpace, shell: PlanetShell, leaves: readonly ChunkAddress[]): ChunkAddress[] {
-  const leafMap = new Map<ChunkKey, ChunkAddress>();
-  const internal = new Set<ChunkKey>();
-  for (const a of leaves) {
-    leafMap.set(keyOf(a), a);
-    let { ci, cj, ck } = a;
-    for (let l = a.level + 1; l <= space.levels; l++) {
-      ci >>= 1; cj >>= 1; ck >>= 1;
-      internal.add(chunkKey(a.face, l, ci, cj, ck));
-    }
-  }
-  const queue = [...internal].map((k) => {
-    const p = k.split('/').map(Number);
-    return { face: p[0], level: p[1], ci: p[2], cj: p[3], ck: p[4] };
-  }).sort(compareChunks);
-  while (queue.length > 0) {
-    const p = queue.pop()!;
-    for (const t of touchingChunks(space, p)) {
-      const tk = keyOf(t);
-      if (leafMap.has(tk) || internal.has(tk)) continue;
-      let { ci, cj, ck } = t;
-      for (let l = t.level + 1; l <= space.levels; l++) {
-        ci >>= 1; cj >>= 1; ck >>= 1;
-        const k = chunkKey(t.face, l, ci, cj, ck);
-        if (internal.has(k)) break; // t lies outside the shell
-        const c = leafMap.get(k);
-        if (!c) continue;
-        leafMap.delete(k);
-        internal.add(k);
-        for (const kid of childrenInShell(space, shell, c)) leafMap.set(keyOf(kid), kid);
-        queue.push(c);
-        queue.push(p);
-        break;
-      }
-    }
-  }
-  return [...leafMap.values()].sort(compareChunks);
-}
-
-/**
- * Problems with a LOD configuration, empty when valid: every chunk in the shell, no overlap, the
- * shell tiled exactly (every split node's in-shell children covered), and 2:1 balance across faces,
- * edges and cube corners. Test and overlay introspection.
- */
-export function checkLodConfiguration(space: CubeSphereSpace, shell: PlanetShell, leaves: readonly ChunkAddress[]): string[] {
-  const problems: string[] = [];
-  const leafKeys = new Set(leaves.map(keyOf));
-  const internal = new Set<ChunkKey>();
-  for (const a of leaves) {
-    if (!chunkInShell(space, shell, a.level, a.ck)) problems.push(`${keyOf(a)} lies outside the shell`);
-    let { ci, cj, ck } = a;
-    for (let l = a.level + 1; l <= space.levels; l++) {
-      ci >>= 1; cj >>= 1; ck >>= 1;
-      internal.add(chunkKey(a.face, l, ci, cj, ck));
-    }
-  }
-  for (const k of internal) if (leafKeys.has(k)) problems.push(`${k} is a leaf and has leaves inside it`);
-  const covered = (k: ChunkKey): boolean => leafKeys.has(k) || internal.has(k);
-  for (let f = 0; f < FACE_COUNT; f++) {
-    if (chunkInShell(space, shell, space.levels, 0) && !covered(chunkKey(f, space.levels, 0, 0, 0))) problems.push(`face ${f} is not covered`);
-  }
-  for (const k of internal) {
-    const p = k.split('/').map(Number);
-    for (const kid of childrenInShell(space, shell, { face: p[0], level: p[1], ci: p[2], cj: p[3], ck: p[4] })) {
-      if (!covered(keyOf(kid))) problems.push(`${keyOf(kid)} (child of split ${k}) is not covered`);
-    }
-  }
-  for (const a of leaves) {
-    for (const t of touchingChunks(space, a)) {
-      let { ci, cj, ck } = t;
-      for (let l = t.level; l <= space.levels; l++) {
-        const k = chunkKey(t.face, l, ci, cj, ck);
-        if (leafKeys.has(k)) {
-          if (l - a.level > 1) problems.push(`${keyOf(a)} touches ${k}, ${l - a.level} levels coarser`);
-          break;
-        }
-        if (internal.has(k)) break;
-        ci >>= 1; cj >>= 1; ck >>= 1;
-      }
-    }
-  }
-  return problems;
-}
-
-/**
- * Makes a drawn set 2:1 balanced by COARSENING only (the seam builder's precondition, docs/lod.md):
- * while a chunk touches a drawn chunk two or more levels coarser, the finer side is replaced by its
- * ancestor one level finer than the coarse one, when that ancestor is ready (every drawn chunk inside
- * it goes). Coverage is kept: a ready ancestor tiles exactly what it replaces. `drawnSet` keeps a
- * parent until all its children are ready, region by region, so two neighbouring regions can be drawn
- * levels apart although the desired selection is balanced. Returns null when an ancestor needed is not
- * ready: the caller keeps drawing its previous configuration. Canonical order.
- */
-export function coarsenToBalance(
-  space: CubeSphereSpace, drawn: readonly ChunkAddress[], isReady: (a: ChunkAddress) => boolean,
-): ChunkAddress[] | null {
-  const leafMap = new Map<ChunkKey, ChunkAddress>();
-  for (const a of drawn) leafMap.set(keyOf(a), a);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    scan: for (const [ak, a] of [...leafMap]) {
-      if (!leafMap.has(ak)) continue;
-      for (const t of touchingChunks(space, a)) {
-        let { ci, cj, ck } = t;
-        for (let l = t.level; l <= space.levels; l++) {
-          const c = leafMap.get(chunkKey(t.face, l, ci, cj, ck));
-          ci >>= 1; cj >>= 1; ck >>= 1;
-          if (!c) continue;
-          if (c.level - a.level < 2) break;
-          const up = ancestorAddress(a, c.level - 1);
-          if (!isReady(up)) return null;
-          for (const [k, b] of [...leafMap]) if (containsChunk(up, b)) leafMap.delete(k);
-          leafMap.set(keyOf(up), up);
-          changed = true;
-          continue scan;
-        }
-      }
-    }
-  }
-  return [...leafMap.values()].sort(compareChunks);
-}
-
-/** True when closed boxes of chunks a and b (any faces) touch in the world. Brute-force oracle for tests. */
-export function chunksTouch(space: CubeSphereSpace, a: ChunkAddress, b: ChunkAddress): boolean {
-  const A: GridBox = [0, 0, 0, 0, 0, 0], B: GridBox = [0, 0, 0, 0, 0, 0];
-  chunkBoxInFrame(space, a, a.face, A);
-  if (!chunkBoxInFrame(space, b, a.face, B)) return false;
-  return boxesTouch(A, B);
 }

@@ -7,7 +7,8 @@
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import type { LodSnapshot } from './planetLodSelector.ts';
-import { planLodUpdateSteps, type PlanetLod } from './planetSeams.ts';
+import { planLodUpdateSteps } from './lodUpdate.ts';
+import type { PlanetLod } from './planetSeams.ts';
 import { lodFromSnapshotSteps } from './snapshotLod.ts';
 import type { Steps } from './steps.ts';
 
