@@ -3,17 +3,18 @@
  * AsteroidFieldSpec, per-frame mesh-resolution choice by screen size, body jobs on the
  * workers, a budgeted apply step, and cross-fades between resolutions so no hole shows.
  *
- * Resolution levels (src/lod/asteroidLevels.ts): LEVEL_CELLS[l]³ cells over the asteroid's bounding box. Every asteroid
- * first gets level 0 (cheap, so the whole field appears quickly), then the level its
- * on-screen size asks for. A mesh stays drawn until its replacement is ready.
+ * What to request, cancel and show is the pure asteroid LOD policy (`asteroidLodStep`,
+ * src/lod/asteroidLevels.ts): LEVEL_CELLS[l]³ cells over the asteroid's bounding box, level 0 first
+ * for every asteroid, then the level its on-screen size asks for with hysteresis. This class does
+ * what it says. A mesh stays drawn until its replacement is ready.
  *
  * A failed job is tried again with backoff (src/lod/retry.ts: 0.5, 1, 2 s). After that the
  * asteroid gives up: a wireframe placeholder marks it when it has no mesh at all (a coarser mesh
  * stays drawn otherwise), and the error report carries a retry action ({@link retryFailed}).
  *
  * Over 500 lines because it is one job, each asteroid's mesh lifecycle (request → apply → fade → material →
- * failure); the pure parts live in src/lod (levels, retry) and src/render (placeholder). The next
- * cut is the off-frame material compile, shared in shape with PlanetView's (issue 18).
+ * failure) on three.js objects; the pure parts live in src/lod (LOD step, retry) and src/render
+ * (placeholder). The next cut is the off-frame material compile, shared in shape with PlanetView's.
  */
 import {
   Group,
@@ -33,7 +34,7 @@ import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
-import { ASTEROID_LEVEL_CELLS, asteroidLevel } from '../lod/asteroidLevels';
+import { ASTEROID_LEVEL_CELLS, asteroidLevel, asteroidLodStep } from '../lod/asteroidLevels';
 import { RetryState } from '../lod/retry';
 import { asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
@@ -148,6 +149,8 @@ export class AsteroidField {
   private readonly familyMaterials = new FamilyMaterials();
   private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
   private mesher: BodyMesher | null = null;
+  /** Releases of the asteroids' worker registrations. */
+  private readonly releases: (() => void)[] = [];
   /** JS fields compiled on demand (altitude queries). */
   private readonly fields = new Map<AsteroidState, FieldFn>();
   private task: ProgressTask | null = null;
@@ -189,6 +192,8 @@ export class AsteroidField {
   /** Starts generating with the given mesher (once the sampling path is known). */
   start(mesher: BodyMesher): void {
     this.mesher = mesher;
+    // Each asteroid's recipe goes to the workers once; its jobs name it (bodyRegistry.ts).
+    for (const a of this.spec.asteroids) this.releases.push(mesher.registerBody(a.id, { recipe: a.recipe }));
   }
 
   /** Per frame: spin, choose levels, request jobs, apply finished meshes within budget, fade. */
@@ -212,32 +217,29 @@ export class AsteroidField {
     const mesher = this.mesher!;
     const nowMs = performance.now();
     for (const a of this.asteroids) {
-      // Everything gets level 0 first, so the whole field shows quickly.
-      const want = a.current ? a.desired : 0;
-      if (a.job && a.job.level !== want) {
-        // Stale: the camera moved on. Level-0 jobs are always wanted.
-        if (a.job.level !== 0) {
-          a.job.job.cancel();
-          this.staleCancelled++;
-          this.task?.advance();
-          a.job = null;
-        }
+      const step = asteroidLodStep({
+        radiusPx: a.radiusPx, drawnLevel: a.current?.level ?? -1, jobLevel: a.job?.level ?? -1,
+        failed: a.failed !== null, retryReady: a.retry.ready(nowMs),
+      });
+      if (step.cancelJob) {
+        a.job!.job.cancel();
+        this.staleCancelled++;
+        this.task?.advance();
+        a.job = null;
       }
-      if (a.job || a.failed !== null || a.current?.level === want || !a.retry.ready(nowMs)) continue;
-      const level = want;
+      if (!step.request) continue;
+      const { level, priority } = step.request;
       const cells = LEVEL_CELLS[level];
       const debugThrow = a.spec.index === this.debugFailIndex && this.debugFailJobs > 0;
       if (debugThrow) this.debugFailJobs--;
       const params: BodyMeshParams = {
-        recipe: a.spec.recipe,
+        body: a.spec.id,
         cells,
         originM: a.grid.originM,
         stepM: a.grid.extentM / cells,
         simplify: BODY_SIMPLIFY,
         debugThrow,
       };
-      // Coverage first (level 0), then what is biggest on screen.
-      const priority = (level === 0 ? 1e6 : 0) + a.radiusPx;
       const job = mesher.mesh(params, priority);
       a.job = { level, job };
       if (!this.task) this.task = this.options.progress.begin('generating asteroids', 0);
@@ -516,6 +518,7 @@ export class AsteroidField {
       if (a.leaving) this.disposeEntry(a.leaving);
     }
     this.task?.finish();
+    for (const release of this.releases.splice(0)) release();
     this.familyMaterials.dispose();
     this.placeholders.dispose();
     for (const a of this.asteroids) {

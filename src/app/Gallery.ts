@@ -30,6 +30,7 @@ import { BodyMaterial } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
+import { frameMesh } from '../render/frameMesh';
 import { asteroidGrid, sceneSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
@@ -264,13 +265,16 @@ export class Gallery {
     const grid = asteroidGrid(spec);
     cell.state = 'meshing';
     cell.element.dataset.state = 'meshing';
+    // Registered for its one job: released when the job ends (meshed, failed or cancelled).
+    const release = this.options.mesher.registerBody(spec.id, { recipe: spec.recipe });
     const job = this.options.mesher.mesh(
-      { recipe: spec.recipe, cells: this.cells, originM: grid.originM, stepM: grid.extentM / this.cells, simplify: BODY_SIMPLIFY, bvh: false },
+      { body: spec.id, cells: this.cells, originM: grid.originM, stepM: grid.extentM / this.cells, simplify: BODY_SIMPLIFY, bvh: false },
       priority,
     );
     cell.job = job;
     this.jobsSubmitted++;
     const generation = this.generation;
+    job.promise.finally(release).catch(() => {});
     job.promise.then(
       (result) => {
         if (generation !== this.generation || this.disposed) return;
@@ -454,43 +458,6 @@ function pagingButton(text: string, label: string): HTMLButtonElement {
   b.textContent = text;
   b.setAttribute('aria-label', label);
   return b;
-}
-
-/**
- * Points `camera` (aspect 1) along −`toCamera` at `mesh` so its vertices fill `fill` of the
- * frame: the view-plane center of the vertices is the look-at point, and the distance is the
- * least one that keeps every vertex inside the shrunken frustum.
- */
-function frameMesh(camera: PerspectiveCamera, mesh: Mesh, toCamera: Vector3, fill: number): void {
-  mesh.updateMatrixWorld(true);
-  const position = mesh.geometry.getAttribute('position');
-  const right = new Vector3().crossVectors(new Vector3(0, 1, 0), toCamera).normalize();
-  const up = new Vector3().crossVectors(toCamera, right);
-  const v = new Vector3();
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (let i = 0; i < position.count; i++) {
-    v.fromBufferAttribute(position, i).applyMatrix4(mesh.matrixWorld);
-    const x = v.dot(right);
-    const y = v.dot(up);
-    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-  }
-  const center = new Vector3().addScaledVector(right, 0.5 * (minX + maxX)).addScaledVector(up, 0.5 * (minY + maxY));
-  const tanHalf = Math.tan(((camera.fov / 2) * Math.PI) / 180) * fill;
-  let distanceM = 0;
-  let depthM = 0;
-  for (let i = 0; i < position.count; i++) {
-    v.fromBufferAttribute(position, i).applyMatrix4(mesh.matrixWorld).sub(center);
-    const z = v.dot(toCamera);
-    distanceM = Math.max(distanceM, z + Math.max(Math.abs(v.dot(right)), Math.abs(v.dot(up))) / tanHalf);
-    depthM = Math.max(depthM, Math.abs(z));
-  }
-  camera.position.copy(center).addScaledVector(toCamera, distanceM);
-  camera.near = Math.max(1e-3, (distanceM - depthM) * 0.5);
-  camera.far = (distanceM + depthM) * 2;
-  camera.updateProjectionMatrix();
-  camera.lookAt(center);
-  camera.updateMatrixWorld();
 }
 
 /** A cell's asteroid: what `mode=asteroid&seed=…` explores (sceneSpec.ts). */

@@ -25,7 +25,7 @@ import { APPLY_BUDGET_MS } from './frameBudget';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { piecesAtOpenEdges, PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
-import type { GpuSamplerClient } from '../workers/GpuSamplerClient';
+import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetChunkJobs } from '../workers/PlanetChunkJobs';
 import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
@@ -96,6 +96,9 @@ export class PlanetView {
   private endedUnapplied = 0;
   private readonly results: Finished[] = [];
   private pool: WorkerPool | null = null;
+  /** The id this planet is registered with the workers under (its scene id and chunk space). */
+  private readonly bodyId: string;
+  private releaseBody: (() => void) | null = null;
   /** Where chunk jobs run (GPU sampling then a body worker, or JS in a body worker); set by start(). */
   private chunkJobs: PlanetChunkJobs | null = null;
   private readonly maxRadiusM: number;
@@ -131,6 +134,8 @@ export class PlanetView {
     if (this.ownsSun) this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
     this.chunkSpace = new CubeSphereSpace(this.space);
+    // One registration names one definition: the chunk space is part of the planet's id.
+    this.bodyId = `${options.bodyId}/${this.space.chunkCells}c/${this.space.finestCellM}m`;
     this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level));
     this.lod = new PlanetLodClient({
       recipe: options.recipe, space: this.space, select: { maxScreenErrorPx: options.maxScreenErrorPx ?? 6 },
@@ -165,10 +170,13 @@ export class PlanetView {
    * Starts generating on the body worker pool; chunk samples come from `gpu` (the GPU sampling
    * worker) when given, for the levels whose cells float32 resolves, and from JS otherwise.
    */
-  start(pool: WorkerPool, gpu: GpuSamplerClient | null = null): void {
+  start(mesher: BodyMesher): void {
+    const pool = mesher.pool;
     this.pool = pool;
-    this.chunkJobs = new PlanetChunkJobs(pool, gpu, {
-      recipe: this.recipe, space: this.space, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
+    // The recipe and chunk space go to the workers once; chunk and seam jobs name the body.
+    this.releaseBody = mesher.registerBody(this.bodyId, { recipe: this.recipe, space: this.space });
+    this.chunkJobs = new PlanetChunkJobs(pool, mesher.gpuWorker, {
+      body: this.bodyId, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
       gpuMaxPending: this.options.gpuMaxPending, onError: this.options.onError,
     });
   }
@@ -267,7 +275,7 @@ export class PlanetView {
 
   private runChunk(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'chunk' }>): void {
     const params: PlanetChunkParams = {
-      recipe: this.recipe, space: this.space, ...parseChunkKey(job.key), coarser: job.coarser, simplify: BODY_SIMPLIFY,
+      body: this.bodyId, ...parseChunkKey(job.key), coarser: job.coarser, simplify: BODY_SIMPLIFY,
       leafId: `${this.leafPrefix}${job.id}#${this.leafSerial++}`, workerShare: 1 / pool.size,
     };
     // Same chunk, same worker: a re-mesh for a new restriction finds the samples it kept (~11 ms
@@ -282,7 +290,7 @@ export class PlanetView {
     // carries the packed leaves for a worker that did not (a structured clone of ~50 kB a part).
     const parts: PlanetSeamPart[] = job.parts.map((p) =>
       'pieceId' in p ? { key: p.key, leafId: this.streaming.piece(p.pieceId)!.leafId ?? undefined, packed: this.streaming.piece(p.pieceId)!.leaves! } : p);
-    const params: PlanetSeamParams = { space: this.space, owner: job.owner, stitches: job.stitches, parts };
+    const params: PlanetSeamParams = { body: this.bodyId, owner: job.owner, stitches: job.stitches, parts };
     this.track(job, pool.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: job.priority + this.priorityOffset }));
   }
 
@@ -478,6 +486,7 @@ export class PlanetView {
     this.jobs.clear();
     this.streaming.clear();
     this.lod.dispose();
+    this.releaseBody?.();
     this.task?.finish();
     this.pieces.disposeMaterials();
     if (this.ownsSun) this.sun.dispose();

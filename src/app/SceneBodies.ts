@@ -55,6 +55,7 @@ export class SceneBodies {
       sunCascades: spec.planet ? 3 : 1,
     });
     this.planet = spec.planet && new PlanetView({
+      bodyId: spec.planet.id,
       recipe: spec.planet.recipe,
       centerM: spec.planet.centerM,
       sunDirection: spec.sunDirection,
@@ -72,7 +73,7 @@ export class SceneBodies {
   /** Starts generation on the body workers (once the sampling probe has answered). */
   start(mesher: BodyMesher): void {
     this.field?.start(mesher);
-    this.planet?.start(mesher.pool, mesher.gpuWorker);
+    this.planet?.start(mesher);
   }
 
   /**

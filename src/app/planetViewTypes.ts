@@ -6,6 +6,8 @@ import type { Sun } from '../render/Sun';
 import type { Progress } from './progress';
 
 export interface PlanetViewOptions {
+  /** The planet's body id (sceneSpec.ts): what its worker registration is named after. */
+  bodyId: string;
   recipe: FieldRecipe;
   /** Where the planet's center is, world metres. */
   centerM: [number, number, number];

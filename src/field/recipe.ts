@@ -54,12 +54,7 @@ export interface NoiseLayer {
 }
 
 /** Domain warp: the node is evaluated at `p + amplitude * fbm3(p * frequency)`. */
-export interface DomainWarp {
-  seed: number;
-  frequency: number;
-  octaves: number;
-  lacunarity: number;
-  gain: number;
+export interface DomainWarp extends Omit<NoiseLayer, 'kind' | 'amplitude'> {
   /** Metres, ≥ 0: the largest displacement of the evaluation point. */
   amplitude: number;
 }

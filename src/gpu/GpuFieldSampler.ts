@@ -45,6 +45,8 @@ export class GpuFieldSampler {
   private readonly options: Required<GpuFieldSamplerOptions>;
   private readonly parallelCompile: boolean;
   private readonly programs = new Map<string, FieldPrograms>();
+  /** Program keys by recipe object (the same object comes back with every job of a body). */
+  private readonly recipeKeys = new WeakMap<FieldRecipe, string>();
   /** Jobs waiting or in flight, in arrival order. */
   private jobs: Job[] = [];
   /** Batches dispatched, in dispatch (= fence) order. */
@@ -322,7 +324,9 @@ export class GpuFieldSampler {
   }
 
   private programsFor(recipe: FieldRecipe): string {
-    const key = JSON.stringify(recipe);
+    // Workers pass their registered recipe object with every job (bodyRegistry.ts): serialise once.
+    let key = this.recipeKeys.get(recipe);
+    if (key === undefined) this.recipeKeys.set(recipe, (key = JSON.stringify(recipe)));
     if (!this.programs.has(key)) this.programs.set(key, buildFieldPrograms(this.gl, recipe, key, this.options));
     return key;
   }

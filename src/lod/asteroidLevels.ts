@@ -1,6 +1,9 @@
 /**
- * Asteroid mesh resolution by screen size (pure: the asteroid field asks it each frame).
- * Level l meshes ASTEROID_LEVEL_CELLS[l]³ cells over the asteroid's bounding box.
+ * Asteroid LOD, pure (the asteroid field asks it each frame, per asteroid): the mesh resolution
+ * by screen size with hysteresis, and what to do about jobs — which level to request next, with
+ * which priority, and which job went stale. Level l meshes ASTEROID_LEVEL_CELLS[l]³ cells over the
+ * asteroid's bounding box. Every asteroid first gets level 0 (cheap, so the whole field appears
+ * quickly), then the level its size asks for; a drawn mesh stays until its replacement is ready.
  */
 
 /** Cells per axis of each resolution level. */
@@ -21,4 +24,42 @@ export function asteroidLevel(radiusPx: number, drawnLevel: number): number {
   if (level < 0) level = ASTEROID_LEVEL_CELLS.length - 1;
   if (drawnLevel > level && neededCells > ASTEROID_LEVEL_CELLS[level] * DOWNGRADE_MARGIN) level = drawnLevel;
   return level;
+}
+
+/** One asteroid as the LOD step sees it. */
+export interface AsteroidLodInput {
+  /** Projected radius, pixels. */
+  radiusPx: number;
+  /** Level drawn now (−1: none yet). */
+  drawnLevel: number;
+  /** Level of the job in flight (−1: none). */
+  jobLevel: number;
+  /** Retries gave up: nothing is requested until the user retries. */
+  failed: boolean;
+  /** The retry backoff allows a new job now. */
+  retryReady: boolean;
+}
+
+export interface AsteroidLodDecision {
+  /** The level the asteroid should show. */
+  want: number;
+  /** Cancel the job in flight: the camera moved on (level-0 jobs are always wanted, never cancelled). */
+  cancelJob: boolean;
+  /** Start a job for this level with this priority (higher first), or nothing. */
+  request: { level: number; priority: number } | null;
+}
+
+/** Priority boost of a first mesh: coverage before detail. */
+const COVERAGE_PRIORITY = 1e6;
+
+/** What to do for one asteroid this frame. */
+export function asteroidLodStep(s: AsteroidLodInput): AsteroidLodDecision {
+  const want = s.drawnLevel >= 0 ? asteroidLevel(s.radiusPx, s.drawnLevel) : 0;
+  const cancelJob = s.jobLevel >= 0 && s.jobLevel !== want && s.jobLevel !== 0;
+  const busy = s.jobLevel >= 0 && !cancelJob;
+  const request = busy || s.failed || s.drawnLevel === want || !s.retryReady
+    ? null
+    // Coverage first (level 0), then what is biggest on screen.
+    : { level: want, priority: (want === 0 ? COVERAGE_PRIORITY : 0) + s.radiusPx };
+  return { want, cancelJob, request };
 }

@@ -2,10 +2,14 @@
  * Body meshing service for the main thread: body jobs on the worker pool, with the grid
  * values and hermite data sampled first on the GPU when the start-up probe chose a GPU path.
  * One job = one cancellable promise of a {@link BodyMeshResult}.
+ *
+ * Bodies are registered once ({@link BodyMesher.registerBody}) with every body worker (and their
+ * replacements) and with the GPU sampling worker; jobs name the body. Registrations are counted:
+ * the workers forget a body when its last holder releases it.
  */
-import type { FieldRecipe } from '../field/recipe';
 import type { GpuJob } from '../gpu/GpuFieldSampler';
 import type { BodyMeshParams, BodyMeshResult } from './bodyJob';
+import type { BodyDefinition, BodyRegistrationMessage } from './bodyRegistry';
 import type { GpuSamplerClient } from './GpuSamplerClient';
 import { JobCancelledError, WorkerPool, type PoolJob } from './WorkerPool';
 import type { SamplingPath } from './samplingPath';
@@ -34,6 +38,8 @@ export class BodyMesher {
   readonly sampling: SamplingPath;
   /** Jobs cancelled before they finished (stale LOD requests). */
   cancelled = 0;
+  /** Holders per registered body id. */
+  private readonly holders = new Map<string, number>();
 
   constructor(options: BodyMesherOptions) {
     this.pool = new WorkerPool({
@@ -50,7 +56,40 @@ export class BodyMesher {
     this.sampling = this.gpuWorker ? 'gpu-worker' : 'js-worker';
   }
 
-  /** Meshes a body over a cartesian grid; higher `priority` runs first. */
+  /**
+   * Registers body `id` with every worker (once, however many hold it); returns the release. An id
+   * names one definition (sceneSpec.ts's body ids are a function of the generator and seed).
+   */
+  registerBody(id: string, definition: BodyDefinition): () => void {
+    const n = this.holders.get(id) ?? 0;
+    this.holders.set(id, n + 1);
+    if (n === 0) {
+      const message: BodyRegistrationMessage = { id: 0, kind: 'registerBody', params: { body: id, definition } };
+      this.pool.broadcast(`body:${id}`, message);
+      this.gpuWorker?.registerBody(id, definition);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = this.holders.get(id)! - 1;
+      if (left > 0) {
+        this.holders.set(id, left);
+        return;
+      }
+      this.holders.delete(id);
+      const message: BodyRegistrationMessage = { id: 0, kind: 'unregisterBody', params: { body: id } };
+      this.pool.retract(`body:${id}`, message);
+      this.gpuWorker?.unregisterBody(id);
+    };
+  }
+
+  /** Bodies registered now (tests, stats). */
+  get registeredBodies(): number {
+    return this.holders.size;
+  }
+
+  /** Meshes a body (registered: {@link registerBody}) over a cartesian grid; higher `priority` runs first. */
   mesh(params: BodyMeshParams, priority = 0): BodyJob {
     if (!this.gpuWorker) return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
 
@@ -58,9 +97,8 @@ export class BodyMesher {
     let cancelled = false;
     let gpuJob: GpuJob<{ values: Float32Array; hermite: BodyMeshParams['hermite'] }> | null = null;
     let poolJob: PoolJob<BodyMeshResult> | null = null;
-    const recipe: FieldRecipe = params.recipe;
     const grid = { originM: params.originM, stepM: params.stepM, points: params.cells + 1 };
-    gpuJob = this.gpuWorker.sampleChunk(recipe, grid);
+    gpuJob = this.gpuWorker.sampleChunk(params.body, grid);
     const promise = gpuJob.promise.then(({ values, hermite }) => {
       if (cancelled) throw new JobCancelledError();
       const transfer: Transferable[] = [values.buffer as ArrayBuffer];

@@ -1,11 +1,11 @@
 /**
  * Main-thread handle of the GPU sampling worker (gpuSampler.worker.ts): the same
  * `sampleGrid` / `sampleEdges` jobs as GpuFieldSampler, run on the worker's OffscreenCanvas
- * context. Errors keep their names (`GpuContextLostError`, `GpuShaderError`, `RecipeError`),
+ * context. Jobs name a body registered with the worker ({@link GpuSamplerClient.registerBody}).
+ * Errors keep their names (`GpuContextLostError`, `GpuShaderError`, `RecipeError`),
  * a crashed worker rejects everything pending, and nothing waits forever.
  */
-import type { FieldRecipe } from '../field/recipe';
-import type { CubeSphereOptions } from '../lod/index';
+import type { BodyDefinition } from './bodyRegistry';
 import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
@@ -72,21 +72,30 @@ export class GpuSamplerClient {
     return this.pending.size;
   }
 
-  sampleGrid(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GridSamples> {
-    return this.send<GridSamples>({ id: 0, kind: 'grid', params: { recipe, grid } });
+  /** Tells the worker body `id`'s recipe (and a planet's chunk space): jobs then name it. */
+  registerBody(id: string, definition: BodyDefinition): void {
+    if (!this.dead) this.worker.postMessage({ id: 0, kind: 'registerBody', params: { body: id, definition } } satisfies GpuWorkerRequest);
+  }
+
+  unregisterBody(id: string): void {
+    if (!this.dead) this.worker.postMessage({ id: 0, kind: 'unregisterBody', params: { body: id } } satisfies GpuWorkerRequest);
+  }
+
+  sampleGrid(body: string, grid: ChunkGrid): GpuJob<GridSamples> {
+    return this.send<GridSamples>({ id: 0, kind: 'grid', params: { body, grid } });
   }
 
   /** Grid values and the hermite data of their sign-changing edges, in one round trip. */
-  sampleChunk(recipe: FieldRecipe, grid: ChunkGrid): GpuJob<GpuChunkSamples> {
-    return this.send<GpuChunkSamples>({ id: 0, kind: 'chunk', params: { recipe, grid } });
+  sampleChunk(body: string, grid: ChunkGrid): GpuJob<GpuChunkSamples> {
+    return this.send<GpuChunkSamples>({ id: 0, kind: 'chunk', params: { body, grid } });
   }
 
   /**
-   * A planet chunk (key "face/level/ci/cj/ck" of the cube-sphere `space`): grid values through the
-   * chunk-relative cube-sphere mapping with the level's band limit, and the edge pass's hermite data.
+   * A chunk of planet `body` (key "face/level/ci/cj/ck" of its cube-sphere space): grid values through
+   * the chunk-relative cube-sphere mapping with the level's band limit, and the edge pass's hermite data.
    */
-  samplePlanetChunk(recipe: FieldRecipe, space: CubeSphereOptions, key: string): GpuJob<GpuChunkSamples> {
-    return this.send<GpuChunkSamples>({ id: 0, kind: 'planetChunk', params: { recipe, space, key } });
+  samplePlanetChunk(body: string, key: string): GpuJob<GpuChunkSamples> {
+    return this.send<GpuChunkSamples>({ id: 0, kind: 'planetChunk', params: { body, key } });
   }
 
   /** Where the worker's time went so far (benchmarks). */
@@ -95,8 +104,8 @@ export class GpuSamplerClient {
   }
 
   /** `edgeIds` is copied (not transferred) so the caller keeps its array. */
-  sampleEdges(recipe: FieldRecipe, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
-    return this.send<EdgeSamples>({ id: 0, kind: 'edges', params: { recipe, grid, edgeIds } });
+  sampleEdges(body: string, grid: ChunkGrid, edgeIds: Uint32Array): GpuJob<EdgeSamples> {
+    return this.send<EdgeSamples>({ id: 0, kind: 'edges', params: { body, grid, edgeIds } });
   }
 
   private send<T>(request: GpuWorkerRequest): GpuJob<T> {

@@ -10,8 +10,7 @@
  *   share the load rather than chunks queueing behind the GPU.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
-import type { CubeSphereOptions, CubeSphereSpace } from '../lod/index';
-import type { FieldRecipe } from '../field/recipe';
+import type { CubeSphereSpace } from '../lod/index';
 import type { GpuSamplerClient } from './GpuSamplerClient';
 import type { PlanetChunkParams, PlanetChunkResult } from './planetChunkJob';
 import { gpuSamplesLevel } from './planetGpuSamples';
@@ -26,8 +25,8 @@ import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
 export const GPU_MAX_PENDING = 256;
 
 export interface PlanetChunkJobsOptions {
-  recipe: FieldRecipe;
-  space: CubeSphereOptions;
+  /** The planet's id, registered with the workers with its recipe and chunk space (bodyRegistry.ts). */
+  body: string;
   chunkSpace: CubeSphereSpace;
   /** Outer radius of the recipe (m): with the level's cell size, whether float32 resolves it. */
   maxRadiusM: number;
@@ -105,7 +104,7 @@ export class PlanetChunkJobs {
     let meshJob: PoolJob<PlanetChunkResult> | null = null;
     let priority = run.priority;
     const key = `${params.face}/${params.level}/${params.ci}/${params.cj}/${params.ck}`;
-    const sampling = gpu.samplePlanetChunk(this.options.recipe, this.options.space, key);
+    const sampling = gpu.samplePlanetChunk(this.options.body, key);
     this.gpuPending++;
     const promise = sampling.promise.then(
       (samples) => {

@@ -22,6 +22,10 @@
  *   not a main-thread round trip later (a main thread blocked in a software-rendered frame answers
  *   after 100-250 ms). The worker says when it starts a job: that is the one a crash is blamed on.
  *
+ * - `broadcast(key, message)` posts a standing message to every worker and to every replacement
+ *   before its first job (body registrations: jobs name a body each worker must know); `retract`
+ *   withdraws it.
+ *
  * Ownership: buffers listed in `transfer` belong to the worker once `run` is called; result
  * buffers transferred back belong to the caller.
  */
@@ -138,6 +142,8 @@ export class WorkerPool {
   private readonly affinity = new Map<string, Slot>();
   private seq = 0;
   private disposed = false;
+  /** Standing messages by key (broadcast): every worker has been sent each, in order, before any job. */
+  private readonly standing = new Map<string, unknown>();
   /** Workers replaced after dying (for the stats overlay and tests). */
   crashes = 0;
   /** Slowest job so far, start to answer (ms): scales the stall allowance. */
@@ -214,6 +220,28 @@ export class WorkerPool {
     };
   }
 
+  /**
+   * Posts `message` to every worker now and to every worker spawned later (replacements) before its
+   * first job, until {@link retract}ed. A second broadcast under one key replaces the first.
+   */
+  broadcast(key: string, message: unknown): void {
+    if (this.disposed) return;
+    this.standing.delete(key);
+    this.standing.set(key, message);
+    for (const slot of this.slots) slot.worker.postMessage(message);
+  }
+
+  /** Withdraws the standing message `key`, posting `message` (its undoing) to every worker. */
+  retract(key: string, message: unknown): void {
+    if (this.disposed || !this.standing.delete(key)) return;
+    for (const slot of this.slots) slot.worker.postMessage(message);
+  }
+
+  /** Standing messages in force (tests, stats). */
+  get standingCount(): number {
+    return this.standing.size;
+  }
+
   /** Back-pressure: like {@link run}, but returns undefined while the queue is full. */
   tryRun<R>(kind: string, params: unknown, options: RunOptions = {}): PoolJob<R> | undefined {
     if (this.queue.length >= this.options.maxQueued) return undefined;
@@ -239,6 +267,7 @@ export class WorkerPool {
       this.onDeath(slot, `crashed: ${event.message || 'uncaught error'}`);
     };
     slot.worker.onmessageerror = () => this.onDeath(slot, 'sent a message that could not be read');
+    for (const message of this.standing.values()) slot.worker.postMessage(message);
     return slot;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Worker entry for body jobs: `meshBody` (bodyJob.ts), `meshPlanetChunk` (planetChunkJob.ts) and
+ * Worker entry for body jobs (each names a body registered with this worker, bodyRegistry.ts): `meshBody` (bodyJob.ts), `meshPlanetChunk` (planetChunkJob.ts) and
  * `buildPlanetSeamJob` (planetSeamJob.ts) behind the pool's envelope. Jobs the pool hands over
  * wait in a WorkerJobQueue (highest priority first; cancelled ones never start). Result buffers
  * are transferred: the main thread owns them afterwards.
@@ -7,6 +7,7 @@
  * outside any job; nothing starts after it), to exercise the pool's replace-and-retry path.
  */
 import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
+import { handleRegistration } from './bodyRegistry';
 import { WorkerJobQueue, type JobOutput } from './jobQueue';
 import { meshPlanetChunk, planetResultTransfer, type PlanetChunkParams } from './planetChunkJob';
 import { buildPlanetSeamJob, planetSeamTransfer, type PlanetSeamParams } from './planetSeamJob';
@@ -56,4 +57,7 @@ const queue = new WorkerJobQueue(
   },
 );
 
-scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams> & { priority?: number }>) => queue.onMessage(event.data);
+scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams> & { priority?: number }>) => {
+  // Registrations apply at once, in message order: every job posted after one may name its body.
+  if (!handleRegistration(event.data)) queue.onMessage(event.data);
+};

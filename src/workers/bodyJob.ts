@@ -1,5 +1,5 @@
 /**
- * The body job: (recipe, grid, resolution) → grid values → hermite data → Dual Contouring
+ * The body job: (body, grid, resolution) → grid values → hermite data → Dual Contouring
  * with simplification → indexed mesh + a three-mesh-bvh BVH, all off the main thread. A pure
  * function of its params (runs in workers and in Node tests); `body.worker.ts` adapts it.
  *
@@ -8,11 +8,13 @@
  */
 import { BufferAttribute, BufferGeometry } from 'three';
 import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
-import { compileToJs, type FieldFn, type FieldRecipe } from '../field/index';
+import { compileToJs, type FieldFn } from '../field/index';
 import { cartesianMapping, meshChunk, type ChunkStats, type HermiteEdges } from '../mesher/index';
+import { derived, registeredBody } from './bodyRegistry';
 
 export interface BodyMeshParams {
-  recipe: FieldRecipe;
+  /** The body's id, registered with the worker (bodyRegistry.ts). */
+  body: string;
   /** N: N³ cells over the grid. */
   cells: number;
   /** Body-local position of grid point (0, 0, 0), metres. */
@@ -48,24 +50,15 @@ export interface BodyMeshResult {
   sampledBy: 'gpu' | 'js';
 }
 
-/** Compiled fields by recipe JSON: a worker meshes the same body at several resolutions. */
-const fieldCache = new Map<string, FieldFn>();
-const FIELD_CACHE_MAX = 64;
-
-function fieldFor(recipe: FieldRecipe): FieldFn {
-  const key = JSON.stringify(recipe);
-  let f = fieldCache.get(key);
-  if (!f) {
-    f = compileToJs(recipe);
-    if (fieldCache.size >= FIELD_CACHE_MAX) fieldCache.delete(fieldCache.keys().next().value!);
-    fieldCache.set(key, f);
-  }
-  return f;
+/** The body's compiled JS field, kept with its registration: a worker meshes one body at several resolutions. */
+function fieldFor(id: string): FieldFn {
+  const body = registeredBody(id);
+  return derived(body, 'bodyJob.field', () => compileToJs(body.recipe));
 }
 
 export function meshBody(params: BodyMeshParams): BodyMeshResult {
   if (params.debugThrow) throw new Error('debugThrow: this body job was asked to fail');
-  const field = fieldFor(params.recipe);
+  const field = fieldFor(params.body);
   const result = meshChunk({
     originGrid: [0, 0, 0],
     level: 0,

@@ -2,16 +2,17 @@
  * Worker entry: owns a WebGL2 context on an OffscreenCanvas and a GpuFieldSampler, so field
  * sampling never touches the main thread. Thin adapter around the sampler (STYLE.md §11).
  *
- * Requests: `probe` → capabilities; `grid` / `edges` / `chunk` → samples of a cartesian grid;
+ * Requests: `probe` → capabilities; `registerBody` / `unregisterBody` (bodyRegistry.ts: every
+ * sampling job names a body registered here); `grid` / `edges` / `chunk` → samples of a cartesian grid;
  * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
  * one band-limited program for every level, the mapping relative to the chunk); buffers
  * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`. `stats` →
  * where this worker's time went (GpuWorkerStats, for benchmarks).
  */
-import type { FieldRecipe } from '../field/recipe';
 import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
-import { CubeSphereSpace, parseChunkKey, type CubeSphereOptions } from '../lod/index';
+import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
+import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
 import { planetChunkGrid } from './planetGpuSamples';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
@@ -23,10 +24,11 @@ export interface GpuWorkerProbe {
 
 export type GpuWorkerRequest =
   | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number }>
-  | WorkerRequest<'grid', { recipe: FieldRecipe; grid: ChunkGrid }>
-  | WorkerRequest<'edges', { recipe: FieldRecipe; grid: ChunkGrid; edgeIds: Uint32Array }>
-  | WorkerRequest<'chunk', { recipe: FieldRecipe; grid: ChunkGrid }>
-  | WorkerRequest<'planetChunk', { recipe: FieldRecipe; space: CubeSphereOptions; key: string }>
+  | BodyRegistrationMessage
+  | WorkerRequest<'grid', { body: string; grid: ChunkGrid }>
+  | WorkerRequest<'edges', { body: string; grid: ChunkGrid; edgeIds: Uint32Array }>
+  | WorkerRequest<'chunk', { body: string; grid: ChunkGrid }>
+  | WorkerRequest<'planetChunk', { body: string; key: string }>
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>;
 
@@ -42,7 +44,6 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 let sampler: GpuFieldSampler | null = null;
 /** Planet chunks: the cube-sphere mapping and a band-limited field (`sr_band`), on the same context. */
 let planetSampler: GpuFieldSampler | null = null;
-let planetSpace: { key: string; space: CubeSphereSpace } | null = null;
 let probe: GpuWorkerProbe | null = null;
 const jobs = new Map<number, GpuJob<unknown>>();
 const loop = { handlerMs: 0, replyMs: 0 };
@@ -79,11 +80,11 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number)
   return (probe = { ok: true, renderer, reason: '' });
 }
 
-function samplePlanetChunk(recipe: FieldRecipe, spaceOptions: CubeSphereOptions, key: string): GpuJob<unknown> {
-  const spaceKey = JSON.stringify(spaceOptions);
-  if (planetSpace?.key !== spaceKey) planetSpace = { key: spaceKey, space: new CubeSphereSpace(spaceOptions) };
-  const slots = planetSampler!.compiledField(recipe).bandSlots;
-  return planetSampler!.sampleChunk(recipe, planetChunkGrid(planetSpace.space, parseChunkKey(key), slots));
+function samplePlanetChunk(id: string, key: string): GpuJob<unknown> {
+  const body = registeredPlanet(id);
+  const space = derived(body, 'gpuSampler.space', () => new CubeSphereSpace(body.space));
+  const slots = planetSampler!.compiledField(body.recipe).bandSlots;
+  return planetSampler!.sampleChunk(body.recipe, planetChunkGrid(space, parseChunkKey(key), slots));
 }
 
 scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
@@ -107,15 +108,16 @@ function handle(msg: GpuWorkerRequest): void {
       jobs.get(msg.params.id)?.cancel();
       return;
     }
+    if (handleRegistration(msg)) return;
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
     const job: GpuJob<unknown> =
       msg.kind === 'planetChunk'
-        ? samplePlanetChunk(msg.params.recipe, msg.params.space, msg.params.key)
+        ? samplePlanetChunk(msg.params.body, msg.params.key)
         : msg.kind === 'grid'
-        ? sampler.sampleGrid(msg.params.recipe, msg.params.grid)
+        ? sampler.sampleGrid(registeredBody(msg.params.body).recipe, msg.params.grid)
         : msg.kind === 'edges'
-          ? sampler.sampleEdges(msg.params.recipe, msg.params.grid, msg.params.edgeIds)
-          : sampler.sampleChunk(msg.params.recipe, msg.params.grid);
+          ? sampler.sampleEdges(registeredBody(msg.params.body).recipe, msg.params.grid, msg.params.edgeIds)
+          : sampler.sampleChunk(registeredBody(msg.params.body).recipe, msg.params.grid);
     jobs.set(msg.id, job);
     job.promise.then(
       (result) => {

@@ -7,7 +7,7 @@
  * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
  * meshing is `meshCubeSphereChunk` (src/lod/cubeSphereChunk.ts), the same path `meshPlanet` uses.
  */
-import { bandLimitSummary, compileToJs, recipeBounds, type BandLimitSummary, type FieldFn, type FieldRecipe } from '../field/index';
+import { bandLimitSummary, compileToJs, recipeBounds, type BandLimitSummary, type FieldFn } from '../field/index';
 import {
   chunkSampleGapM,
   coarserNeighbourBoxes,
@@ -21,16 +21,16 @@ import {
   type ChunkAddress,
   type ChunkKey,
   type ChunkSamples,
-  type CubeSphereOptions,
 } from '../lod/index';
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
+import { registeredPlanet, type RegisteredBody } from './bodyRegistry';
 import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
 import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
 
 export interface PlanetChunkParams {
-  recipe: FieldRecipe;
-  space: CubeSphereOptions;
+  /** The planet's id, registered with the worker with its recipe and chunk space (bodyRegistry.ts). */
+  body: string;
   face: number;
   level: number;
   ci: number;
@@ -90,7 +90,8 @@ export interface PlanetChunkResult {
 }
 
 export interface PlanetContext {
-  key: string;
+  /** The registration this context was derived from. */
+  body: RegisteredBody;
   /** The full field (no band-limit). */
   field: FieldFn;
   space: CubeSphereSpace;
@@ -105,17 +106,21 @@ let cached: PlanetContext | null = null;
 /** The current planet's level fields (PlanetContext.level), compiled on first use. */
 const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
 
-/** The compiled field and chunk space of a recipe, kept for the next job of the same planet. */
-export function planetContext(recipe: FieldRecipe, spaceOptions: CubeSphereOptions): PlanetContext {
-  const key = JSON.stringify([recipe, spaceOptions]);
-  if (cached?.key !== key) {
+/**
+ * The compiled field and chunk space of planet `id` (registered with this worker), kept for its next
+ * job. One planet at a time: the kept samples and leaves of another are dropped on a switch.
+ */
+export function planetContext(id: string): PlanetContext {
+  const body = registeredPlanet(id);
+  if (cached?.body !== body) {
+    const { recipe, space: spaceOptions } = body;
     const bounds = recipeBounds(recipe);
     recentSamples.clear();
     levels.clear();
     clearLeafStore();
     const space = new CubeSphereSpace(spaceOptions);
     cached = {
-      key,
+      body,
       field: compileToJs(recipe),
       space,
       lipschitz: bounds.lipschitz,
@@ -201,7 +206,7 @@ export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
 }
 
 function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
-  const ctx = planetContext(params.recipe, params.space);
+  const ctx = planetContext(params.body);
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
   const { field, summary, planes } = ctx.level(a.level);

@@ -13,10 +13,10 @@ import {
   seamPartLeaves,
   seamSnapshot,
   type ChunkKey,
-  type CubeSphereOptions,
   CubeSphereSpace,
 } from '../lod/index';
 import { meshChunk, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
+import { derived, registeredPlanet } from './bodyRegistry';
 import { keptLeaves } from './leafStore';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
@@ -37,7 +37,8 @@ export interface PlanetSeamPart {
 }
 
 export interface PlanetSeamParams {
-  space: CubeSphereOptions;
+  /** The planet's id, registered with the worker (bodyRegistry.ts): its chunk space. */
+  body: string;
   owner: ChunkKey;
   /** The owner's stitched chunks in the snapshot (`PlanetLod.seamStitches`), canonical order. */
   stitches: ChunkKey[];
@@ -81,18 +82,15 @@ export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 
   return leaves;
 }
 
-let lastSpace: { key: string; space: CubeSphereSpace } | null = null;
-
 /** The chunk space of the seam's planet (a seam reads leaves only: no field, no recipe). */
-function seamSpace(options: CubeSphereOptions): CubeSphereSpace {
-  const key = JSON.stringify(options);
-  if (lastSpace?.key !== key) lastSpace = { key, space: new CubeSphereSpace(options) };
-  return lastSpace.space;
+function seamSpace(id: string): CubeSphereSpace {
+  const body = registeredPlanet(id);
+  return derived(body, 'planetSeamJob.space', () => new CubeSphereSpace(body.space));
 }
 
 export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
   const t0 = performance.now();
-  const space = seamSpace(params.space);
+  const space = seamSpace(params.body);
   const lod = seamSnapshot(space, parseChunkKey(params.owner), params.stitches.map((k) => parseChunkKey(k)));
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
   const missing: string[] = [];

@@ -17,6 +17,10 @@ import { CubeSphereSpace } from '../../src/lod/index';
 import { drawShifted } from '../../src/render/floatingOrigin';
 import { planetRecipe } from '../../src/scene/index';
 import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { registerBody } from '../../src/workers/bodyRegistry';
+
+/** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
+const PLANET = 'test:planet';
 
 const f = Math.fround;
 const HEIGHT_PX = 1080;
@@ -63,6 +67,7 @@ describe('floating origin: hovering 2 m above a 6,000 km planet 20,000 km from t
     const radiusM = bounds.sphereRadiusM;
     expect(radiusM).toBeGreaterThan(6e6);
     const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
+    registerBody(PLANET, { recipe, space: spaceOptions });
     const space = new CubeSphereSpace(spaceOptions);
     const field = compileToJs(recipe);
     // The ground along d (bisection on the JS field), the camera 2 m above it.
@@ -78,7 +83,7 @@ describe('floating origin: hovering 2 m above a 6,000 km planet 20,000 km from t
     space.fromWorld(ground.x, ground.y, ground.z, g);
     const N = space.chunkCells;
     const job = meshPlanetChunk({
-      recipe, space: spaceOptions, face: g[0], level: 0,
+      body: PLANET, face: g[0], level: 0,
       ci: Math.floor(g[1] / N), cj: Math.floor(g[2] / N), ck: Math.floor(g[3] / N), coarser: [], simplify: 0.02,
     });
     expect(job.homogeneous).toBeNull();

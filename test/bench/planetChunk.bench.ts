@@ -17,6 +17,10 @@ import { planetRecipe } from '../../src/scene/index.ts';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
 import { median, rowFrom } from './harness.ts';
 import type { Benchmark, BenchRow } from './harness.ts';
+import { registerBody } from '../../src/workers/bodyRegistry.ts';
+
+/** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
+const PLANET = 'test:planet';
 
 export const PLANET_SEED = 4;
 export const BENCH_LEVELS = [0, 3, 6, 9] as const;
@@ -24,6 +28,7 @@ export const BENCH_LEVELS = [0, 3, 6, 9] as const;
 const recipe = planetRecipe(PLANET_SEED);
 const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
+registerBody(PLANET, { recipe, space: spaceOptions });
 
 /** Face-0 chunks at `levels` that hold the surface at a fixed off-center face point. */
 export function surfaceChunks(space: CubeSphereSpace, field: FieldFn, levels: readonly number[]): ChunkAddress[] {
@@ -56,7 +61,7 @@ function planetBenches(): Benchmark[] {
   let evalsPerEdge = '';
   const setup = (): void => {
     if (space) return;
-    const ctx = planetContext(recipe, spaceOptions);
+    const ctx = planetContext(PLANET);
     space = ctx.space;
     chunks = surfaceChunks(space, ctx.field, BENCH_LEVELS);
     // Field evaluations per sign-changing edge in the hermite stage (counted once, untimed).
@@ -90,7 +95,7 @@ function planetBenches(): Benchmark[] {
         chunks.forEach((a, i) => {
           clearSampleCache(); // from scratch: what a chunk costs the first time it is asked for
           const t0 = performance.now();
-          const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0 });
+          const r = meshPlanetChunk({ body: PLANET, ...a, coarser: [], simplify: 0 });
           perLevel[i].push(performance.now() - t0);
           triangles += r.indices.length / 3;
         });
@@ -107,7 +112,7 @@ function planetBenches(): Benchmark[] {
       warmup: 1,
       setup,
       run: () => {
-        for (const a of chunks) meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0 });
+        for (const a of chunks) meshPlanetChunk({ body: PLANET, ...a, coarser: [], simplify: 0 });
       },
       toValue: (ms) => { const v = chunksPerS(ms); rates.remesh.push(v); return v; },
       notes: () => `peer: the same chunks meshed again (a restriction change) from the samples and hermite data the worker kept; remesh/job ${(median(rates.remesh) / median(rates.job)).toFixed(1)}`,
@@ -118,7 +123,7 @@ function planetBenches(): Benchmark[] {
       runs: 5,
       warmup: 1,
       setup,
-      run: () => sampleAll(planetContext(recipe, spaceOptions).field),
+      run: () => sampleAll(planetContext(PLANET).field),
       toValue: (ms) => { const v = chunksPerS(ms); rates.sample.push(v); return v; },
       notes: () => `peer: sampleChunk only (33³ field samples) of the same chunks; job/sample ${ratio('sample')}`,
     },

@@ -8,10 +8,15 @@ import { planetRecipe } from '../../src/scene/index';
 import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
 import { buildPlanetSeamJob } from '../../src/workers/planetSeamJob';
 import { surfaceChunks } from '../bench/planetChunk.bench';
+import { registerBody } from '../../src/workers/bodyRegistry';
+
+/** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
+const PLANET = 'test:planet';
 
 const recipe = planetRecipe(4);
 const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
+registerBody(PLANET, { recipe, space: spaceOptions });
 const space = new CubeSphereSpace(spaceOptions);
 
 /** Equal element by element, NaN equal to NaN (Object.is, except that 0 and -0 are equal too). */
@@ -30,7 +35,7 @@ function expectSameLeaves(a: BoundaryLeaves, b: BoundaryLeaves): void {
 
 describe('packing', () => {
   const chunks = surfaceChunks(space, compileToJs(recipe), [0, 6]).map((a) => ({
-    a, r: meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: [], simplify: 0.02 }),
+    a, r: meshPlanetChunk({ body: PLANET, ...a, coarser: [], simplify: 0.02 }),
   }));
 
   it('boundary leaves round-trip exactly and shrink at least 4x', () => {
@@ -69,9 +74,9 @@ describe('packing', () => {
     const b = { ...a, ci: a.ci + 1 };
     const lod = planetLod(space, [a, b]);
     expect(lod.seamStitches.get(keyOf(b))).toContain(keyOf(a));
-    const meshes = new Map([a, b].map((c) => [keyOf(c), meshPlanetChunk({ recipe, space: spaceOptions, ...c, coarser: [], simplify: 0.02 })]));
+    const meshes = new Map([a, b].map((c) => [keyOf(c), meshPlanetChunk({ body: PLANET, ...c, coarser: [], simplify: 0.02 })]));
     const build = (pack: boolean) => buildPlanetSeamJob({
-      space: spaceOptions, owner: keyOf(b), stitches: [...lod.seamStitches.get(keyOf(b))!],
+      body: PLANET, owner: keyOf(b), stitches: [...lod.seamStitches.get(keyOf(b))!],
       parts: [keyOf(b), ...lod.seamStitches.get(keyOf(b))!].map((key) => {
         const leaves = meshes.get(key)!.boundary!;
         return { key, leaves: pack ? unpackBoundaryLeaves(packBoundaryLeaves(leaves)) : leaves };

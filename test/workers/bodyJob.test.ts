@@ -5,6 +5,7 @@ import { recipeBounds } from '../../src/field/index';
 import { validateMesh } from '../../src/mesher/index';
 import { asteroidRecipe } from '../../src/scene/index';
 import { meshBody, type BodyMeshParams } from '../../src/workers/bodyJob';
+import { registerBody } from '../../src/workers/bodyRegistry';
 
 function params(seed: number, cells: number): BodyMeshParams {
   const recipe = asteroidRecipe(seed);
@@ -12,7 +13,9 @@ function params(seed: number, cells: number): BodyMeshParams {
   const extent = Math.max(...[0, 1, 2].map((a) => b.boxMax[a] - b.boxMin[a])) * 1.02;
   const stepM = extent / cells;
   const c = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
-  return { recipe, cells, stepM, originM: [c[0] - extent / 2, c[1] - extent / 2, c[2] - extent / 2], simplify: 0.05 };
+  // Registered as a worker's registry would hold it; the job names it.
+  registerBody(`asteroid:${seed}`, { recipe });
+  return { body: `asteroid:${seed}`, cells, stepM, originM: [c[0] - extent / 2, c[1] - extent / 2, c[2] - extent / 2], simplify: 0.05 };
 }
 
 describe('meshBody', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRecipe, recipeBounds } from '../../src/field/index';
 import { CubeSphereSpace } from '../../src/lod/index';
 import { validateMesh } from '../../src/mesher/index';
+import { registerBody } from '../../src/workers/bodyRegistry';
 import { meshPlanetChunk, sampleCacheStats } from '../../src/workers/planetChunkJob';
 
 const R = 50_000;
@@ -11,6 +12,9 @@ const recipe = parseRecipe({
   root: { type: 'sphere', radius: R, noise: { kind: 'fbm', seed: 3, frequency: 1 / 8000, octaves: 4, amplitude: 1500 } },
 });
 const spaceOptions = { radiusM: R, chunkCells: 8, finestCellM: 400 };
+/** The planet the jobs name (registered with this thread's body registry, as a worker's would be). */
+const MOON = 'test:moon';
+registerBody(MOON, { recipe, space: spaceOptions });
 
 describe('meshPlanetChunk', () => {
   const space = new CubeSphereSpace(spaceOptions);
@@ -20,7 +24,7 @@ describe('meshPlanetChunk', () => {
 
   it('meshes a surface chunk on every face, relative to a float64 body-local origin', () => {
     for (let face = 0; face < 6; face++) {
-      const r = meshPlanetChunk({ recipe, space: spaceOptions, face, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
+      const r = meshPlanetChunk({ body: MOON, face, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
       expect(r.homogeneous).toBeNull();
       expect(r.indices.length).toBeGreaterThan(0);
       const report = validateMesh({ positions: r.positions, indices: r.indices });
@@ -36,14 +40,14 @@ describe('meshPlanetChunk', () => {
   });
 
   it('reports chunks far below the surface as full, and proven for their descendants', () => {
-    const r = meshPlanetChunk({ recipe, space: spaceOptions, face: 2, level: 0, ci: 5, cj: 5, ck: 0, coarser: [], simplify: 0 });
+    const r = meshPlanetChunk({ body: MOON, face: 2, level: 0, ci: 5, cj: 5, ck: 0, coarser: [], simplify: 0 });
     expect(r.homogeneous?.state).toBe('full');
     expect(r.indices.length).toBe(0);
   });
 
   it('is deterministic', () => {
-    const a = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
-    const b = meshPlanetChunk({ recipe, space: spaceOptions, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
+    const a = meshPlanetChunk({ body: MOON, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
+    const b = meshPlanetChunk({ body: MOON, face: 4, level: root, ci: 1, cj: 0, ck: surfaceCk, coarser: [], simplify: 0.02 });
     expect(a.hash).toBe(b.hash);
   });
 
@@ -54,7 +58,8 @@ describe('meshPlanetChunk', () => {
     // layer the surface crosses inside the chunk (a non-empty mesh).
     // Relief of a wavelength both levels keep (the test moon's 8 km noise is band-limited away there).
     const bumpy = parseRecipe({ ...recipe, name: 'bumpy moon', root: { type: 'sphere', radius: R, noise: { kind: 'fbm', seed: 3, frequency: 1 / 60000, octaves: 2, amplitude: 3000 } } });
-    const jobAt = (ck: number, coarser: string[]) => meshPlanetChunk({ recipe: bumpy, space: spaceOptions, face: 4, level, ci: 1, cj: 0, ck, coarser, simplify: 0 });
+    registerBody('test:bumpy', { recipe: bumpy, space: spaceOptions });
+    const jobAt = (ck: number, coarser: string[]) => meshPlanetChunk({ body: 'test:bumpy', face: 4, level, ci: 1, cj: 0, ck, coarser, simplify: 0 });
     const ck = [ck0, ck0 - 1, ck0 + 1, ck0 - 2, ck0 + 2].find((c) => jobAt(c, []).indices.length > 0)!;
     expect(ck).toBeDefined();
     const job = (coarser: string[]) => jobAt(ck, coarser);
@@ -66,7 +71,8 @@ describe('meshPlanetChunk', () => {
     // Crossings and normals of the edges the restriction left alone came from the memo.
     expect(sampleCacheStats.recalledEdges - recalled).toBeGreaterThan(warm.stats!.edges / 2);
     // Another planet clears the cache: the same job again, sampled from scratch.
-    meshPlanetChunk({ recipe: parseRecipe({ ...recipe, name: 'other' }), space: spaceOptions, face: 0, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
+    registerBody('test:other', { recipe: parseRecipe({ ...recipe, name: 'other' }), space: spaceOptions });
+    meshPlanetChunk({ body: 'test:other', face: 0, level: root, ci: 0, cj: 0, ck: surfaceCk, coarser: [], simplify: 0 });
     const misses = sampleCacheStats.misses;
     const cold = job(coarser);
     expect(sampleCacheStats.misses).toBe(misses + 1);

@@ -19,10 +19,15 @@ import {
   float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
 } from '../../src/workers/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+import { registerBody } from '../../src/workers/bodyRegistry';
+
+/** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
+const PLANET = 'test:planet';
 
 const recipe = planetRecipe(7);
 const bounds = recipeBounds(recipe);
 const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
+registerBody(PLANET, { recipe, space: spaceOptions });
 const space = new CubeSphereSpace(spaceOptions);
 const shell = planetShell(bounds);
 
@@ -36,7 +41,7 @@ function jitter(key: string, p: number): number {
 }
 
 function levelField(level: number): FieldFn {
-  return planetContext(recipe, spaceOptions).level(level).field;
+  return planetContext(PLANET).level(level).field;
 }
 
 /** The level's JS samples of chunk `a`, each moved by up to `errorM` (independently per chunk). */
@@ -101,7 +106,7 @@ function weldFromGpuSamples(seed: number, errorM: number, toleranceM: number): R
     const key = keyOf(a);
     const values = simulatedGpuValues(a, errorM);
     const params: PlanetChunkParams = {
-      recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0,
+      body: PLANET, ...a, coarser: coarserOf(key), simplify: 0,
       gpu: { values, hermite: simulatedEdgePass(a, values), toleranceM },
     };
     const r = meshPlanetChunk(params);
@@ -117,7 +122,7 @@ function weldFromGpuSamples(seed: number, errorM: number, toleranceM: number): R
     const stitches = [...lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
       leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
-    const s = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+    const s = buildPlanetSeamJob({ body: PLANET, owner, stitches, parts });
     meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
     tags.push(s.vertexFaces);
   }

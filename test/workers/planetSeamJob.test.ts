@@ -12,10 +12,15 @@ import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '.
 import { planetRecipe } from '../../src/scene/planets';
 import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
 import { buildPlanetSeamJob, seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
+import { registerBody } from '../../src/workers/bodyRegistry';
+
+/** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
+const PLANET = 'test:planet';
 
 const recipe = planetRecipe(7);
 const bounds = recipeBounds(recipe);
 const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
+registerBody(PLANET, { recipe, space: spaceOptions });
 
 describe('planet chunk + seam jobs', () => {
   const space = new CubeSphereSpace(spaceOptions);
@@ -34,7 +39,7 @@ describe('planet chunk + seam jobs', () => {
       const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
       for (const a of lod.leaves) {
         const key = keyOf(a);
-        const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0, leafId: `t:${key}` });
+        const r = meshPlanetChunk({ body: PLANET, ...a, coarser: coarserOf(key), simplify: 0, leafId: `t:${key}` });
         if (r.homogeneous) {
           homogeneous.set(key, r.homogeneous.state);
           continue;
@@ -54,20 +59,20 @@ describe('planet chunk + seam jobs', () => {
         const sent = seamPartsToSend(space, owner, parts);
         sentRecords += sent.parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
         allRecords += parts.reduce((n, p) => n + (p.leaves?.count ?? 0), 0);
-        const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ space: spaceOptions, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
+        const s = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({ body: PLANET, owner, stitches, parts: sent.parts }, { transfer: sent.transfer }));
         for (const p of sent.parts) if (p.leaves) expect(p.leaves.cells.byteLength).toBe(0); // transferred away
         // Sent again after its worker died, the job finds them gone and says so (no silent crack).
         if (sent.parts.some((p) => (p.leaves?.count ?? 0) > 0)) {
-          expect(() => buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts: sent.parts })).toThrow(/transferred away/);
+          expect(() => buildPlanetSeamJob({ body: PLANET, owner, stitches, parts: sent.parts })).toThrow(/transferred away/);
         }
         for (const p of parts) if (p.leaves) expect(p.leaves.cells.length).toBe(4 * p.leaves.count);
-        const whole = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+        const whole = buildPlanetSeamJob({ body: PLANET, owner, stitches, parts });
         expect(s.indices).toEqual(whole.indices);
         expect(s.positions).toEqual(whole.positions);
         expect(s.vertexCells).toEqual(whole.vertexCells);
         // As the renderer sends it first: chunk ids only, the leaves read from this worker's store.
         const named = buildPlanetSeamJob(structuredClone<PlanetSeamParams>({
-          space: spaceOptions, owner, stitches, parts: parts.map((p) => (p.leaves ? { key: p.key, leafId: `t:${p.key}` } : p)),
+          body: PLANET, owner, stitches, parts: parts.map((p) => (p.leaves ? { key: p.key, leafId: `t:${p.key}` } : p)),
         }));
         expect(named.missing).toEqual([]);
         expect(named.indices).toEqual(whole.indices);
@@ -91,7 +96,7 @@ describe('planet chunk + seam jobs', () => {
     const owner = lod.keys[0];
     const stitches = [...lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) => ({ key, leafId: `never meshed:${key}` }));
-    const r = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+    const r = buildPlanetSeamJob({ body: PLANET, owner, stitches, parts });
     expect(r.missing).toEqual(parts.map((p) => p.leafId));
     expect(r.indices.length).toBe(0);
   });

@@ -169,3 +169,35 @@ describe('WorkerPool: affinity', () => {
     pool.dispose();
   });
 });
+
+describe('WorkerPool: standing messages (body registrations)', () => {
+  beforeEach(() => {
+    FakeWorker.all = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('reach every worker, and a replacement before its first job; retract undoes them', async () => {
+    const pool = new WorkerPool({ name: 'test pool', size: 2, create: () => new FakeWorker() as unknown as Worker, onWorkerLost: () => {} });
+    pool.broadcast('body:a', { id: 0, kind: 'registerBody', params: { body: 'a' } });
+    pool.broadcast('body:b', { id: 0, kind: 'registerBody', params: { body: 'b' } });
+    for (const w of FakeWorker.all) expect(w.posted.map((m) => (m.params as { body: string }).body)).toEqual(['a', 'b']);
+    const job = pool.run<string>('meshBody', { body: 'a' });
+    const first = FakeWorker.all.find((w) => w.posted.some((m) => m.kind === 'meshBody'))!;
+    first.start(2);
+    first.onerror?.({ message: 'boom', preventDefault: () => {} });
+    // The replacement was told both bodies, in order, before the retried job.
+    const replacement = FakeWorker.all[2];
+    expect(replacement.posted.map((m) => m.kind)).toEqual(['registerBody', 'registerBody', 'meshBody']);
+    replacement.start(2);
+    replacement.answer(2, 'meshed');
+    await expect(job.promise).resolves.toBe('meshed');
+    pool.retract('body:a', { id: 0, kind: 'unregisterBody', params: { body: 'a' } });
+    expect(pool.standingCount).toBe(1);
+    for (const w of FakeWorker.all.filter((x) => !x.terminated)) expect(w.posted.at(-1)!.kind).toBe('unregisterBody');
+    pool.retract('body:a', { id: 0, kind: 'unregisterBody', params: { body: 'a' } }); // twice: nothing more sent
+    const sent = FakeWorker.all.map((w) => w.posted.length);
+    expect(FakeWorker.all.map((w) => w.posted.length)).toEqual(sent);
+    pool.dispose();
+  });
+});

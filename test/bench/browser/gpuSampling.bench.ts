@@ -63,8 +63,9 @@ export const benchmarks: Benchmark[] = [
     setup: async () => {
       client = await GpuSamplerClient.create();
       if (!client) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
+      client.registerBody('asteroid6', { recipe: ASTEROID6 });
     },
-    run: timed('gpu-worker', () => client!.sampleGrid(ASTEROID6, GRID).promise),
+    run: timed('gpu-worker', () => client!.sampleGrid('asteroid6', GRID).promise),
     notes: () => `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s`,
   },
   {

@@ -19,6 +19,7 @@ import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
 import { planetContext } from '../../../src/workers/planetChunkJob';
+import { registerBody } from '../../../src/workers/bodyRegistry';
 import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
 
 const W = 480;
@@ -77,9 +78,9 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
   const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
   const scene4 = sceneSpec(4, 'planet');
-  const planet = new PlanetView({ recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
+  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
   scene.add(planet.root);
-  planet.start(mesher!.pool, mesher!.gpuWorker);
+  planet.start(mesher!);
   return { scene, camera, errors, planet };
 }
 
@@ -363,7 +364,10 @@ async function measureGpuError(): Promise<void> {
   if (!gpu) return;
   const recipe = planetRecipe(4);
   const spaceOptions = { radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 };
-  const ctx = planetContext(recipe, spaceOptions);
+  // Registered here (the main thread's JS reference) and with the sampling worker, under one id.
+  registerBody('bench:planet4', { recipe, space: spaceOptions });
+  gpu.registerBody('bench:planet4', { recipe, space: spaceOptions });
+  const ctx = planetContext('bench:planet4');
   const space = ctx.space;
   const keys = gpuKeys.filter((_, i) => i % (GPU_COLUMNS * GPU_COLUMNS) < 8);
   let ratio = 0, worstM = 0, mismatches = 0, far = 0;
@@ -371,7 +375,7 @@ async function measureGpuError(): Promise<void> {
     const a = parseChunkKey(key);
     const U = space.chunkUnits(a.level);
     const js = sampleChunk({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: 32 }, ctx.level(a.level).field, canonicalSampleMapping(space, a.face));
-    const r = await gpu.samplePlanetChunk(recipe, spaceOptions, key).promise;
+    const r = await gpu.samplePlanetChunk('bench:planet4', key).promise;
     const tol = gpuFieldToleranceM(space, a.level, ctx.maxRadiusM, ctx.lipschitz);
     for (let p = 0; p < js.length; p++) {
       const d = Math.abs(r.values[p] - js[p]);
@@ -408,9 +412,12 @@ async function gpuBatch(): Promise<void> {
   const recipe: FieldRecipe = new URLSearchParams(location.search).get('gpuRecipe') === 'sphere'
     ? { version: 1, name: 'sphere', root: { type: 'sphere', radius: space.radiusM - 5 }, brushes: [] }
     : planet;
+  const body = `bench:batch:${recipe.name}`;
+  gpu.registerBody(body, { recipe, space });
   const before = await gpu.stats();
-  const results = await Promise.all(gpuKeys.map((key) => gpu.samplePlanetChunk(recipe, space, key).promise));
+  const results = await Promise.all(gpuKeys.map((key) => gpu.samplePlanetChunk(body, key).promise));
   const after = await gpu.stats();
+  gpu.unregisterBody(body);
   gpuSamples.timing.push(gpuTimingNote(before, after, results.length));
   gpuSamples.latencyMs.push(results.reduce((a, r) => a + r.latencyMs, 0) / results.length);
   gpuSamples.edges.push(results.reduce((a, r) => a + r.hermite.count, 0));

@@ -11,11 +11,13 @@ import { BodyMaterial } from '../../../src/render/BodyMaterial';
 import { createBodyGeometry } from '../../../src/render/bodyGeometry';
 import { asteroidGrid, singleAsteroidSpec } from '../../../src/scene/index';
 import { meshBody } from '../../../src/workers/bodyJob';
+import { registerBody } from '../../../src/workers/bodyRegistry';
 
 export async function exportAsteroid(seed: number, cells: number) {
   const spec = singleAsteroidSpec(seed).asteroids[0];
   const grid = asteroidGrid(spec);
-  const result = meshBody({ recipe: spec.recipe, cells, originM: grid.originM, stepM: grid.extentM / cells, simplify: 0.02 });
+  registerBody(spec.id, { recipe: spec.recipe });
+  const result = meshBody({ body: spec.id, cells, originM: grid.originM, stepM: grid.extentM / cells, simplify: 0.02 });
   const pivot = new Group();
   pivot.position.set(3000, -200, 1500); // somewhere in a field: the export must not carry this
   pivot.rotateOnAxis(new Vector3(0, 1, 0), 0.7);

@@ -254,7 +254,8 @@ export async function workerGridParity(recipe: FieldRecipe, points: number): Pro
   if (!client) throw new Error('no GPU sampling worker (OffscreenCanvas WebGL2) in this browser');
   try {
     const grid = gridAround(recipe, points);
-    const { values, latencyMs } = await client.sampleGrid(recipe, grid).promise;
+    client.registerBody('parity', { recipe });
+    const { values, latencyMs } = await client.sampleGrid('parity', grid).promise;
     return { ...compareGrid(recipe, grid, values, latencyMs), renderer: client.probe.renderer };
   } finally {
     client.dispose();
@@ -265,7 +266,8 @@ export async function workerRecipeError(): Promise<string> {
   const client = await GpuSamplerClient.create();
   if (!client) throw new Error('no GPU sampling worker');
   try {
-    await client.sampleGrid({ bogus: true } as unknown as FieldRecipe, { originM: [0, 0, 0], stepM: 1, points: 9 }).promise;
+    client.registerBody('bogus', { recipe: { bogus: true } as unknown as FieldRecipe });
+    await client.sampleGrid('bogus', { originM: [0, 0, 0], stepM: 1, points: 9 }).promise;
     return 'resolved';
   } catch (e) {
     return `${(e as Error).name}: ${(e as Error).message}`;

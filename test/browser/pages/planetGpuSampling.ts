@@ -11,6 +11,7 @@ import { sampleChunk, validateMesh, weldMeshes, type BoundaryLeaves, type ChunkM
 import { planetRecipe } from '../../../src/scene/planets';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../../src/workers/planetChunkJob';
+import { registerBody } from '../../../src/workers/bodyRegistry';
 import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../../src/workers/planetSeamJob';
 
@@ -42,8 +43,12 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
   const bounds = recipeBounds(recipe);
   const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 32, finestCellM: 1 };
   const space = new CubeSphereSpace(spaceOptions);
-  const ctx = planetContext(recipe, spaceOptions);
+  // One id for the planet in this page's registry (the JS reference) and the sampling worker's.
+  const body = `parity:${seed}`;
+  registerBody(body, { recipe, space: spaceOptions });
+  const ctx = planetContext(body);
   const gpu = await client();
+  gpu.registerBody(body, { recipe, space: spaceOptions });
   const rows: LevelParity[] = [];
   try {
     for (const level of levels) {
@@ -65,7 +70,7 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
       const a: ChunkAddress = { face: 4, level, ci: Math.floor(g / U), cj: Math.floor(g / U), ck: Math.floor(lo / U) };
       const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level, cells: 32 };
       const js = sampleChunk(spec, field, canonicalSampleMapping(space, a.face));
-      const r = await gpu.samplePlanetChunk(recipe, spaceOptions, keyOf(a)).promise;
+      const r = await gpu.samplePlanetChunk(body, keyOf(a)).promise;
       let maxAbsDiffM = 0, nanCount = 0, signMismatches = 0;
       for (let p = 0; p < js.length; p++) {
         const v = r.values[p];
@@ -113,7 +118,9 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   const bounds = recipeBounds(recipe);
   const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
   const space = new CubeSphereSpace(spaceOptions);
-  const ctx = planetContext(recipe, spaceOptions);
+  const body = `seams:${seed}`;
+  registerBody(body, { recipe, space: spaceOptions });
+  const ctx = planetContext(body);
   const lod = planetLod(space, randomLodConfiguration(space, planetShell(bounds), configuration));
   const coarserOf = (k: ChunkKey): ChunkKey[] => {
     const a = lod.byKey.get(k)!;
@@ -121,6 +128,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   };
   clearSampleCache();
   const gpu = await client();
+  gpu.registerBody(body, { recipe, space: spaceOptions });
   const meshes: ChunkMesh[] = [];
   const tags: (number | Uint8Array)[] = [];
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
@@ -128,7 +136,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   let gpuChunks = 0;
   let worstErrorRatio = 0;
   try {
-    const samples = await Promise.all(lod.leaves.map((a) => gpu.samplePlanetChunk(recipe, spaceOptions, keyOf(a)).promise));
+    const samples = await Promise.all(lod.leaves.map((a) => gpu.samplePlanetChunk(body, keyOf(a)).promise));
     lod.leaves.forEach((a, i) => {
       const key = keyOf(a);
       const s = samples[i];
@@ -138,7 +146,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
       const js = sampleChunk(spec, ctx.level(a.level).field, canonicalSampleMapping(space, a.face));
       const tolerance = gpuFieldToleranceM(space, a.level, ctx.maxRadiusM, ctx.lipschitz);
       for (let p = 0; p < js.length; p++) worstErrorRatio = Math.max(worstErrorRatio, Math.abs(s.values[p] - js[p]) / tolerance);
-      const r = meshPlanetChunk({ recipe, space: spaceOptions, ...a, coarser: coarserOf(key), simplify: 0.02, gpu: { values: s.values, hermite: s.hermite } });
+      const r = meshPlanetChunk({ body, ...a, coarser: coarserOf(key), simplify: 0.02, gpu: { values: s.values, hermite: s.hermite } });
       if (r.homogeneous) {
         homogeneous.set(key, r.homogeneous.state);
         return;
@@ -155,7 +163,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
     const stitches = [...lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
       leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
-    const s = buildPlanetSeamJob({ space: spaceOptions, owner, stitches, parts });
+    const s = buildPlanetSeamJob({ body, owner, stitches, parts });
     if (s.indices.length > 0) seams++;
     meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
     tags.push(s.vertexFaces);

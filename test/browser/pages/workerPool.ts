@@ -12,7 +12,7 @@ function params(seed: number, cells = 12): BodyMeshParams {
   const b = recipeBounds(recipe);
   const extent = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]) * 1.04;
   return {
-    recipe,
+    body: bodyOf(seed),
     cells,
     stepM: extent / cells,
     originM: [b.boxMin[0] - 0.02 * extent, b.boxMin[1] - 0.02 * extent, b.boxMin[2] - 0.02 * extent],
@@ -20,13 +20,24 @@ function params(seed: number, cells = 12): BodyMeshParams {
   };
 }
 
+const SEEDS = [1, 2, 3, 4, 5, 6];
+const bodyOf = (seed: number): string => `asteroid:${seed}`;
+
+/** Registers the test asteroids with every worker of `p`, replacements included (as BodyMesher does). */
+function registerSeeds(p: WorkerPool): WorkerPool {
+  for (const seed of SEEDS) {
+    p.broadcast(`body:${bodyOf(seed)}`, { id: 0, kind: 'registerBody', params: { body: bodyOf(seed), definition: { recipe: asteroidRecipe(seed) } } });
+  }
+  return p;
+}
+
 function pool(size: number, maxRetries = 1): WorkerPool {
-  return new WorkerPool({
+  return registerSeeds(new WorkerPool({
     name: 'test pool',
     size,
     maxRetries,
     create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
-  });
+  }));
 }
 
 async function settle(p: Promise<unknown>): Promise<string> {
@@ -58,13 +69,13 @@ export async function failures(): Promise<{ outcomes: string[]; crashes: number;
 
 /** Priorities, cancellation of queued jobs and back-pressure on one worker. */
 export async function scheduling(): Promise<{ order: number[]; cancelled: string; refused: boolean }> {
-  const p = new WorkerPool({
+  const p = registerSeeds(new WorkerPool({
     name: 'sched pool',
     size: 1,
     maxQueued: 3,
     jobsPerWorker: 1, // strict priorities: nothing handed over ahead
     create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
-  });
+  }));
   const order: number[] = [];
   const first = p.run('meshBody', params(1, 16)); // occupies the worker
   const low = p.run('meshBody', params(2), { priority: 1 });
@@ -103,6 +114,7 @@ export async function gpuVersusJs(seed: number, cells: number): Promise<{ gpu: S
       nonManifoldEdges: report.nonManifoldEdges,
     };
   };
+  for (const m of [gpuMesher, jsMesher]) m.registerBody(bodyOf(seed), { recipe: asteroidRecipe(seed) });
   try {
     const [gpu, js] = await Promise.all([
       gpuMesher.mesh(params(seed, cells)).promise,
@@ -129,13 +141,13 @@ interface Summary {
  * replacement (it counts no attempt), and the killer gives up after its retries.
  */
 export async function pipelining(): Promise<{ handedOver: [number, number]; order: number[]; outcomes: string[]; crashes: number }> {
-  const p = new WorkerPool({
+  const p = registerSeeds(new WorkerPool({
     name: 'pipelined pool',
     size: 1,
     maxRetries: 1,
     jobsPerWorker: 2,
     create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
-  });
+  }));
   const order: number[] = [];
   const jobs = [1, 2, 3].map((seed, i) => p.run<BodyMeshResult>('meshBody', params(seed)).promise.then(() => order.push(i)));
   const handedOver: [number, number] = [p.busy, p.queued];
@@ -153,12 +165,12 @@ export async function pipelining(): Promise<{ handedOver: [number, number]; orde
  * changes made after the handoff, and a cancelled one never delays the others.
  */
 export async function inWorkerOrder(): Promise<{ order: string[]; cancelled: string }> {
-  const p = new WorkerPool({
+  const p = registerSeeds(new WorkerPool({
     name: 'deep pool',
     size: 1,
     jobsPerWorker: 4,
     create: () => new Worker(new URL('../../../src/workers/body.worker.ts', import.meta.url), { type: 'module' }),
-  });
+  }));
   const order: string[] = [];
   const run = (name: string, seed: number, priority: number, cells = 12) => {
     const job = p.run('meshBody', params(seed, cells), { priority });
