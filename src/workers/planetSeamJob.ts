@@ -91,7 +91,8 @@ function seamSpace(id: string): CubeSphereSpace {
 export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
   const t0 = performance.now();
   const space = seamSpace(params.body);
-  const lod = seamSnapshot(space, parseChunkKey(params.owner), params.stitches.map((k) => parseChunkKey(k)));
+  const ownerAddress = parseChunkKey(params.owner);
+  const lod = seamSnapshot(space, ownerAddress, params.stitches.map((k) => parseChunkKey(k)));
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
   const missing: string[] = [];
   for (const p of params.parts) {
@@ -105,7 +106,10 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
     else if (p.leafId !== undefined) {
       const held = keptLeaves(p.leafId);
       if (held) leaves.set(p.key, held);
-      else if (p.packed) leaves.set(p.key, unpackBoundaryLeaves(p.packed));
+      // Only the records this seam can read (a face neighbour's sixth, an edge neighbour's strip):
+      // the seam indexes every record it is given, and a part unpacked here is indexed afresh for
+      // each seam (leaves held by this worker keep their index across seams: kept whole).
+      else if (p.packed) leaves.set(p.key, seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), unpackBoundaryLeaves(p.packed)));
       else missing.push(p.leafId);
     }
   }

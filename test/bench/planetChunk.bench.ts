@@ -9,10 +9,16 @@
  * `sampleChunk` alone on the same chunks (the sampling floor), and
  * with the field compiled without shared modifiers (`reference: true`, the sampling cost
  * before the terrain and cave shell shared their warp, noise and craters).
+ *
+ * Seam jobs (`buildPlanetSeamJob`): a 2:1 configuration around the level-2 surface chunk (its 3×3×3
+ * block, the center one split into 8), every seam with a surface built from packed parts as the
+ * renderer sends them (no leaves held by the worker); peer: the same seams from whole unpacked
+ * boundaries (what the worker indexed before it kept only the records a seam can read).
  */
 import { compileToJs, type FieldFn } from '../../src/field/index.ts';
-import { canonicalSampleMapping, CubeSphereSpace, meshCubeSphereChunk, type ChunkAddress } from '../../src/lod/index.ts';
-import { sampleChunk } from '../../src/mesher/index.ts';
+import { canonicalSampleMapping, CubeSphereSpace, keyOf, meshCubeSphereChunk, planetLod, type ChunkAddress, type ChunkKey, type PlanetLod } from '../../src/lod/index.ts';
+import { packBoundaryLeaves, sampleChunk, unpackBoundaryLeaves, type PackedBoundaryLeaves } from '../../src/mesher/index.ts';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob.ts';
 import { planetRecipe } from '../../src/scene/index.ts';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
 import { median, rowFrom } from './harness.ts';
@@ -140,4 +146,87 @@ function planetBenches(): Benchmark[] {
   ];
 }
 
-export const benchmarks: Benchmark[] = planetBenches();
+/** The seam-job fixture: a 2:1 block around the level-2 surface chunk, its chunks meshed and packed. */
+interface SeamFixture {
+  lod: PlanetLod;
+  owners: ChunkKey[];
+  packed: Map<ChunkKey, PackedBoundaryLeaves>;
+  homogeneous: Map<ChunkKey, 'empty' | 'full'>;
+}
+
+function seamFixture(): SeamFixture {
+  const ctx = planetContext(PLANET);
+  const [c] = surfaceChunks(ctx.space, ctx.field, [2]);
+  const leaves: ChunkAddress[] = [];
+  for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) {
+    const a = { face: c.face, level: c.level, ci: c.ci + di, cj: c.cj + dj, ck: c.ck + dk };
+    if (di === 0 && dj === 0 && dk === 0) {
+      for (let ch = 0; ch < 8; ch++) leaves.push({ face: a.face, level: a.level - 1, ci: 2 * a.ci + (ch & 1), cj: 2 * a.cj + ((ch >> 1) & 1), ck: 2 * a.ck + (ch >> 2) });
+    } else leaves.push(a);
+  }
+  const lod = planetLod(ctx.space, leaves);
+  const packed = new Map<ChunkKey, PackedBoundaryLeaves>();
+  const homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
+  for (const a of lod.leaves) {
+    const key = keyOf(a);
+    const r = meshPlanetChunk({ body: PLANET, ...a, coarser: coarserKeys(lod, key), simplify: 0.02 });
+    if (r.homogeneous) homogeneous.set(key, r.homogeneous.state);
+    else packed.set(key, packBoundaryLeaves(r.boundary!));
+  }
+  return { lod, owners: lod.keys.filter((k) => packed.has(k)), packed, homogeneous };
+}
+
+function coarserKeys(lod: PlanetLod, key: ChunkKey): ChunkKey[] {
+  const a = lod.byKey.get(key)!;
+  return lod.touching.get(key)!.filter((t) => lod.byKey.get(t)!.level === a.level + 1);
+}
+
+/** Builds every seam of the fixture; `whole`: parts as whole unpacked boundaries. Returns ms per seam. */
+function buildSeams(f: SeamFixture, whole: boolean): number[] {
+  return f.owners.map((owner) => {
+    const stitches = [...f.lod.seamStitches.get(owner)!];
+    const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) => {
+      const p = f.packed.get(key);
+      if (!p) return { key, homogeneous: f.homogeneous.get(key), coarser: coarserKeys(f.lod, key) };
+      return whole ? { key, leaves: unpackBoundaryLeaves(p) } : { key, leafId: `bench:${key}`, packed: p };
+    });
+    const t0 = performance.now();
+    buildPlanetSeamJob({ body: PLANET, owner, stitches, parts });
+    return performance.now() - t0;
+  });
+}
+
+function seamBenches(): Benchmark[] {
+  let fixture: SeamFixture | null = null;
+  const perSeam: Record<'packed' | 'whole', number[]> = { packed: [], whole: [] };
+  const setup = (): void => { fixture ??= seamFixture(); };
+  const run = (kind: 'packed' | 'whole') => (): void => {
+    const ms = buildSeams(fixture!, kind === 'whole');
+    perSeam[kind].push(median(ms));
+  };
+  const seamsPerS = (ms: number): number => fixture!.owners.length / (ms / 1000);
+  return [
+    {
+      name: 'planet/seam-job/32^3',
+      unit: 'seams/s',
+      runs: 5,
+      warmup: 1,
+      setup,
+      run: run('packed'),
+      toValue: seamsPerS,
+      notes: () => `buildPlanetSeamJob from packed parts, ${fixture!.owners.length} seams of a 2:1 block at level 2 (planetRecipe(${PLANET_SEED})); median ${median(perSeam.packed).toFixed(2)} ms a seam; one thread`,
+    },
+    {
+      name: 'planet/seam-job/32^3/whole-parts',
+      unit: 'seams/s',
+      runs: 5,
+      warmup: 1,
+      setup,
+      run: run('whole'),
+      toValue: seamsPerS,
+      notes: () => `peer: the same seams from whole unpacked boundaries; median ${median(perSeam.whole).toFixed(2)} ms a seam, ${(median(perSeam.whole) / median(perSeam.packed)).toFixed(2)}× the packed parts'`,
+    },
+  ];
+}
+
+export const benchmarks: Benchmark[] = [...planetBenches(), ...seamBenches()];
