@@ -12,6 +12,10 @@
  * Minimal edges are found as in Ju et al. 2002 without a pointer octree: a leaf's edge is minimal
  * when none of the four cells around its midpoint is smaller than the leaf; the edge is handled once,
  * by the first smallest cell in the quadrant order.
+ *
+ * buildSeam runs in stages: index the sets (indexSeamLeaves), list the seam's polygons
+ * (seamPolygons, probeEdge), place their vertices (seamVertices, synthesizing those of empty cells)
+ * and write the mesh (emitSeam).
  */
 import { IDENTITY_MAPPING } from './mapping.ts';
 import { VERTEX_INSET_CELLS } from './qef.ts';
@@ -42,8 +46,15 @@ export interface SeamOptions {
 
 const QUAD_DU = [-1, 0, 0, -1];
 const QUAD_DV = [-1, -1, 0, 0];
+/** Leaf order round an edge, counter-clockwise seen from +axis, for a lower end inside / outside. */
+const ORDER_IN = [0, 1, 2, 3];
+const ORDER_OUT = [0, 3, 2, 1];
 const w = new Float64Array(3);
-const n3 = new Float64Array(3);
+// Per-edge scratch of seamPolygons (buildSeam is synchronous).
+const start = [0, 0, 0];
+const q = [0, 0, 0];
+const probe = [0, 0, 0, 0];
+const poly: number[] = [];
 
 /** Cell-local edge index of the edge along `axis` starting at corner `c`. */
 function edgeAt(c: number, axis: number): number {
@@ -55,7 +66,7 @@ function edgeAt(c: number, axis: number): number {
  * Surface component of a multi-component cell of size S that a finer edge (size `size`, along
  * `axis`, lower end at offset (ra, ru, rv) from the cell's min corner, u = axis + 1, v = axis + 2)
  * on its boundary belongs to. Multi-component cells are never collapsed, so this is a 2:1 step
- * whose face the finer chunk restricted to the coarse lattice (dualContour.ts, restrictToCoarser):
+ * whose face the finer chunk restricted to the coarse lattice (restrict.ts, restrictToCoarser):
  * a fine edge that halves a coarse edge belongs to that edge's component; a fine edge from the face
  * center to the midpoint of a coarse edge belongs to that coarse edge's component when it crosses
  * (on a checkerboard face the center is outside, so the piece is the one around the inside corner
@@ -154,31 +165,52 @@ function leafIndex(s: BoundaryLeaves): LeafIndex {
   return index;
 }
 
+/**
+ * The boundary-leaf sets of one seam, indexed: global leaf g is record g − firstOf[s] of set
+ * s = setOf[g], and a unit cell's leaf is found through the set's key map (findLeaf).
+ */
+interface SeamLeaves {
+  sets: readonly BoundaryLeaves[];
+  /** Records over all sets. */
+  total: number;
+  setOf: Int32Array;
+  firstOf: number[];
+  /** Per set: leafIndex's key map, sizes present (log2), key radix and key unit. */
+  maps: Map<number, number>[];
+  sizeLogs: number[][];
+  spans: number[];
+  units: number[];
+}
+
+/** A seam vertex in grid coordinates and its normal: x, y, z, nx, ny, nz. */
+type SeamVertex = [number, number, number, number, number, number];
+
 /** Builds the seam mesh joining the given chunks' boundary leaves. See the module comment. */
 export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions = {}): ChunkMesh {
   const mapping = options.mapping ?? IDENTITY_MAPPING;
   const origin = options.originGrid ?? (sets.length > 0 ? [sets[0].boxGrid[0], sets[0].boxGrid[1], sets[0].boxGrid[2]] : [0, 0, 0]);
   mapping.toWorld(origin[0], origin[1], origin[2], w);
   const originWorld: [number, number, number] = [w[0], w[1], w[2]];
+  const leaves = indexSeamLeaves(sets);
+  const polys = seamPolygons(leaves, options);
+  const vGrid = seamVertices(leaves, polys);
+  return emitSeam(leaves, polys, vGrid, mapping, originWorld);
+}
 
-  // One lookup per chunk: key (cell offset from the chunk origin, log2 size) -> global leaf index.
+/** One lookup per chunk (key: cell offset from the chunk origin, log2 size → leaf); throws if boxes overlap. */
+function indexSeamLeaves(sets: readonly BoundaryLeaves[]): SeamLeaves {
   let total = 0;
   for (const s of sets) total += s.count;
-  const setOf = new Int32Array(total);
-  const firstOf: number[] = [];
-  const maps: Map<number, number>[] = [];
-  const sizeLogs: number[][] = [];
-  const spans: number[] = [];
-  const units: number[] = [];
+  const L: SeamLeaves = { sets, total, setOf: new Int32Array(total), firstOf: [], maps: [], sizeLogs: [], spans: [], units: [] };
   for (let si = 0, g = 0; si < sets.length; si++) {
     const s = sets[si];
     const index = leafIndex(s);
-    spans.push(index.span);
-    units.push(2 ** index.unitLog);
-    maps.push(index.map);
-    sizeLogs.push(index.logs);
-    firstOf.push(g);
-    setOf.fill(si, g, g + s.count);
+    L.spans.push(index.span);
+    L.units.push(2 ** index.unitLog);
+    L.maps.push(index.map);
+    L.sizeLogs.push(index.logs);
+    L.firstOf.push(g);
+    L.setOf.fill(si, g, g + s.count);
     g += s.count;
   }
   for (let a = 0; a < sets.length; a++) {
@@ -189,38 +221,49 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
       }
     }
   }
-  const local = (g: number): number => g - firstOf[setOf[g]];
-  /** Leaf containing the unit cell at (qx, qy, qz), or -1. */
-  const find = (qx: number, qy: number, qz: number): number => {
-    for (let si = 0; si < sets.length; si++) {
-      const b = sets[si].boxGrid;
-      if (qx < b[0] || qy < b[1] || qz < b[2] || qx >= b[3] || qy >= b[4] || qz >= b[5]) continue;
-      const span = spans[si], unit = units[si];
-      const rx = qx - b[0], ry = qy - b[1], rz = qz - b[2];
-      for (const lg of sizeLogs[si]) {
-        const s = 2 ** lg;
-        const key = ((((rx - (rx % s)) / unit) * span + (ry - (ry % s)) / unit) * span + (rz - (rz % s)) / unit) * 64 + lg;
-        const li = maps[si].get(key);
-        if (li !== undefined) return firstOf[si] + li;
-      }
-      return -1;
+  return L;
+}
+
+/** Leaf containing the unit cell at (qx, qy, qz), as a global leaf, or -1. */
+function findLeaf(L: SeamLeaves, qx: number, qy: number, qz: number): number {
+  for (let si = 0; si < L.sets.length; si++) {
+    const b = L.sets[si].boxGrid;
+    if (qx < b[0] || qy < b[1] || qz < b[2] || qx >= b[3] || qy >= b[4] || qz >= b[5]) continue;
+    const span = L.spans[si], unit = L.units[si];
+    const rx = qx - b[0], ry = qy - b[1], rz = qz - b[2];
+    for (const lg of L.sizeLogs[si]) {
+      const s = 2 ** lg;
+      const key = ((((rx - (rx % s)) / unit) * span + (ry - (ry % s)) / unit) * span + (rz - (rz % s)) / unit) * 64 + lg;
+      const li = L.maps[si].get(key);
+      if (li !== undefined) return L.firstOf[si] + li;
     }
     return -1;
-  };
-  const cellAt = (g: number, a: number): number => sets[setOf[g]].cells[4 * local(g) + a];
-  const cellX = (g: number): number => sets[setOf[g]].cells[4 * local(g)];
-  const cellY = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 1];
-  const cellZ = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 2];
-  const cellS = (g: number): number => sets[setOf[g]].cells[4 * local(g) + 3];
+  }
+  return -1;
+}
 
+/** Record index of global leaf g within its set. */
+function localOf(L: SeamLeaves, g: number): number {
+  return g - L.firstOf[L.setOf[g]];
+}
+
+/** Component `a` of global leaf g's cell: 0..2 min corner, 3 size. */
+function cellOf(L: SeamLeaves, g: number, a: number): number {
+  return L.sets[L.setOf[g]].cells[4 * localOf(L, g) + a];
+}
+
+/**
+ * The seam's polygons, 5 numbers each: the leaf count (3 or 4), then the global leaves in winding
+ * order (-1 for a triangle's fourth). One per minimal sign-changing edge whose cells are all
+ * present, from at least two chunks, inside the owner box when one is given.
+ */
+function seamPolygons(L: SeamLeaves, options: SeamOptions): number[] {
   const own = options.ownerBoxGrid;
   const lines = options.threeCellLines && options.threeCellLines.length > 0 ? options.threeCellLines : null;
-  const polys: number[] = []; // 5 per polygon: count, then up to 4 leaves
-  const probe = [0, 0, 0, 0];
-  const q = [0, 0, 0];
-  for (let g = 0; g < total; g++) {
-    const s = sets[setOf[g]];
-    const li = local(g);
+  const polys: number[] = [];
+  for (let g = 0; g < L.total; g++) {
+    const s = L.sets[L.setOf[g]];
+    const li = localOf(L, g);
     const mask = s.corners[li];
     if (mask === 0 || mask === 255) continue;
     const x = s.cells[4 * li], y = s.cells[4 * li + 1], z = s.cells[4 * li + 2], size = s.cells[4 * li + 3];
@@ -229,7 +272,6 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
       const in0 = (mask >> c0) & 1;
       if (in0 === ((mask >> c1) & 1)) continue;
       const axis = e >> 2;
-      const u = (axis + 1) % 3, v = (axis + 2) % 3;
       const sx = x + (c0 & 1) * size, sy = y + ((c0 >> 1) & 1) * size, sz = z + ((c0 >> 2) & 1) * size;
       if (own) {
         // Midpoint in doubled coordinates against the doubled half-open box (tested before the
@@ -238,133 +280,186 @@ export function buildSeam(sets: readonly BoundaryLeaves[], options: SeamOptions 
         if (m2x < 2 * own[0] || m2x >= 2 * own[3] || m2y < 2 * own[1] || m2y >= 2 * own[4] ||
             m2z < 2 * own[2] || m2z >= 2 * own[5]) continue;
       }
-      const start = [sx, sy, sz];
-      // Quadrant that does not exist around a three-cell line (cube corner), or -1.
-      let missing = -1;
-      if (lines && axis === 2) {
-        for (let l = 0; l < lines.length; l++) {
-          const line = lines[l];
-          if (line[0] !== sx || line[1] !== sy) continue;
-          for (let qd = 0; qd < 4; qd++) {
-            if ((QUAD_DU[qd] === 0) === (line[2] > 0) && (QUAD_DV[qd] === 0) === (line[3] > 0)) missing = qd;
-          }
-        }
-      }
-      let ok = true;
-      let first = -1;
-      let sameChunk = true;
-      for (let qd = 0; qd < 4; qd++) {
-        if (qd === missing) { probe[qd] = -1; continue; }
-        q[axis] = start[axis] + (size >> 1);
-        q[u] = start[u] + QUAD_DU[qd];
-        q[v] = start[v] + QUAD_DV[qd];
-        let f = find(q[0], q[1], q[2]);
-        if (f < 0 || cellS(f) < size) { ok = false; break; }
-        const fm = sets[setOf[f]].corners[local(f)];
-        if (COMPONENT_COUNT[fm] > 1) {
-          // Pick the component record owning this edge (component records are consecutive).
-          const comp = cellS(f) === size
-            ? EDGE_COMPONENT[fm * 12 + QUAD_EDGE[axis * 4 + qd]]
-            : coarseComponent(fm, cellS(f), axis, start[axis] - cellAt(f, axis), start[u] - cellAt(f, u), start[v] - cellAt(f, v), size);
-          if (comp > 0) f += comp;
-        }
-        if (first < 0 && cellS(f) === size) first = qd;
-        if (setOf[f] !== setOf[g]) sameChunk = false;
-        probe[qd] = f;
-      }
-      if (!ok || sameChunk || probe[first] !== g) continue;
-      // Counter-clockwise seen from +axis when the lower end is inside (normal along +axis). Around a
-      // three-cell line the missing quadrant is skipped: the three cells still go round the edge in
-      // the same order (the folded 270° of the frame is the full turn in the world).
-      const order = in0 ? [0, 1, 2, 3] : [0, 3, 2, 1];
-      const poly: number[] = [];
-      for (const o of order) {
-        const f = probe[o];
-        if (f < 0) continue;
-        if (poly.length > 0 && poly[poly.length - 1] === f) continue;
-        poly.push(f);
-      }
-      if (poly.length > 1 && poly[poly.length - 1] === poly[0]) poly.pop();
-      if (poly.length < 3) continue;
-      polys.push(poly.length, poly[0], poly[1], poly[2], poly.length === 4 ? poly[3] : -1);
+      start[0] = sx; start[1] = sy; start[2] = sz;
+      const missing = lines && axis === 2 ? missingQuadrant(lines, sx, sy) : -1;
+      if (!probeEdge(L, g, axis, size, missing)) continue;
+      appendPolygon(polys, in0 ? ORDER_IN : ORDER_OUT);
     }
   }
+  return polys;
+}
 
-  // Vertices in grid coordinates; empty cells that a finer neighbour needs get a synthesized
-  // vertex: the mean of their polygon neighbours' vertices, clamped into the cell (mixed levels).
-  const vGrid = new Map<number, [number, number, number, number, number, number]>();
+/** Quadrant that does not exist around a three-cell line (cube corner) through (sx, sy), or -1. */
+function missingQuadrant(lines: readonly (readonly [number, number, number, number])[], sx: number, sy: number): number {
+  let missing = -1;
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l];
+    if (line[0] !== sx || line[1] !== sy) continue;
+    for (let qd = 0; qd < 4; qd++) {
+      if ((QUAD_DU[qd] === 0) === (line[2] > 0) && (QUAD_DV[qd] === 0) === (line[3] > 0)) missing = qd;
+    }
+  }
+  return missing;
+}
+
+/**
+ * Looks up the leaves of the four quadrants around the edge of leaf g along `axis` from `start`
+ * (the component record where a cell has several surface pieces) into `probe` (-1 for the missing
+ * quadrant). True when the edge is the seam's: every cell present and no smaller than the edge,
+ * not all from g's chunk, and g the first smallest of them (so the edge is handled once).
+ */
+function probeEdge(L: SeamLeaves, g: number, axis: number, size: number, missing: number): boolean {
+  const u = (axis + 1) % 3, v = (axis + 2) % 3;
+  let first = -1;
+  let sameChunk = true;
+  for (let qd = 0; qd < 4; qd++) {
+    if (qd === missing) { probe[qd] = -1; continue; }
+    q[axis] = start[axis] + (size >> 1);
+    q[u] = start[u] + QUAD_DU[qd];
+    q[v] = start[v] + QUAD_DV[qd];
+    let f = findLeaf(L, q[0], q[1], q[2]);
+    if (f < 0 || cellOf(L, f, 3) < size) return false;
+    const fm = L.sets[L.setOf[f]].corners[localOf(L, f)];
+    if (COMPONENT_COUNT[fm] > 1) {
+      // Pick the component record owning this edge (component records are consecutive).
+      const fs = cellOf(L, f, 3);
+      const comp = fs === size
+        ? EDGE_COMPONENT[fm * 12 + QUAD_EDGE[axis * 4 + qd]]
+        : coarseComponent(fm, fs, axis, start[axis] - cellOf(L, f, axis), start[u] - cellOf(L, f, u), start[v] - cellOf(L, f, v), size);
+      if (comp > 0) f += comp;
+    }
+    if (first < 0 && cellOf(L, f, 3) === size) first = qd;
+    if (L.setOf[f] !== L.setOf[g]) sameChunk = false;
+    probe[qd] = f;
+  }
+  return !sameChunk && probe[first] === g;
+}
+
+/**
+ * Appends the polygon of the leaves in `probe` taken in `order`, without the missing quadrant and
+ * consecutive repeats, when at least 3 remain. Counter-clockwise seen from +axis when the lower end is
+ * inside (normal along +axis). Around a three-cell line the missing quadrant is skipped: the three
+ * cells still go round the edge in the same order (the folded 270° of the frame is the full turn in
+ * the world).
+ */
+function appendPolygon(polys: number[], order: readonly number[]): void {
+  poly.length = 0;
+  for (const o of order) {
+    const f = probe[o];
+    if (f < 0) continue;
+    if (poly.length > 0 && poly[poly.length - 1] === f) continue;
+    poly.push(f);
+  }
+  if (poly.length > 1 && poly[poly.length - 1] === poly[0]) poly.pop();
+  if (poly.length < 3) return;
+  polys.push(poly.length, poly[0], poly[1], poly[2], poly.length === 4 ? poly[3] : -1);
+}
+
+/**
+ * Vertices of the polygons' leaves in grid coordinates with their normals. Empty cells that a finer
+ * neighbour needs get a synthesized vertex: the mean of their polygon neighbours' vertices, clamped
+ * into the cell (mixed levels).
+ */
+function seamVertices(L: SeamLeaves, polys: number[]): Map<number, SeamVertex> {
+  const vGrid = new Map<number, SeamVertex>();
   const synth = new Map<number, number[]>();
-  const vertexGrid = (g: number): Float64Array => sets[setOf[g]].vertexGrid.subarray(3 * local(g), 3 * local(g) + 3);
   for (let p = 0; p < polys.length; p += 5) {
     const n = polys[p];
     for (let i = 0; i < n; i++) {
       const g = polys[p + 1 + i];
       if (vGrid.has(g)) continue;
-      const vg = vertexGrid(g);
-      if (Number.isNaN(vg[0])) {
-        let acc = synth.get(g);
-        if (!acc) { acc = [0, 0, 0, 0, 0, 0, 0]; synth.set(g, acc); }
-        for (let j = 0; j < n; j++) {
-          const h = polys[p + 1 + j];
-          const hv = vertexGrid(h);
-          if (Number.isNaN(hv[0])) continue;
-          const hs = sets[setOf[h]];
-          acc[0] += hv[0]; acc[1] += hv[1]; acc[2] += hv[2];
-          acc[3] += hs.normals[3 * local(h)]; acc[4] += hs.normals[3 * local(h) + 1]; acc[5] += hs.normals[3 * local(h) + 2];
-          acc[6] += 1;
-        }
+      const s = L.sets[L.setOf[g]];
+      const l = localOf(L, g);
+      if (!Number.isNaN(s.vertexGrid[3 * l])) {
+        const vg = s.vertexGrid;
+        vGrid.set(g, [vg[3 * l], vg[3 * l + 1], vg[3 * l + 2], s.normals[3 * l], s.normals[3 * l + 1], s.normals[3 * l + 2]]);
         continue;
       }
-      const s = sets[setOf[g]];
-      const l = local(g);
-      vGrid.set(g, [vg[0], vg[1], vg[2], s.normals[3 * l], s.normals[3 * l + 1], s.normals[3 * l + 2]]);
+      let acc = synth.get(g);
+      if (!acc) { acc = [0, 0, 0, 0, 0, 0, 0]; synth.set(g, acc); }
+      for (let j = 0; j < n; j++) {
+        const h = polys[p + 1 + j];
+        const hs = L.sets[L.setOf[h]];
+        const hl = localOf(L, h);
+        if (Number.isNaN(hs.vertexGrid[3 * hl])) continue;
+        acc[0] += hs.vertexGrid[3 * hl]; acc[1] += hs.vertexGrid[3 * hl + 1]; acc[2] += hs.vertexGrid[3 * hl + 2];
+        acc[3] += hs.normals[3 * hl]; acc[4] += hs.normals[3 * hl + 1]; acc[5] += hs.normals[3 * hl + 2];
+        acc[6] += 1;
+      }
     }
   }
-  for (const [g, acc] of synth) {
-    const c = Math.max(acc[6], 1);
-    const x0 = cellX(g), y0 = cellY(g), z0 = cellZ(g), sz = cellS(g);
-    // Kept VERTEX_INSET_CELLS inside the cell, as QEF vertices are: no two cells share a vertex.
-    const e = VERTEX_INSET_CELLS * sz;
-    const cl = (v: number, lo: number): number => (v < lo + e ? lo + e : v > lo + sz - e ? lo + sz - e : v);
-    const len = Math.hypot(acc[3], acc[4], acc[5]) || 1;
-    vGrid.set(g, acc[6] > 0
-      ? [cl(acc[0] / c, x0), cl(acc[1] / c, y0), cl(acc[2] / c, z0), acc[3] / len, acc[4] / len, acc[5] / len]
-      : [x0 + sz / 2, y0 + sz / 2, z0 + sz / 2, 0, 0, 1]);
-  }
+  for (const [g, acc] of synth) vGrid.set(g, synthesizedVertex(L, g, acc));
+  return vGrid;
+}
 
-  const vertexIndex = new Map<number, number>();
-  const positions: number[] = [];
-  const normals: number[] = [];
-  const vertexCells: number[] = [];
+/** The mean of `acc` (sums of x, y, z, normal x, y, z, count) clamped into leaf g's cell; its center when empty. */
+function synthesizedVertex(L: SeamLeaves, g: number, acc: number[]): SeamVertex {
+  const c = Math.max(acc[6], 1);
+  const x0 = cellOf(L, g, 0), y0 = cellOf(L, g, 1), z0 = cellOf(L, g, 2), sz = cellOf(L, g, 3);
+  // Kept VERTEX_INSET_CELLS inside the cell, as QEF vertices are: no two cells share a vertex.
+  const e = VERTEX_INSET_CELLS * sz;
+  const cl = (v: number, lo: number): number => (v < lo + e ? lo + e : v > lo + sz - e ? lo + sz - e : v);
+  const len = Math.hypot(acc[3], acc[4], acc[5]) || 1;
+  return acc[6] > 0
+    ? [cl(acc[0] / c, x0), cl(acc[1] / c, y0), cl(acc[2] / c, z0), acc[3] / len, acc[4] / len, acc[5] / len]
+    : [x0 + sz / 2, y0 + sz / 2, z0 + sz / 2, 0, 0, 1];
+}
+
+/** The seam mesh under construction: vertices numbered in order of first use. */
+interface SeamWriter {
+  L: SeamLeaves;
+  vGrid: Map<number, SeamVertex>;
+  mapping: GridMapping;
+  originWorld: [number, number, number];
+  vertexIndex: Map<number, number>;
+  positions: number[];
+  normals: number[];
+  vertexCells: number[];
+}
+
+/** Triangulates the polygons (quads along the shorter diagonal) into the seam mesh. */
+function emitSeam(
+  L: SeamLeaves, polys: number[], vGrid: Map<number, SeamVertex>, mapping: GridMapping, originWorld: [number, number, number],
+): ChunkMesh {
+  const out: SeamWriter = { L, vGrid, mapping, originWorld, vertexIndex: new Map(), positions: [], normals: [], vertexCells: [] };
   const indices: number[] = [];
-  const vertexOf = (g: number): number => {
-    let vi = vertexIndex.get(g);
-    if (vi !== undefined) return vi;
-    vi = vertexIndex.size;
-    vertexIndex.set(g, vi);
-    const v = vGrid.get(g)!;
-    mapping.toWorld(v[0], v[1], v[2], w);
-    positions.push(w[0] - originWorld[0], w[1] - originWorld[1], w[2] - originWorld[2]);
-    n3[0] = v[3]; n3[1] = v[4]; n3[2] = v[5];
-    normals.push(n3[0], n3[1], n3[2]);
-    vertexCells.push(cellX(g), cellY(g), cellZ(g), cellS(g) | (sets[setOf[g]].component[local(g)] << VERTEX_COMPONENT_SHIFT));
-    return vi;
-  };
-  const d2 = (a: number, b: number): number => {
-    const va = vGrid.get(a)!, vb = vGrid.get(b)!;
-    return (va[0] - vb[0]) ** 2 + (va[1] - vb[1]) ** 2 + (va[2] - vb[2]) ** 2;
-  };
   for (let p = 0; p < polys.length; p += 5) {
     const a = polys[p + 1], b = polys[p + 2], c = polys[p + 3], d = polys[p + 4];
-    if (polys[p] === 3) { indices.push(vertexOf(a), vertexOf(b), vertexOf(c)); continue; }
-    if (d2(a, c) <= d2(b, d)) indices.push(vertexOf(a), vertexOf(b), vertexOf(c), vertexOf(a), vertexOf(c), vertexOf(d));
-    else indices.push(vertexOf(a), vertexOf(b), vertexOf(d), vertexOf(b), vertexOf(c), vertexOf(d));
+    if (polys[p] === 3) { indices.push(vertexOf(out, a), vertexOf(out, b), vertexOf(out, c)); continue; }
+    if (gridDistance2(vGrid, a, c) <= gridDistance2(vGrid, b, d)) {
+      indices.push(vertexOf(out, a), vertexOf(out, b), vertexOf(out, c), vertexOf(out, a), vertexOf(out, c), vertexOf(out, d));
+    } else {
+      indices.push(vertexOf(out, a), vertexOf(out, b), vertexOf(out, d), vertexOf(out, b), vertexOf(out, c), vertexOf(out, d));
+    }
   }
   return {
-    positions: Float32Array.from(positions),
-    normals: Float32Array.from(normals),
+    positions: Float32Array.from(out.positions),
+    normals: Float32Array.from(out.normals),
     indices: Uint32Array.from(indices),
     originWorld,
-    vertexCells: Int32Array.from(vertexCells),
+    vertexCells: Int32Array.from(out.vertexCells),
   };
+}
+
+/** Squared grid distance between the vertices of leaves a and b. */
+function gridDistance2(vGrid: Map<number, SeamVertex>, a: number, b: number): number {
+  const va = vGrid.get(a)!, vb = vGrid.get(b)!;
+  return (va[0] - vb[0]) ** 2 + (va[1] - vb[1]) ** 2 + (va[2] - vb[2]) ** 2;
+}
+
+/** Leaf g's vertex index in the seam mesh, adding the vertex on first use. */
+function vertexOf(out: SeamWriter, g: number): number {
+  let vi = out.vertexIndex.get(g);
+  if (vi !== undefined) return vi;
+  vi = out.vertexIndex.size;
+  out.vertexIndex.set(g, vi);
+  const v = out.vGrid.get(g)!;
+  out.mapping.toWorld(v[0], v[1], v[2], w);
+  out.positions.push(w[0] - out.originWorld[0], w[1] - out.originWorld[1], w[2] - out.originWorld[2]);
+  out.normals.push(v[3], v[4], v[5]);
+  const L = out.L;
+  const s = L.sets[L.setOf[g]];
+  const l = localOf(L, g);
+  out.vertexCells.push(s.cells[4 * l], s.cells[4 * l + 1], s.cells[4 * l + 2], s.cells[4 * l + 3] | (s.component[l] << VERTEX_COMPONENT_SHIFT));
+  return vi;
 }
