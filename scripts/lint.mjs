@@ -13,10 +13,16 @@
  *  - field/, mesher/, lod/, scene/ touch no three.js, DOM, WebGL or `?raw` files;
  *  - no Math.random in generation code (everything seeded goes through src/field/prng.ts);
  *  - no focused tests (`.only`);
- *  - no GLSL in TypeScript strings outside the field compiler.
+ *  - no GLSL in TypeScript strings outside the field compiler;
+ *  - no function over MAX_FUNCTION_LINES lines, and no file over MAX_FILE_LINES lines without a
+ *    sentence in its header saying why ("Over 500 lines because …").
+ *
+ * Function lengths come from a real TypeScript parse (rolldown's, the parser vite builds with;
+ * TypeScript 7 has no JS API), so nested closures count inside the function that holds them.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { parseAst } from 'rolldown/parseAst';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -61,6 +67,11 @@ const DOM_GLOBALS = /\b(document|window|navigator|WebGL2?RenderingContext|HTMLEl
 const GLSL_IN_TS = /#version\s+300\s+es|\bgl_FragColor\b|\bgl_Position\s*=/;
 const GLSL_GENERATORS = /^src\/field\/(compile|glsl)/;
 const GLSL_MODULES = /^src\/field\/(glsl|compileGlsl)/;
+/** Longest function (lines, braces included): beyond this a function is a file of stages. */
+const MAX_FUNCTION_LINES = 150;
+/** Longest file without a written reason. */
+const MAX_FILE_LINES = 500;
+const LONG_FILE_REASON = /Over 500 lines because/;
 
 function walk(dir, out = []) {
   let entries;
@@ -88,16 +99,60 @@ function stripComments(text) {
 const problems = [];
 const report = (file, line, message) => problems.push(`${relative(ROOT, file)}:${line}: ${message}`);
 
+/** Reports every function of `source` longer than MAX_FUNCTION_LINES. */
+function checkFunctionLengths(file, source) {
+  let ast;
+  try {
+    ast = parseAst(source, { lang: 'ts' });
+  } catch (err) {
+    report(file, 1, `does not parse: ${err.message}`);
+    return;
+  }
+  const lineStarts = [0];
+  for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1);
+  const lineOf = (offset) => {
+    let lo = 0, hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid; else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const visit = (node, parent) => {
+    if (/Function/.test(node.type) && node.body) {
+      const first = lineOf(node.start), lines = lineOf(node.end) - first + 1;
+      if (lines > MAX_FUNCTION_LINES) {
+        const name = node.id?.name ?? parent?.key?.name ?? parent?.id?.name ?? '(anonymous)';
+        report(file, first, `function ${name} is ${lines} lines (at most ${MAX_FUNCTION_LINES}): split it into stages`);
+      }
+    }
+    for (const key in node) {
+      const value = node[key];
+      if (Array.isArray(value)) {
+        for (const child of value) if (child && typeof child.type === 'string') visit(child, node);
+      } else if (value && typeof value.type === 'string') {
+        visit(value, node);
+      }
+    }
+  };
+  visit(ast, null);
+}
+
 for (const file of walk(join(ROOT, 'src'))) {
   const rel = relative(ROOT, file).split(sep).join('/');
   const layer = rel.split('/')[1];
   const allowed = ALLOWED[layer];
-  const code = stripComments(readFileSync(file, 'utf8'));
+  const source = readFileSync(file, 'utf8');
+  const code = stripComments(source);
   const lines = code.split('\n');
   if (!allowed) {
     report(file, 1, `src/${layer}/ is not a layer of the module map (docs/ARCHITECTURE.md)`);
     continue;
   }
+  checkFunctionLengths(file, source);
+  const lineCount = source.endsWith('\n') ? lines.length - 1 : lines.length;
+  if (lineCount > MAX_FILE_LINES && !LONG_FILE_REASON.test(source.slice(0, source.indexOf('*/') + 2)))
+    report(file, 1, `${lineCount} lines (over ${MAX_FILE_LINES}) and no "Over 500 lines because …" in its header comment`);
   lines.forEach((text, i) => {
     const line = i + 1;
     for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
