@@ -61,7 +61,7 @@ export type PlanetJob =
 /** One chunk a seam reads: a cached chunk piece, or a homogeneous chunk (leaves synthesised by the job). */
 export type SeamPartRef =
   | { key: ChunkKey; pieceId: string }
-  | { key: ChunkKey; homogeneous: 'empty' | 'full'; coarser: ChunkKey[] };
+  | { key: ChunkKey; homogeneous: 'empty' | 'full' };
 
 export interface PlanetStreamingOptions<T> {
   space: CubeSphereSpace;
@@ -481,7 +481,7 @@ export class PlanetStreaming<T> {
         const h = this.homogeneous.get(key)!;
         states.add(h);
         ids.push(`${key}:${h}`);
-        parts.push({ key, homogeneous: h, coarser: tx.snapshot.coarser[tx.index.get(key)!] });
+        parts.push({ key, homogeneous: h });
       } else {
         if (!this.cache.has(cid)) return null;
         states.add('surface');

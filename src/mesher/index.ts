@@ -15,3 +15,4 @@ export { buildSeam } from './seam.ts';
 export type { SeamOptions } from './seam.ts';
 export { packBoundaryLeaves, unpackBoundaryLeaves, packedLeavesBytes, packVertexCells, unpackVertexCells, packedVertexCellsBytes } from './packing.ts';
 export type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';
+export { constantBoundaryLeaves } from './boundary.ts';

@@ -3,23 +3,22 @@
  * the boundary leaves of the owner and the chunks it stitches, all from ONE snapshot of the drawn
  * configuration (the main thread sends the leaves its chunk jobs returned for that snapshot).
  * Homogeneous chunks have no chunk job result: their leaves (all boundary cells, one sign) are
- * synthesised here by meshing a constant field with their coarser neighbours — no sampling.
+ * synthesised here (constantBoundaryLeaves) — no sampling, no meshing.
  * Pure; runs in workers and Node tests.
  */
 import {
   buildPlanetSeam,
-  coarserNeighbourBoxes,
   parseChunkKey,
   seamPartLeaves,
   seamSnapshot,
   type ChunkKey,
   CubeSphereSpace,
 } from '../lod/index';
-import { meshChunk, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
+import { constantBoundaryLeaves, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
 import { derived, registeredPlanet } from './bodyRegistry';
 import { keptLeaves } from './leafStore';
 
-/** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state and coarser neighbours. */
+/** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state. */
 export interface PlanetSeamPart {
   key: ChunkKey;
   leaves?: BoundaryLeaves;
@@ -32,8 +31,6 @@ export interface PlanetSeamPart {
    */
   packed?: PackedBoundaryLeaves;
   homogeneous?: 'empty' | 'full';
-  /** Coarser neighbours in the snapshot (for synthesised leaves: restriction changes the boundary cells). */
-  coarser?: ChunkKey[];
 }
 
 export interface PlanetSeamParams {
@@ -60,26 +57,14 @@ export interface PlanetSeamResult {
   missing: string[];
 }
 
-/** Synthesised leaves of homogeneous chunks, by key, sign and coarser set (a few per worker). */
-const synthesised = new Map<string, BoundaryLeaves>();
-const SYNTH_CACHE = 512;
-
-/** Boundary leaves of a chunk with no surface: a constant field of the right sign, meshed with its restriction. */
-export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full', coarser: readonly ChunkKey[]): BoundaryLeaves {
-  const id = `${key}|${state}|${coarser.join(',')}`;
-  let leaves = synthesised.get(id);
-  if (leaves) return leaves;
+/**
+ * Boundary leaves of a chunk with no surface: every boundary cell empty, on the chunk's side
+ * (constantBoundaryLeaves: what meshing a constant field gives, restriction or not, without meshing).
+ */
+export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full'): BoundaryLeaves {
   const a = parseChunkKey(key);
   const U = space.chunkUnits(a.level);
-  const n = space.chunkCells + 1;
-  const values = new Float32Array(n * n * n).fill(state === 'empty' ? 1 : -1);
-  leaves = meshChunk({
-    originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells, values,
-    mapping: space.faceMapping(a.face), coarserNeighbours: coarserNeighbourBoxes(space, a, coarser.map((k) => parseChunkKey(k))),
-  }).boundary;
-  if (synthesised.size >= SYNTH_CACHE) synthesised.delete(synthesised.keys().next().value!);
-  synthesised.set(id, leaves);
-  return leaves;
+  return constantBoundaryLeaves({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells }, state === 'full');
 }
 
 /** The chunk space of the seam's planet (a seam reads leaves only: no field, no recipe). */
@@ -102,7 +87,7 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
       throw new Error(`seam ${params.owner}: the leaves of ${p.key} were transferred away (a retried job)`);
     }
     if (p.leaves) leaves.set(p.key, p.leaves);
-    else if (p.homogeneous) leaves.set(p.key, homogeneousLeaves(space, p.key, p.homogeneous, p.coarser ?? []));
+    else if (p.homogeneous) leaves.set(p.key, seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), homogeneousLeaves(space, p.key, p.homogeneous)));
     else if (p.leafId !== undefined) {
       const held = keptLeaves(p.leafId);
       if (held) leaves.set(p.key, held);

@@ -187,7 +187,7 @@ function buildSeams(f: SeamFixture, whole: boolean): number[] {
     const stitches = [...f.lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) => {
       const p = f.packed.get(key);
-      if (!p) return { key, homogeneous: f.homogeneous.get(key), coarser: coarserKeys(f.lod, key) };
+      if (!p) return { key, homogeneous: f.homogeneous.get(key) };
       return whole ? { key, leaves: unpackBoundaryLeaves(p) } : { key, leafId: `bench:${key}`, packed: p };
     });
     const t0 = performance.now();

@@ -121,7 +121,7 @@ function weldFromGpuSamples(seed: number, errorM: number, toleranceM: number): R
   for (const owner of lod.keys) {
     const stitches = [...lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
-      leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
+      leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key) });
     const s = buildPlanetSeamJob({ body: PLANET, owner, stitches, parts });
     meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
     tags.push(s.vertexFaces);

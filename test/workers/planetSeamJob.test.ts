@@ -53,7 +53,7 @@ describe('planet chunk + seam jobs', () => {
       for (const owner of lod.keys) {
         const stitches = [...lod.seamStitches.get(owner)!];
         const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
-          leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
+          leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key) });
         // As the renderer sends it: copies of the leaves the seam reads, transferred (the originals
         // stay usable). The seam is the one built from every part's whole boundary.
         const sent = seamPartsToSend(space, owner, parts);

@@ -162,7 +162,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
   for (const owner of lod.keys) {
     const stitches = [...lod.seamStitches.get(owner)!];
     const parts: PlanetSeamPart[] = [owner, ...stitches].map((key) =>
-      leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key), coarser: coarserOf(key) });
+      leaves.has(key) ? { key, leaves: leaves.get(key) } : { key, homogeneous: homogeneous.get(key) });
     const s = buildPlanetSeamJob({ body, owner, stitches, parts });
     if (s.indices.length > 0) seams++;
     meshes.push({ positions: s.positions, normals: s.normals, indices: s.indices, originWorld: s.originM, vertexCells: s.vertexCells });
