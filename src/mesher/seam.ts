@@ -136,8 +136,9 @@ function leafKeys(s: BoundaryLeaves, unitLog: number): Map<number, number> | nul
   for (let i = 0; i < s.count; i++) {
     const rx = c[4 * i] - x0, ry = c[4 * i + 1] - y0, rz = c[4 * i + 2] - z0;
     if (rx % unit !== 0 || ry % unit !== 0 || rz % unit !== 0) return null;
-    const key = (((rx / unit) * span + ry / unit) * span + rz / unit) * 64 + Math.round(Math.log2(c[4 * i + 3]));
-    if (!map.has(key)) map.set(key, i); // first component record of the cell
+    // Sizes are powers of two: log2 exactly, by leading zeros (Math.log2 was a tenth of a seam).
+    const key = (((rx / unit) * span + ry / unit) * span + rz / unit) * 64 + (31 - Math.clz32(c[4 * i + 3]));
+    if (map.get(key) === undefined) map.set(key, i); // first component record of the cell
   }
   return map;
 }
@@ -148,7 +149,7 @@ function leafIndex(s: BoundaryLeaves): LeafIndex {
   const logs = new Set<number>();
   let unitLog = Infinity;
   for (let i = 0; i < s.count; i++) {
-    const lg = Math.round(Math.log2(s.cells[4 * i + 3]));
+    const lg = 31 - Math.clz32(s.cells[4 * i + 3]);
     logs.add(lg);
     if (lg < unitLog) unitLog = lg;
   }
