@@ -452,7 +452,7 @@ export class PlanetView {
       seamsDone: this.seamsDone,
       seamsResent: m.counts.seamsResent,
       workerMs: { ...this.workerMs },
-      gpu: this.chunkJobs?.gpuStats() ?? { chunks: 0, failed: 0, queueFull: 0, remeshSampled: 0, meanLatencyMs: 0, enabled: false, pending: 0 },
+      gpu: this.chunkJobs?.gpuStats() ?? { chunks: 0, failed: 0, queueFull: 0, remeshSampled: 0, meanLatencyMs: 0, enabled: false, pending: 0, limit: 0 },
       transactions: m.counts.transactions,
       deferredSnapshots: m.counts.deferredSnapshots,
       evicted: m.counts.evicted,

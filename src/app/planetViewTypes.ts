@@ -3,6 +3,7 @@ import type { WebGLRenderer, Scene } from 'three';
 import type { FieldRecipe } from '../field/index';
 import type { MeshReport } from '../mesher/index';
 import type { Sun } from '../render/Sun';
+import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { Progress } from './progress';
 
 export interface PlanetViewOptions {
@@ -29,8 +30,8 @@ export interface PlanetViewOptions {
   /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves; planetStreaming.ts keeps to it. */
   budgetBytes?: number;
   /**
-   * Planet chunks that may wait on the GPU sampler at once (default 256); past it a new chunk is
-   * sampled in JS by its body worker.
+   * A fixed limit on planet chunks waiting on the GPU sampler (benchmarks: `?gpuMaxPending=`); past it a
+   * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
   gpuMaxPending?: number;
   /** Per-pixel field material (quality high). */
@@ -73,9 +74,10 @@ export interface PlanetStats {
   /**
    * Planet chunks sampled on the GPU; GPU jobs that failed (then sampled in JS); chunks sampled in JS
    * because the GPU queue was full; re-meshes whose worker had not kept the samples (GPU-sampled);
-   * mean GPU dispatch → collect time (ms); whether GPU sampling is on; chunks waiting on the GPU now.
+   * mean GPU dispatch → collect time (ms); whether GPU sampling is on; chunks waiting on the GPU now
+   * and how many may (its throughput's second).
    */
-  gpu: { chunks: number; failed: number; queueFull: number; remeshSampled: number; meanLatencyMs: number; enabled: boolean; pending: number };
+  gpu: PlanetGpuStats;
   /** Transactions swapped in; snapshots folded into a newer one while a transaction was open (running totals). */
   transactions: number;
   deferredSnapshots: number;

@@ -6,23 +6,17 @@
  * - Levels whose cells float32 cannot resolve (planetGpuSamples.gpuSamplesLevel) stay in JS.
  * - A re-mesh (a piece of the chunk exists) asks its worker for the samples it kept (`keptOnly`); when
  *   they are gone the GPU samples the chunk, rather than that worker in JS.
- * - Past `gpuMaxPending` chunks waiting on the GPU a new chunk is sampled in JS: the two back ends
- *   share the load rather than chunks queueing behind the GPU.
+ * - Past about a second of the GPU's measured throughput waiting on it (gpuQueueLimit.ts) a new
+ *   chunk is sampled in JS: the two back ends share the load rather than chunks queueing behind the GPU.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
 import type { CubeSphereSpace } from '../lod/index';
 import type { GpuSamplerClient } from './GpuSamplerClient';
 import type { PlanetChunkParams, PlanetChunkResult } from './planetChunkJob';
+import { GpuQueueLimit } from './gpuQueueLimit';
 import { gpuSamplesLevel } from './planetGpuSamples';
 import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
 
-/**
- * Chunks that may wait on the GPU sampler at once (PlanetChunkJobsOptions.gpuMaxPending). On the H100
- * machine (one A/B run) 256 against 64: teleports to 300 m / 20 m complete in 14.2 / 16.1 s against
- * 14.6 / 19.8 s, with 3 / 5 long tasks against 6 / 24 (the GPU takes ~2,100 of ~3,000 chunk jobs
- * instead of ~1,900, and the body workers have that much less JS sampling to do).
- */
-export const GPU_MAX_PENDING = 256;
 
 export interface PlanetChunkJobsOptions {
   /** The planet's id, registered with the workers with its recipe and chunk space (bodyRegistry.ts). */
@@ -30,7 +24,7 @@ export interface PlanetChunkJobsOptions {
   chunkSpace: CubeSphereSpace;
   /** Outer radius of the recipe (m): with the level's cell size, whether float32 resolves it. */
   maxRadiusM: number;
-  /** Default {@link GPU_MAX_PENDING}. */
+  /** A fixed limit on chunks waiting on the GPU (benchmarks); default: from its throughput (GpuQueueLimit). */
   gpuMaxPending?: number;
   onError: (message: string) => void;
 }
@@ -49,17 +43,20 @@ export interface PlanetGpuStats {
   remeshSampled: number;
   meanLatencyMs: number;
   enabled: boolean;
-  /** Chunks waiting on the GPU now. */
+  /** Chunks waiting on the GPU now, and how many may (GpuQueueLimit). */
   pending: number;
+  limit: number;
 }
 
 export class PlanetChunkJobs {
   private gpu: GpuSamplerClient | null;
   private gpuPending = 0;
+  private readonly queueLimit: GpuQueueLimit;
   private readonly counts = { chunks: 0, failed: 0, latencyMs: 0, queueFull: 0, remeshSampled: 0 };
 
   constructor(private readonly pool: WorkerPool, gpu: GpuSamplerClient | null, private readonly options: PlanetChunkJobsOptions) {
     this.gpu = gpu;
+    this.queueLimit = new GpuQueueLimit(options.gpuMaxPending ?? null);
   }
 
   /** Chunk jobs sampled on the GPU, failed there, sent to JS with the queue full, … */
@@ -67,6 +64,7 @@ export class PlanetChunkJobs {
     const c = this.counts;
     return {
       chunks: c.chunks, failed: c.failed, queueFull: c.queueFull, remeshSampled: c.remeshSampled, enabled: this.gpu !== null, pending: this.gpuPending,
+      limit: this.queueLimit.limit,
       meanLatencyMs: c.chunks > 0 ? c.latencyMs / c.chunks : 0,
     };
   }
@@ -89,7 +87,7 @@ export class PlanetChunkJobs {
 
   /** GPU sampling then meshing, or JS sampling in the body worker while the GPU has a full queue. */
   private sampleAndMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
-    if (this.gpuPending < (this.options.gpuMaxPending ?? GPU_MAX_PENDING)) return this.gpuThenMesh(gpu, params, run);
+    if (this.gpuPending < this.queueLimit.limit) return this.gpuThenMesh(gpu, params, run);
     this.counts.queueFull++;
     return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
   }
@@ -109,6 +107,7 @@ export class PlanetChunkJobs {
     const promise = sampling.promise.then(
       (samples) => {
         this.gpuPending--;
+        this.queueLimit.completed(performance.now());
         if (cancelled) throw new JobCancelledError();
         this.counts.chunks++;
         this.counts.latencyMs += samples.latencyMs;

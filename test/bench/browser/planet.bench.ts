@@ -265,7 +265,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
     if (now < nextSample) return;
     nextSample += 1000;
     const q = planet.stats();
-    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending}/${q.transactionPending} tx${q.transactions}`);
+    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending} of ${q.gpu.limit}/${q.transactionPending} tx${q.transactions}`);
   });
   const seconds = (performance.now() - t0) / 1000;
   observer.disconnect();
@@ -286,7 +286,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
     (s.gpu.enabled
       ? `GPU-sampled chunks ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms; ${s.gpu.remeshSampled} re-meshes without kept samples; ${s.gpu.queueFull} to JS with the GPU queue full; ${s.gpu.failed} failed)`
       : 'chunks sampled in JS') +
-    `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting/tx jobs left): ${timeline.join(', ')}`);
+    `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting of its limit/tx jobs left): ${timeline.join(', ')}`);
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
 }
