@@ -6,7 +6,7 @@
  */
 import { cornerMaskAt } from './hermite.ts';
 import type { SignEdges } from './hermite.ts';
-import { qefSolve, QEF_STRIDE } from './qef.ts';
+import { qefAddPlane, qefSolve, QEF_STRIDE } from './qef.ts';
 import { scratchF64, scratchI32, scratchU8 } from './scratch.ts';
 import { COMPONENT_COUNT, EDGE_COMPONENT, MANIFOLD_CONFIG, QUAD_EDGE } from './tables.ts';
 
@@ -99,7 +99,6 @@ function accumulateQefs(
     const t = edgeT[e];
     const px = pc0 + (axis === 0 ? t : 0), py = pc1 + (axis === 1 ? t : 0), pz = pc2 + (axis === 2 ? t : 0);
     const nx = edgeN[3 * e], ny = edgeN[3 * e + 1], nz = edgeN[3 * e + 2];
-    const d = nx * px + ny * py + nz * pz;
     // u = axis + 1, v = axis + 2 (mod 3): cell strides, point strides and coordinates along them.
     const su = axis === 0 ? N : axis === 1 ? NN : 1, sv = axis === 0 ? NN : axis === 1 ? 1 : N;
     const pu = axis === 0 ? P : axis === 1 ? PP : 1, pv = axis === 0 ? PP : axis === 1 ? 1 : P;
@@ -134,14 +133,7 @@ function accumulateQefs(
         }
       }
       const o = (a + EDGE_COMPONENT[activeMask[a] * 12 + QUAD_EDGE[axis * 4 + qd]]) * QEF_STRIDE;
-      // qefAddPlane, inlined.
-      qefs[o] += nx * nx; qefs[o + 1] += nx * ny; qefs[o + 2] += nx * nz;
-      qefs[o + 3] += ny * ny; qefs[o + 4] += ny * nz; qefs[o + 5] += nz * nz;
-      qefs[o + 6] += nx * d; qefs[o + 7] += ny * d; qefs[o + 8] += nz * d;
-      qefs[o + 9] += d * d;
-      qefs[o + 10] += px; qefs[o + 11] += py; qefs[o + 12] += pz;
-      qefs[o + 13] += 1;
-      qefs[o + 14] += nx; qefs[o + 15] += ny; qefs[o + 16] += nz;
+      qefAddPlane(qefs, o, px, py, pz, nx, ny, nz);
     }
   }
   return count;
