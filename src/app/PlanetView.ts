@@ -35,7 +35,6 @@ import type { ProgressTask } from './progress';
 
 export type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 
-
 /**
  * Jobs handed to the pool per body worker, queued ones included. Jobs are started once a frame, and
  * a worker clears a re-mesh (~10 ms, samples and crossings kept) or a seam (~5 ms) far faster than
@@ -202,6 +201,8 @@ export class PlanetView {
     else this.lod.flush();
     t = this.timed('select', t);
     this.apply();
+    // New pieces' buffers go to the GPU now, not all in the frame their transaction commits.
+    if (renderer && this.options.preuploadGeometry !== false) this.pieces.uploads.flush(renderer);
     t = this.timed('apply', t);
     this.streaming.update(now);
     t = this.timed('transaction', t);

@@ -34,6 +34,8 @@ export interface PlanetViewOptions {
    * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
   gpuMaxPending?: number;
+  /** Upload new pieces' geometry while they wait for their transaction (default true; benchmarks compare: `?preupload=0`). */
+  preuploadGeometry?: boolean;
   /** Per-pixel field material (quality high). */
   detailMaterial?: boolean;
   renderer?: WebGLRenderer;

@@ -4,6 +4,7 @@
  * debugging), the bytes it holds, and the one `dispose`. What to draw and when is
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
+import { GeometryUploader } from './geometryUpload';
 import {
   BufferGeometry,
   Color,
@@ -92,6 +93,8 @@ export class PlanetPieces {
   private detail: BodyMaterial | null = null;
   private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
   private basePrecompiled = false;
+  /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
+  readonly uploads = new GeometryUploader();
 
   constructor(private readonly root: Group, private readonly cellSizeM: (level: number) => number) {
     // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too).
@@ -120,6 +123,7 @@ export class PlanetPieces {
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
       if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
       this.root.add(mesh);
+      this.uploads.queue(mesh);
     }
     const vertexCells = packVertexCells(r.vertexCells);
     const leaves = boundary ? packBoundaryLeaves(boundary) : null;
@@ -212,6 +216,7 @@ export class PlanetPieces {
 
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
+    this.uploads.dispose();
     this.material.dispose();
     for (const m of this.levelMaterials) m.dispose();
     this.seamMaterial.dispose();

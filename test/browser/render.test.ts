@@ -94,3 +94,14 @@ describe('SkyCubemap', () => {
     expect(r).toEqual({ afterFirst: 1, afterSecond: 2, afterSameSeed: 2 });
   });
 });
+
+describe('GeometryUploader', () => {
+  it('uploads waiting meshes ahead of their first draw, which then uploads nothing; skips disposed ones', async () => {
+    await open();
+    const r = await page.evaluate(async ([path]) => (await srImport(path)).geometryUploads(), [PAGE] as const);
+    expect(r.uploaded, 'three meshes uploaded, the disposed one skipped').toBe(3);
+    expect(r.duringFlush, 'position, normal, uv of three meshes went up during the flushes').toBeGreaterThanOrEqual(9);
+    expect(r.atFirstDraw, 'first draw of the uploaded meshes').toBe(0);
+    expect(r.drawnPixels, 'they draw').toBeGreaterThan(1000);
+  });
+});

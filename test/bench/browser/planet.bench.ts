@@ -77,8 +77,10 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const errors: string[] = [];
   // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
   const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
+  // `?preupload=0`: new pieces' buffers upload in the frame that first shows them (the old way).
+  const preuploadGeometry = new URLSearchParams(location.search).get('preupload') !== '0';
   const scene4 = sceneSpec(4, 'planet');
-  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending });
+  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, preuploadGeometry });
   scene.add(planet.root);
   planet.start(mesher!);
   return { scene, camera, errors, planet };

@@ -471,3 +471,55 @@ export function fadeCoverage(seed: number): FadeResult {
     halfFadeDiffFraction: diffFraction(opaque, half, 2),
   };
 }
+
+/**
+ * GeometryUploader: buffer uploads (gl.bufferData calls) while meshes wait hidden, then none when
+ * they are first drawn; and nothing uploaded for a mesh disposed before its turn.
+ */
+export async function geometryUploads(): Promise<{ duringFlush: number; atFirstDraw: number; uploaded: number; disposedSkipped: boolean; drawnPixels: number }> {
+  const { GeometryUploader } = await import('../../../src/render/geometryUpload');
+  const { MeshBasicMaterial, IcosahedronGeometry } = await import('three');
+  const r = getRenderer(false);
+  const gl = r.getContext() as WebGL2RenderingContext;
+  let bufferData = 0;
+  const original = gl.bufferData.bind(gl) as (...args: unknown[]) => void;
+  (gl as unknown as { bufferData: (...args: unknown[]) => void }).bufferData = (...args: unknown[]) => { bufferData++; original(...args); };
+  try {
+    const scene = new Scene();
+    const camera = new PerspectiveCamera(45, WIDTH / HEIGHT, 0.1, 100);
+    camera.position.set(0, 0, 5);
+    const material = new MeshBasicMaterial({ color: 0xffffff });
+    const meshes = [0, 1, 2].map((i) => {
+      const m = new Mesh(new IcosahedronGeometry(0.5, 3), material);
+      m.position.x = i - 1;
+      m.visible = false;
+      scene.add(m);
+      return m;
+    });
+    const uploader = new GeometryUploader();
+    meshes.forEach((m) => uploader.queue(m));
+    // A fourth mesh, disposed (removed) before its turn: skipped.
+    const gone = new Mesh(new IcosahedronGeometry(0.5, 1), material);
+    scene.add(gone);
+    uploader.queue(gone);
+    gone.removeFromParent();
+    gone.geometry.dispose();
+    r.render(scene, camera); // nothing visible yet: nothing uploaded
+    const before = bufferData;
+    while (uploader.queued > 0) uploader.flush(r, 1000);
+    const duringFlush = bufferData - before;
+    for (const m of meshes) m.visible = true;
+    const atFirst = bufferData;
+    r.render(scene, camera);
+    const atFirstDraw = bufferData - atFirst;
+    const pixels = new Uint8Array(4 * WIDTH * HEIGHT);
+    gl.readPixels(0, 0, WIDTH, HEIGHT, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    let drawnPixels = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i] > 200) drawnPixels++;
+    uploader.dispose();
+    for (const m of meshes) m.geometry.dispose();
+    return { duringFlush, atFirstDraw, uploaded: uploader.uploaded, disposedSkipped: uploader.uploaded === 3, drawnPixels };
+  } finally {
+    (gl as unknown as { bufferData: unknown }).bufferData = original;
+  }
+}
