@@ -160,7 +160,10 @@ async function fly(): Promise<void> {
   let busiest = { rate: 0, note: 'none' };
   for (const [i, alt] of path.entries()) {
     place(planet, camera, alt);
-    const chunks0 = planet.stats().chunksDone;
+    const s0 = planet.stats();
+    const chunks0 = s0.chunksDone;
+    // Within the step: when its last chunk job was done (what follows is seams and commits).
+    let lastChunkMs = 0, chunksSeen = chunks0;
     const surface = i === path.length - 1;
     const cap = (surface ? SURFACE_CAP_S : STEP_CAP_S) * 1000;
     const start = performance.now();
@@ -169,6 +172,10 @@ async function fly(): Promise<void> {
       last = f.now;
       const updateMs = f.renderStart - f.updateStart, renderMs = f.renderEnd - f.renderStart;
       totalFrames++;
+      if (planet.stats().chunksDone > chunksSeen) {
+        chunksSeen = planet.stats().chunksDone;
+        lastChunkMs = f.now - start;
+      }
       if (mesher!.pool.busy === 0) idleFrames++;
       else if (mesher!.pool.queued === 0) shallowFrames++;
       longestUpdate = Math.max(longestUpdate, updateMs);
@@ -177,8 +184,15 @@ async function fly(): Promise<void> {
       if (renderMs > 20) work.push({ name: 'render', start: f.renderStart, end: f.renderEnd });
     });
     complete.push(`${done ? `${((performance.now() - start) / 1000).toFixed(1)}s` : 'cap'} (${planet.stats().drawn} drawn)`);
-    const stepJobs = planet.stats().chunksDone - chunks0, stepS = (performance.now() - start) / 1000;
-    if (stepJobs / stepS > busiest.rate) busiest = { rate: stepJobs / stepS, note: `step ${i + 1} (to ${alt.toFixed(0)} m): ${stepJobs} chunk jobs in ${stepS.toFixed(1)} s` };
+    const s1 = planet.stats();
+    const stepJobs = s1.chunksDone - chunks0, stepS = (performance.now() - start) / 1000;
+    if (stepJobs / stepS > busiest.rate) {
+      busiest = {
+        rate: stepJobs / stepS,
+        note: `step ${i + 1} (to ${alt.toFixed(0)} m): ${stepJobs} chunk jobs in ${stepS.toFixed(1)} s, the last done at ${(lastChunkMs / 1000).toFixed(1)} s; ` +
+          `${s1.seamsDone - s0.seamsDone} seams, ${s1.transactions - s0.transactions} transactions in the step`,
+      };
+    }
     if (surface && done) surfaceS = (performance.now() - start) / 1000;
   }
   const seconds = (performance.now() - t0) / 1000;
