@@ -20,10 +20,10 @@ import {
   type LodSelectResult,
   type PlanetJob,
 } from '../lod/index';
-import { BODY_SIMPLIFY, openEdgeTriangles, validateMesh, weldMeshes, type ChunkMesh } from '../mesher/index';
+import { BODY_SIMPLIFY } from '../mesher/index';
 import { APPLY_BUDGET_MS } from './frameBudget';
 import { BodyMaterial } from '../render/BodyMaterial';
-import { piecesAtOpenEdges, PlanetPieces, weldableMesh, type PlanetPiece } from '../render/planetPieces';
+import { crackReport, PlanetPieces, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
@@ -393,23 +393,7 @@ export class PlanetView {
    * surface: `boundaryEdges` 0. Debug only (hundreds of ms on a full planet).
    */
   crackReport(): PlanetCrackReport {
-    const t0 = performance.now();
-    const meshes: ChunkMesh[] = [];
-    const tags: (number | Uint8Array)[] = [];
-    const pieces: PlanetPiece[] = [];
-    let chunks = 0, seams = 0;
-    for (const p of this.drawnPieces()) {
-      if (p.triangles === 0) continue;
-      meshes.push(weldableMesh(p));
-      tags.push(p.tags);
-      pieces.push(p);
-      if (p.kind === 'chunk') chunks++;
-      else seams++;
-    }
-    const welded = weldMeshes(meshes, tags);
-    const report = validateMesh(welded);
-    const openAt = report.boundaryEdges > 0 ? piecesAtOpenEdges(openEdgeTriangles(welded.indices), pieces) : [];
-    return { ...report, chunks, seams, openAt, ms: performance.now() - t0 };
+    return crackReport(this.drawnPieces());
   }
 
   /** Bytes the drawn pieces hold, all in (geometry, vertex cells, weld tags, boundary leaves). */

@@ -1,8 +1,8 @@
 /** What PlanetView takes and reports (its options, its stats, the crack check's report). */
 import type { WebGLRenderer, Scene } from 'three';
 import type { FieldRecipe } from '../field/index';
-import type { MeshReport } from '../mesher/index';
 import type { Sun } from '../render/Sun';
+import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { Progress } from './progress';
 
@@ -99,10 +99,4 @@ export interface PlanetStats {
 }
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */
-export interface PlanetCrackReport extends MeshReport {
-  chunks: number;
-  seams: number;
-  /** Pieces with an open edge (kind, key and how a chunk was sampled), at most 12: empty when watertight. */
-  openAt: string[];
-  ms: number;
-}
+export type PlanetCrackReport = PiecesCrackReport;

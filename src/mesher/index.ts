@@ -7,7 +7,7 @@ export { BODY_SIMPLIFY } from './types.ts';
 export { cartesianMapping, IDENTITY_MAPPING } from './mapping.ts';
 export { meshChunk, sampleChunk, MesherInputError } from './dualContour.ts';
 export { HermiteMemo } from './hermiteMemo.ts';
-export { countDuplicateTriangles, meshProblems, openEdgeTriangles, validateMesh, weldMeshes } from './validate.ts';
+export { countDuplicateTriangles, meshProblems, nonManifoldEdgeTriangles, openEdgeTriangles, validateMesh, weldMeshes } from './validate.ts';
 export type { MeshReport } from './validate.ts';
 export { MANIFOLD_CONFIG, CELL_EDGES } from './tables.ts';
 export { qefSolve, QEF_STRIDE, VERTEX_INSET_CELLS } from './qef.ts';

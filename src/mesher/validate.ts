@@ -197,6 +197,16 @@ export function weldMeshes(meshes: readonly ChunkMesh[], vertexTags?: readonly (
  * should be closed is open. Debug attribution for crack reports (validateMesh only counts them).
  */
 export function openEdgeTriangles(indices: ArrayLike<number>): number[] {
+  return trianglesAtEdgesUsed(indices, (n) => n === 1);
+}
+
+/** Triangles with an edge shared by more than two triangles (non-manifold: overlapping or repeated surface). */
+export function nonManifoldEdgeTriangles(indices: ArrayLike<number>): number[] {
+  return trianglesAtEdgesUsed(indices, (n) => n > 2);
+}
+
+/** Triangles (by index) with an edge whose triangle count `pick` accepts. */
+function trianglesAtEdgesUsed(indices: ArrayLike<number>, pick: (uses: number) => boolean): number[] {
   const uses = new Map<string, number>();
   const edge = (a: number, b: number): string => (a < b ? `${a},${b}` : `${b},${a}`);
   for (let t = 0; t + 2 < indices.length; t += 3) {
@@ -208,7 +218,7 @@ export function openEdgeTriangles(indices: ArrayLike<number>): number[] {
   const out: number[] = [];
   for (let t = 0; t + 2 < indices.length; t += 3) {
     for (let e = 0; e < 3; e++) {
-      if (uses.get(edge(indices[t + e], indices[t + ((e + 1) % 3)])) === 1) {
+      if (pick(uses.get(edge(indices[t + e], indices[t + ((e + 1) % 3)]))!)) {
         out.push(t / 3);
         break;
       }

@@ -20,8 +20,9 @@ import {
 import type { ChunkKey } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
 import {
-  packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells, unpackVertexCells,
-  type BoundaryLeaves, type ChunkMesh, type PackedBoundaryLeaves, type PackedVertexCells,
+  nonManifoldEdgeTriangles, openEdgeTriangles, packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells,
+  unpackVertexCells, validateMesh, weldMeshes,
+  type BoundaryLeaves, type ChunkMesh, type MeshReport, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
 import { createBodyGeometry } from './bodyGeometry';
@@ -227,10 +228,10 @@ export class PlanetPieces {
 
 /**
  * The pieces (in weld order, with their triangle counts) holding the given triangles of their weld
- * (ascending, e.g. mesher's openEdgeTriangles): "kind key (sampled by)", at most 12. Debug: where a
+ * (ascending, e.g. mesher's openEdgeTriangles or nonManifoldEdgeTriangles): "kind key (sampled by)", at most 12. Debug: where a
  * crack is, and how its chunks were made.
  */
-export function piecesAtOpenEdges(triangles: Iterable<number>, pieces: readonly PlanetPiece[]): string[] {
+export function piecesAtTriangles(triangles: Iterable<number>, pieces: readonly PlanetPiece[]): string[] {
   const out = new Set<string>();
   let piece = 0, end = pieces.length > 0 ? pieces[0].triangles : 0;
   for (const t of triangles) {
@@ -240,4 +241,37 @@ export function piecesAtOpenEdges(triangles: Iterable<number>, pieces: readonly 
     if (out.size >= 12) break;
   }
   return [...out];
+}
+
+/** Watertightness of a set of drawn pieces, welded by leaf identity (issue 10's crack check). */
+export interface PiecesCrackReport extends MeshReport {
+  chunks: number;
+  seams: number;
+  /** Pieces with an open edge (kind, key and how a chunk was sampled), at most 12: empty when watertight. */
+  openAt: string[];
+  /** Pieces with an edge shared by more than two triangles (overlap), the same way: empty when manifold. */
+  nonManifoldAt: string[];
+  ms: number;
+}
+
+/** Welds `drawn` (chunks and seams) and checks it: open edges are cracks, edges used 3+ times overlaps. */
+export function crackReport(drawn: Iterable<PlanetPiece>): PiecesCrackReport {
+  const t0 = performance.now();
+  const meshes: ChunkMesh[] = [];
+  const tags: (number | Uint8Array)[] = [];
+  const pieces: PlanetPiece[] = [];
+  let chunks = 0, seams = 0;
+  for (const p of drawn) {
+    if (p.triangles === 0) continue;
+    meshes.push(weldableMesh(p));
+    tags.push(p.tags);
+    pieces.push(p);
+    if (p.kind === 'chunk') chunks++;
+    else seams++;
+  }
+  const welded = weldMeshes(meshes, tags);
+  const report = validateMesh(welded);
+  const openAt = report.boundaryEdges > 0 ? piecesAtTriangles(openEdgeTriangles(welded.indices), pieces) : [];
+  const nonManifoldAt = report.nonManifoldEdges > 0 ? piecesAtTriangles(nonManifoldEdgeTriangles(welded.indices), pieces) : [];
+  return { ...report, chunks, seams, openAt, nonManifoldAt, ms: performance.now() - t0 };
 }

@@ -68,7 +68,7 @@ async function settle(page: Page, ms: number): Promise<boolean> {
 async function cracks(page: Page) {
   return page.evaluate(() => {
     const r = window.__sr!.app!.planet!.crackReport();
-    return { boundaryEdges: r.boundaryEdges, nonManifoldEdges: r.nonManifoldEdges, chunks: r.chunks, seams: r.seams, triangles: r.triangles, ms: r.ms };
+    return { boundaryEdges: r.boundaryEdges, nonManifoldEdges: r.nonManifoldEdges, nonManifoldAt: r.nonManifoldAt, chunks: r.chunks, seams: r.seams, triangles: r.triangles, ms: r.ms };
   });
 }
 
@@ -97,7 +97,7 @@ describe('planet: orbit to surface and back', () => {
       const c = await cracks(page);
       crackCounts.push(c.boundaryEdges);
       rows.push(
-        `step ${i} alt ${alt.toFixed(1)} m: drawn ${s.drawn} (+${s.seams} seams, ${s.seamTriangles}/${s.triangles} tris), leaves ${s.leaves}, holes ${s.holes}, queued ${s.queued}, cached ${s.cached}, ${(s.bytes / 2 ** 20).toFixed(1)} MiB, tx ${s.transactions} (${s.deferredSnapshots} snapshots folded, ${s.balanceFallbacks} fallbacks), error ×${s.errorFactor.toFixed(2)}, complete ${complete} after ${Date.now() - t0} ms; cracks: ${c.boundaryEdges} open, ${c.nonManifoldEdges} non-manifold edges (${c.ms.toFixed(0)} ms)`,
+        `step ${i} alt ${alt.toFixed(1)} m: drawn ${s.drawn} (+${s.seams} seams, ${s.seamTriangles}/${s.triangles} tris), leaves ${s.leaves}, holes ${s.holes}, queued ${s.queued}, cached ${s.cached}, ${(s.bytes / 2 ** 20).toFixed(1)} MiB, tx ${s.transactions} (${s.deferredSnapshots} snapshots folded, ${s.balanceFallbacks} fallbacks), error ×${s.errorFactor.toFixed(2)}, complete ${complete} after ${Date.now() - t0} ms; cracks: ${c.boundaryEdges} open, ${c.nonManifoldEdges} non-manifold edges${c.nonManifoldEdges > 0 ? ` at ${c.nonManifoldAt.join(', ')}` : ''} (${c.ms.toFixed(0)} ms)`,
       );
       console.log(rows[rows.length - 1]);
       expect(Math.abs(alt - target) / target, 'camera placed at the altitude').toBeLessThan(0.05);
