@@ -136,6 +136,7 @@ export class PlanetView {
     // One registration names one definition: the chunk space is part of the planet's id.
     this.bodyId = `${options.bodyId}/${this.space.chunkCells}c/${this.space.finestCellM}m`;
     this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level));
+    this.pieces.uploads.enabled = !!options.renderer && options.preuploadGeometry !== false;
     this.lod = new PlanetLodClient({
       recipe: options.recipe, space: this.space, select: { maxScreenErrorPx: options.maxScreenErrorPx ?? 6 },
       onAnswer: (result) => {
@@ -202,7 +203,7 @@ export class PlanetView {
     t = this.timed('select', t);
     this.apply();
     // New pieces' buffers go to the GPU now, not all in the frame their transaction commits.
-    if (renderer && this.options.preuploadGeometry !== false) this.pieces.uploads.flush(renderer);
+    if (renderer) this.pieces.uploads.flush(renderer);
     t = this.timed('apply', t);
     this.streaming.update(now);
     t = this.timed('transaction', t);

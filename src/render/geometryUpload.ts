@@ -23,6 +23,8 @@ export class GeometryUploader {
   private target: WebGLRenderTarget | null = null;
   /** Meshes uploaded so far (tests, stats). */
   uploaded = 0;
+  /** Off: nothing is queued (no renderer to flush with, or the benchmark's comparison). */
+  enabled = true;
 
   constructor() {
     this.proxy.frustumCulled = false;
@@ -32,7 +34,7 @@ export class GeometryUploader {
 
   /** Uploads `mesh`'s geometry before it is first shown (it stays where it is). */
   queue(mesh: Mesh): void {
-    this.pending.push(mesh);
+    if (this.enabled) this.pending.push(mesh);
   }
 
   get queued(): number {
