@@ -15,11 +15,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildSeam, cartesianMapping, HermiteMemo, meshChunk, sampleChunk } from '../../src/mesher/index.ts';
 import type {
-  BoundaryLeaves, ChunkMesh, ChunkSpec, CoarserNeighbour, FieldFn, GridMapping, HermiteEdges, MeshChunkInput,
+  BoundaryLeaves, ChunkMesh, CoarserNeighbour, FieldFn, GridMapping, MeshChunkInput,
   MeshChunkResult, SeamOptions,
 } from '../../src/mesher/index.ts';
 import { CubeSphereSpace } from '../../src/lod/cubeSphere.ts';
-import { asteroid, box, capsule, clippedGyroid, mulberry32, rotation, sphere, torus, union } from './fields.ts';
+import { asteroid, box, capsule, clippedGyroid, edgePassHermite, mulberry32, rotation, sphere, torus, union } from './helpers.ts';
 
 type Box6 = [number, number, number, number, number, number];
 type Bytes = Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array;
@@ -43,29 +43,6 @@ function chunkHashes(r: MeshChunkResult): string {
   const counts = [s.edges, s.activeCells, s.leaves, s.collapsedNodes, s.nonManifoldCells, s.vertices, s.triangles];
   return `${meshHashes(r.mesh)} | b ${b.chunkId} ${b.boxGrid.join(',')} #${b.count} c ${tag(b.cells)} k ${tag(b.corners)} ` +
     `m ${tag(b.component)} v ${tag(b.vertexGrid)} n ${tag(b.normals)} | s ${counts.join(',')}`;
-}
-
-/** Hermite data as the GPU edge pass makes it (test/mesher/seams.test.ts): linear t, central differences. */
-function edgePassHermite(spec: ChunkSpec, values: ArrayLike<number>, f: FieldFn): HermiteEdges {
-  const P = spec.cells + 1, P3 = P ** 3, cs = 2 ** spec.level;
-  const ids: number[] = [], ts: number[] = [], ns: number[] = [];
-  for (let p = 0; p < P3; p++) {
-    const c = [p % P, Math.floor(p / P) % P, Math.floor(p / P / P)];
-    for (let a = 0; a < 3; a++) {
-      if (c[a] === P - 1) continue;
-      const q = p + [1, P, P * P][a];
-      if ((values[p] < 0) === (values[q] < 0)) continue;
-      const t = values[p] / (values[p] - values[q]);
-      const x = spec.originGrid[0] + cs * (c[0] + (a === 0 ? t : 0));
-      const y = spec.originGrid[1] + cs * (c[1] + (a === 1 ? t : 0));
-      const z = spec.originGrid[2] + cs * (c[2] + (a === 2 ? t : 0));
-      const h = 1e-3;
-      ids.push(a * P3 + p);
-      ts.push(t);
-      ns.push(f(x + h, y, z) - f(x - h, y, z), f(x, y + h, z) - f(x, y - h, z), f(x, y, z + h) - f(x, y, z - h));
-    }
-  }
-  return { count: ids.length, edgeIds: Uint32Array.from(ids), t: Float32Array.from(ts), normals: Float32Array.from(ns) };
 }
 
 // ---- meshChunk cases -----------------------------------------------------------------------------

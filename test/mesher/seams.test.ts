@@ -4,36 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildSeam, meshChunk, sampleChunk, validateMesh, weldMeshes } from '../../src/mesher/index.ts';
-import type { BoundaryLeaves, ChunkMesh, ChunkSpec, CoarserNeighbour, FieldFn, HermiteEdges } from '../../src/mesher/index.ts';
-import { asteroid, expectClosedManifold, mulberry32, sphere } from './helpers.ts';
+import type { BoundaryLeaves, ChunkMesh, CoarserNeighbour, FieldFn } from '../../src/mesher/index.ts';
+import { asteroid, edgePassHermite, expectClosedManifold, mulberry32, sphere } from './helpers.ts';
 
 interface Split { meshes: ChunkMesh[]; boundaries: BoundaryLeaves[]; boxes: [number, number, number, number, number, number][] }
-
-/**
- * Hermite data as the GPU edge pass makes it: from the chunk's own samples, unaware of neighbours
- * (linear crossings, central-difference normals of the field at the crossing).
- */
-function edgePassHermite(spec: ChunkSpec, values: Float32Array, f: FieldFn): HermiteEdges {
-  const P = spec.cells + 1, P3 = P ** 3, cs = 2 ** spec.level;
-  const ids: number[] = [], ts: number[] = [], ns: number[] = [];
-  for (let p = 0; p < P3; p++) {
-    const c = [p % P, Math.floor(p / P) % P, Math.floor(p / P / P)];
-    for (let a = 0; a < 3; a++) {
-      if (c[a] === P - 1) continue;
-      const q = p + [1, P, P * P][a];
-      if ((values[p] < 0) === (values[q] < 0)) continue;
-      const t = values[p] / (values[p] - values[q]);
-      const x = spec.originGrid[0] + cs * (c[0] + (a === 0 ? t : 0));
-      const y = spec.originGrid[1] + cs * (c[1] + (a === 1 ? t : 0));
-      const z = spec.originGrid[2] + cs * (c[2] + (a === 2 ? t : 0));
-      const h = 1e-3;
-      ids.push(a * P3 + p);
-      ts.push(t);
-      ns.push(f(x + h, y, z) - f(x - h, y, z), f(x, y + h, z) - f(x, y - h, z), f(x, y, z + h) - f(x, y, z - h));
-    }
-  }
-  return { count: ids.length, edgeIds: Uint32Array.from(ids), t: Float32Array.from(ts), normals: Float32Array.from(ns) };
-}
 
 /** k^3 chunks of `size` finest units from `lo`; levels[i] = 0 or 1 per chunk. */
 function split(f: FieldFn, k: number, size: number, lo: number, levels: number[], simplify: number, supplied = false): Split {
