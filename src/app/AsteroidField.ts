@@ -14,7 +14,7 @@
  *
  * Over 500 lines because it is one job, each asteroid's mesh lifecycle (request → apply → fade → material →
  * failure) on three.js objects; the pure parts live in src/lod (LOD step, retry) and src/render
- * (placeholder). The next cut is the off-frame material compile, shared in shape with PlanetView's.
+ * (placeholder, off-frame compiles).
  */
 import {
   Group,
@@ -29,6 +29,7 @@ import {
 } from 'three';
 import { compileToJs, type FieldFn } from '../field/index';
 import { compileToGlsl } from '../field/glsl';
+import { compileOffFrame } from '../render/compileOffFrame';
 import { BodyMaterial } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
@@ -382,12 +383,7 @@ export class AsteroidField {
       this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    const probe = new Mesh(a.current!.mesh.geometry, material);
-    a.body.add(probe);
-    probe.visible = true;
-    const ready = renderer && scene ? renderer.compileAsync(probe, camera, scene) : Promise.resolve();
-    probe.removeFromParent();
-    ready.then(
+    compileOffFrame(material, a.current!.mesh.geometry, a.body, renderer, scene, camera).then(
       () => {
         if (a.detailState !== 'compiling') {
           material.dispose();

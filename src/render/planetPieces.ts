@@ -4,6 +4,7 @@
  * debugging), the bytes it holds, and the one `dispose`. What to draw and when is
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
+import { compileOffFrame } from './compileOffFrame';
 import { GeometryUploader } from './geometryUpload';
 import {
   BufferGeometry,
@@ -179,14 +180,8 @@ export class PlanetPieces {
     geometry.setAttribute('position', new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 1, 0], 3));
     geometry.setAttribute('normal', new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
     geometry.setIndex([0, 1, 2]);
-    const probe = new Mesh(geometry, this.material);
-    probe.receiveShadow = probe.castShadow = true;
-    this.root.add(probe);
-    const done = (): void => {
-      probe.removeFromParent();
-      probe.geometry.dispose();
-    };
-    renderer.compileAsync(probe, camera, scene).then(done, done); // a failure shows at first draw instead
+    const done = (): void => geometry.dispose();
+    compileOffFrame(this.material, geometry, this.root, renderer, scene, camera).then(done, done); // a failure shows at first draw instead
   }
 
   /** Compiles the planet's BodyMaterial off the frame path, then switches to it (once). */
@@ -194,11 +189,8 @@ export class PlanetPieces {
     if (this.detailState !== 'none') return;
     this.detailState = 'compiling';
     const m = material();
-    const probe = new Mesh(undefined, m);
-    this.root.add(probe);
-    renderer.compileAsync(probe, camera, scene).then(
+    compileOffFrame(m, undefined, this.root, renderer, scene, camera).then(
       () => {
-        probe.removeFromParent();
         if (this.detailState !== 'compiling') {
           m.dispose(); // disposed meanwhile
           return;
@@ -207,7 +199,6 @@ export class PlanetPieces {
         this.detailState = 'ready';
       },
       (e: unknown) => {
-        probe.removeFromParent();
         m.dispose();
         this.detailState = 'failed';
         onError(`planet material failed: ${e instanceof Error ? e.message : String(e)}`);

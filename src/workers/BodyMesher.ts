@@ -84,11 +84,6 @@ export class BodyMesher {
     };
   }
 
-  /** Bodies registered now (tests, stats). */
-  get registeredBodies(): number {
-    return this.holders.size;
-  }
-
   /** Meshes a body (registered: {@link registerBody}) over a cartesian grid; higher `priority` runs first. */
   mesh(params: BodyMeshParams, priority = 0): BodyJob {
     if (!this.gpuWorker) return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));

@@ -61,7 +61,7 @@ export interface PlanetSeamResult {
  * Boundary leaves of a chunk with no surface: every boundary cell empty, on the chunk's side
  * (constantBoundaryLeaves: what meshing a constant field gives, restriction or not, without meshing).
  */
-export function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full'): BoundaryLeaves {
+function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full'): BoundaryLeaves {
   const a = parseChunkKey(key);
   const U = space.chunkUnits(a.level);
   return constantBoundaryLeaves({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells }, state === 'full');
