@@ -16,6 +16,7 @@ import {
   CubeSphereSpace,
   parseChunkKey,
   PlanetStreaming,
+  shouldReselect,
   type CubeSphereOptions,
   type LodSelectResult,
   type PlanetJob,
@@ -53,7 +54,7 @@ const START_SHARE = 0.1;
 const START_MIN_MS = 4;
 const START_MAX_MS = 12;
 let nextLeafPrefix = 1;
-/** Re-select when the camera moved this fraction of its altitude (or a second has passed). */
+/** Re-select when the camera moved this fraction of its altitude (or as lod/reselect.ts says). */
 const RESELECT_MOVE = 0.02;
 const DEFAULT_BUDGET_BYTES = 192 * 2 ** 20;
 
@@ -81,6 +82,8 @@ export class PlanetView {
    * streaming was spent on (the bench reports it; `lodMessage` is taking a LOD answer).
    */
   readonly slowestMs = { select: 0, lodMessage: 0, apply: 0, transaction: 0, schedule: 0, materials: 0 };
+  /** The same phases' main-thread time summed since the planet started (ms): where the frames went. */
+  readonly totalMs = { select: 0, lodMessage: 0, apply: 0, transaction: 0, schedule: 0, materials: 0 };
   private readonly ownsSun: boolean;
   private readonly chunkSpace: CubeSphereSpace;
   private readonly field: FieldFn;
@@ -154,6 +157,7 @@ export class PlanetView {
       onReady: (key) => this.lod.markReady(key),
       onEvicted: (key) => this.lod.markEvicted(key),
       onHomogeneous: (key, state, proven) => this.lod.markHomogeneous(key, state, proven),
+      pruneUnderProof: options.pruneUnderProof,
     });
   }
 
@@ -177,7 +181,7 @@ export class PlanetView {
     this.releaseBody = mesher.registerBody(this.bodyId, { recipe: this.recipe, space: this.space });
     this.chunkJobs = new PlanetChunkJobs(pool, mesher.gpuWorker, {
       body: this.bodyId, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
-      gpuMaxPending: this.options.gpuMaxPending, onError: this.options.onError,
+      gpuMaxPending: this.options.gpuMaxPending, gpuSpill: this.options.gpuSpill, onError: this.options.onError,
     });
   }
 
@@ -198,7 +202,11 @@ export class PlanetView {
     const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude ||
       viewportHeightPx !== this.lastSelectHeightPx;
     let t = performance.now();
-    if (!this.lod.selecting && (moved || now - this.lastSelectAt > 1000)) this.select(camera, viewportHeightPx, now);
+    const reselect = !this.lod.selecting && shouldReselect({
+      moved, sinceSelectMs: now - this.lastSelectAt, lastSelectMs: this.lastResult?.selectMs ?? 0, news: this.lod.hasNews,
+      drained: this.streaming.requestsDrained && this.results.length === 0, betweenTransactions: this.streaming.betweenTransactions,
+    }, this.options.reselect);
+    if (reselect) this.select(camera, viewportHeightPx, now);
     else this.lod.flush();
     t = this.timed('select', t);
     this.apply();
@@ -221,6 +229,7 @@ export class PlanetView {
   private timed(phase: keyof PlanetView['slowestMs'], t0: number): number {
     const t = performance.now();
     this.slowestMs[phase] = Math.max(this.slowestMs[phase], t - t0);
+    this.totalMs[phase] += t - t0;
     return t;
   }
 
@@ -339,6 +348,11 @@ export class PlanetView {
     if (result.homogeneous) {
       w.homogeneous += result.ms;
       this.streaming.chunkDone(job.id, job.key, { homogeneous: result.homogeneous });
+      // A proof of no surface below: the jobs of its descendants are not needed.
+      for (const id of this.streaming.takeCancelled()) {
+        this.jobs.get(id)?.job.cancel();
+        this.jobs.delete(id);
+      }
       return;
     }
     const remeshed = this.streaming.counts.chunksRemeshed;
@@ -432,6 +446,7 @@ export class PlanetView {
       prefiltered: r?.prefiltered ?? 0,
       selectMs: r?.selectMs ?? 0,
       chunksDone: this.chunksDone,
+      jobsStarted: m.counts.chunkJobs + m.counts.seamJobs,
       chunksHomogeneous: m.counts.chunksHomogeneous,
       chunksRemeshed: m.counts.chunksRemeshed,
       remeshesFromKeptSamples: this.remeshesFromKeptSamples,

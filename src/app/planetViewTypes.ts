@@ -4,7 +4,9 @@ import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
 import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
+import type { GpuSpill } from '../workers/gpuQueueLimit';
 import type { Progress } from './progress';
+import type { ReselectMode } from '../lod/index';
 
 export interface PlanetViewOptions {
   /** The planet's body id (sceneSpec.ts): what its worker registration is named after. */
@@ -34,6 +36,12 @@ export interface PlanetViewOptions {
    * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
   gpuMaxPending?: number;
+  /** Past that limit: JS sampling only on a free body worker (default), or always (benchmarks: `?gpuSpill=always`). */
+  gpuSpill?: GpuSpill;
+  /** When selections are asked for besides camera moves and the 1 s timer (lod/reselect.ts; default 'drained'; benchmarks compare: `?reselect=`). */
+  reselect?: ReselectMode;
+  /** Stop jobs under a chunk proven homogeneous (default true; benchmarks compare: `?prune=0`). */
+  pruneUnderProof?: boolean;
   /** Upload new pieces' geometry while they wait for their transaction (default true; benchmarks compare: `?preupload=0`). */
   preuploadGeometry?: boolean;
   /** Per-pixel field material (quality high). */
@@ -60,6 +68,8 @@ export interface PlanetStats {
   prefiltered: number;
   selectMs: number;
   chunksDone: number;
+  /** Chunk and seam jobs started (running total). */
+  jobsStarted: number;
   /** Of chunksDone: chunks found empty or full, and chunks meshed again for a new restriction. */
   chunksHomogeneous: number;
   chunksRemeshed: number;

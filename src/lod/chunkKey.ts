@@ -50,6 +50,12 @@ export function parentKey(a: ChunkAddress, rootLevel: number): ChunkKey | null {
   return chunkKey(a.face, a.level + 1, a.ci >> 1, a.cj >> 1, a.ck >> 1);
 }
 
+/** Whether `a` is a strict descendant of `p` (finer, inside it). */
+export function isDescendant(a: ChunkAddress, p: ChunkAddress): boolean {
+  const s = p.level - a.level;
+  return s > 0 && a.face === p.face && a.ci >> s === p.ci && a.cj >> s === p.cj && a.ck >> s === p.ck;
+}
+
 /** Child `c` (0..7, bit 0 = +i, bit 1 = +j, bit 2 = +k) of a chunk. */
 export function childAddress(a: ChunkAddress, c: number): ChunkAddress {
   return {

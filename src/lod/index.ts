@@ -23,4 +23,5 @@ export * from './planetMesh.ts';
 export * from './cubeSphereChunk.ts';
 export * from './lodConfigurations.ts';
 export * from './retry.ts';
+export * from './reselect.ts';
 export * from './asteroidLevels.ts';

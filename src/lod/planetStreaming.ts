@@ -31,7 +31,7 @@
  * the memory policy and the snapshot indexing are already their own files.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { parentKey, parseChunkKey } from './chunkKey.ts';
+import { isDescendant, parentKey, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { GeometryCache } from './GeometryCache.ts';
 import { nextErrorFactor } from './memoryFactor.ts';
@@ -80,6 +80,8 @@ export interface PlanetStreamingOptions<T> {
   planBudgetMs?: number;
   /** The clock the planning budget is measured with (default performance.now; tests pass their own). */
   clock?: () => number;
+  /** Stop the jobs under a chunk proven homogeneous (default true; benchmarks compare: `?prune=0`). */
+  pruneUnderProof?: boolean;
 }
 
 interface Entry<T> {
@@ -106,6 +108,15 @@ export class PlanetStreaming<T> {
   /** Chunks known to hold no surface. */
   private readonly homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
   private readonly failed = new Set<ChunkKey>();
+  /**
+   * Requests under a chunk proven homogeneous since the LOD answer that asked for them (no surface
+   * in any descendant): not started, and their running jobs cancelled (takeCancelled). The
+   * selection asks for a parent and its children together; on the accelerator machine the
+   * children's jobs ran to the end once selections waited for the requests to drain.
+   */
+  private readonly underProof = new Set<ChunkKey>();
+  /** Running jobs stopped by a proof, for the caller to cancel. */
+  private cancelled: string[] = [];
   /** Jobs started and not reported back, by id. */
   private readonly running = new Map<string, { kind: 'chunk' | 'seam'; key: ChunkKey }>();
   /** Chunk jobs out per chunk key (any restriction). */
@@ -192,9 +203,19 @@ export class PlanetStreaming<T> {
     return this.tx ? this.tx.waitingChunks.size + this.tx.waitingSeams.size : 0;
   }
 
+  /** No request of the latest LOD answer is waiting or running (the next answer can draw them all). */
+  get requestsDrained(): boolean {
+    return this.runningChunks.size === 0 && this.queuedCount === 0;
+  }
+
+  /** No transaction open, being planned, or waiting for one. */
+  get betweenTransactions(): boolean {
+    return !this.tx && !this.planning && !this.pendingSnapshot;
+  }
+
   /** Nothing open: no transaction, no waiting snapshot, no job out, no request left. */
   get idle(): boolean {
-    return !this.tx && !this.planning && !this.pendingSnapshot && this.running.size === 0 && this.queuedCount === 0;
+    return this.betweenTransactions && this.running.size === 0 && this.queuedCount === 0;
   }
 
   piece(id: string): T | undefined {
@@ -411,7 +432,7 @@ export class PlanetStreaming<T> {
   }
 
   private wantsRequest(key: ChunkKey): boolean {
-    if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key)) return false;
+    if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key) || this.underProof.has(key)) return false;
     // Any chunk job for the key will do: its restriction guess may have changed since it started
     // (the selection moved), and a second job for the same chunk would only be thrown away.
     return !this.runningChunks.has(key);
@@ -522,6 +543,7 @@ export class PlanetStreaming<T> {
     if ('homogeneous' in result) {
       this.counts.chunksHomogeneous++;
       this.homogeneous.set(key, result.homogeneous.state);
+      if (result.homogeneous.proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
       this.options.onHomogeneous(key, result.homogeneous.state, result.homogeneous.proven);
       return current;
     }
@@ -537,6 +559,34 @@ export class PlanetStreaming<T> {
     ids.delete(id);
     ids.add(id); // newest last
     return current;
+  }
+
+  /** Marks the requests under a proven-homogeneous chunk, and stops their running jobs (not an open transaction's). */
+  private pruneUnder(key: ChunkKey): void {
+    const p = this.address(key);
+    for (const r of this.requests) if (isDescendant(this.address(r.key), p)) this.underProof.add(r.key);
+    for (const [id, job] of this.running) {
+      if (job.kind !== 'chunk' || this.txUses(id) || !isDescendant(this.address(job.key), p)) continue;
+      this.stopRunning(id);
+      this.cancelled.push(id);
+      this.counts.cancelled++;
+    }
+  }
+
+  private address(key: ChunkKey): ChunkAddress {
+    let a = this.addresses.get(key);
+    if (!a) {
+      a = parseChunkKey(key);
+      this.addresses.set(key, a);
+    }
+    return a;
+  }
+
+  /** Ids of running jobs a proof made useless since the last call: the caller cancels them. */
+  takeCancelled(): string[] {
+    const ids = this.cancelled;
+    this.cancelled = [];
+    return ids;
   }
 
   /** A seam job finished (`result` null: its worker lacked some chunk's leaves; the seam is started again, counted in seamsResent). */

@@ -7,13 +7,14 @@
  * - A re-mesh (a piece of the chunk exists) asks its worker for the samples it kept (`keptOnly`); when
  *   they are gone the GPU samples the chunk, rather than that worker in JS.
  * - Past about a second of the GPU's measured throughput waiting on it (gpuQueueLimit.ts) a new
- *   chunk is sampled in JS: the two back ends share the load rather than chunks queueing behind the GPU.
+ *   chunk is sampled in JS when a body worker is free (up to three seconds' worth, then always):
+ *   the two back ends share the load without JS sampling taking workers the meshing needs.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
 import type { CubeSphereSpace } from '../lod/index';
 import type { GpuSamplerClient } from './GpuSamplerClient';
 import type { PlanetChunkParams, PlanetChunkResult } from './planetChunkJob';
-import { GpuQueueLimit } from './gpuQueueLimit';
+import { GpuQueueLimit, type GpuSpill } from './gpuQueueLimit';
 import { gpuSamplesLevel } from './planetGpuSamples';
 import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
 
@@ -26,6 +27,8 @@ export interface PlanetChunkJobsOptions {
   maxRadiusM: number;
   /** A fixed limit on chunks waiting on the GPU (benchmarks); default: from its throughput (GpuQueueLimit). */
   gpuMaxPending?: number;
+  /** Past the limit: JS sampling only on a free worker (default), or always (benchmarks: `?gpuSpill=always`). */
+  gpuSpill?: GpuSpill;
   onError: (message: string) => void;
 }
 
@@ -56,7 +59,7 @@ export class PlanetChunkJobs {
 
   constructor(private readonly pool: WorkerPool, gpu: GpuSamplerClient | null, private readonly options: PlanetChunkJobsOptions) {
     this.gpu = gpu;
-    this.queueLimit = new GpuQueueLimit(options.gpuMaxPending ?? null);
+    this.queueLimit = new GpuQueueLimit(options.gpuMaxPending ?? null, options.gpuSpill);
   }
 
   /** Chunk jobs sampled on the GPU, failed there, sent to JS with the queue full, … */
@@ -85,9 +88,10 @@ export class PlanetChunkJobs {
     return this.sampleAndMesh(gpu, params, run);
   }
 
-  /** GPU sampling then meshing, or JS sampling in the body worker while the GPU has a full queue. */
+  /** GPU sampling then meshing, or JS sampling in a body worker while the GPU has a full queue (GpuQueueLimit.route). */
   private sampleAndMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
-    if (this.gpuPending < this.queueLimit.limit) return this.gpuThenMesh(gpu, params, run);
+    const workerFree = this.pool.queued === 0 && this.pool.busy < this.pool.size;
+    if (this.queueLimit.route(this.gpuPending, workerFree) === 'gpu') return this.gpuThenMesh(gpu, params, run);
     this.counts.queueFull++;
     return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
   }

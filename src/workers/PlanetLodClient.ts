@@ -69,6 +69,11 @@ export class PlanetLodClient {
     return !this.selecting && this.ready.length === 0 && this.evicted.length === 0 && this.answeredVersion === this.stateVersion;
   }
 
+  /** Something was told (or is batched to be told) since the selection the worker last answered. */
+  get hasNews(): boolean {
+    return this.ready.length > 0 || this.evicted.length > 0 || this.answeredVersion !== this.stateVersion;
+  }
+
   select(view: LodView, errorFactor: number): void {
     this.flush();
     this.selecting = true;

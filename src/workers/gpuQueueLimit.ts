@@ -11,6 +11,13 @@
  * the GPU, and a lull (a few chunks asked for, so a few returned) must not shrink the limit before
  * the next burst — which then went to JS sampling on busy body workers.
  *
+ * Past the limit the queue is soft (`route`): a chunk goes to JS sampling only when a body worker
+ * has nothing else to do, since JS sampling costs a worker 25–40 ms a chunk (the flight's
+ * ~350 spilled chunks were a third of its body-worker time) while the workers are the bottleneck
+ * of a busy step. Up to {@link GPU_QUEUE_HARD_FACTOR} limits (about three seconds of the GPU's
+ * throughput) a chunk waits for the GPU; past that it always goes to JS, so a slow GPU never holds
+ * a backlog the workers could clear sooner.
+ *
  * Pure: the caller reports completions with their time; the limit follows.
  */
 
@@ -21,6 +28,10 @@ export const GPU_QUEUE_INITIAL = 256;
 /** Bounds whatever the rate: at least a couple of batches, at most what the sampler's buffers should hold. */
 export const GPU_QUEUE_MIN = 64;
 export const GPU_QUEUE_MAX = 2048;
+/** Past this many limits a chunk goes to JS sampling even on busy workers. */
+export const GPU_QUEUE_HARD_FACTOR = 3;
+/** `route`'s policy past the limit: 'idle-workers' (default) or 'always' (the earlier rule; benchmarks: `?gpuSpill=always`). */
+export type GpuSpill = 'idle-workers' | 'always';
 /** Completions the rate is measured over (several batches of up to 32). */
 const WINDOW = 256;
 /**
@@ -33,7 +44,18 @@ export class GpuQueueLimit {
   private readonly times: number[] = [];
   private peak: number | null = null;
   /** A fixed limit (benchmarks: `?gpuMaxPending=`), or null to follow the throughput. */
-  constructor(private readonly fixed: number | null = null) {}
+  constructor(private readonly fixed: number | null = null, private readonly spill: GpuSpill = 'idle-workers') {}
+
+  /**
+   * Where a new chunk is sampled, with `pending` chunks waiting on the GPU and `workerFree`: a body
+   * worker has no job and none is queued. A fixed limit (benchmarks) is hard.
+   */
+  route(pending: number, workerFree: boolean): 'gpu' | 'js' {
+    const limit = this.limit;
+    if (pending < limit) return 'gpu';
+    if (this.fixed !== null || this.spill === 'always' || workerFree) return 'js';
+    return pending < GPU_QUEUE_HARD_FACTOR * limit ? 'gpu' : 'js';
+  }
 
   /** One chunk came back from the GPU at `nowMs`. */
   completed(nowMs: number): void {

@@ -173,4 +173,42 @@ describe('PlanetStreaming', () => {
     for (; m.transactionPending === 0 && frames < 100; frames++) m.update(16 * (frames + 1));
     expect(m.transactionPending).toBe(600); // only the seams: every chunk came in meanwhile
   });
+
+  it('a chunk proven homogeneous stops the jobs under it: queued ones never start, running ones are cancelled', () => {
+    const m = model(10_000 * KB);
+    const parent = chunkKey(0, 3, 0, 0, 0);
+    const children = Array.from({ length: 8 }, (_, c) => chunkKey(0, 2, c & 1, (c >> 1) & 1, (c >> 2) & 1));
+    const grandchild = chunkKey(0, 1, 3, 3, 3);
+    const elsewhere = chunkKey(0, 2, 2, 0, 0);
+    const ks = [parent, ...children, grandchild, elsewhere];
+    m.onSelect(result({ requests: ks.map((key, i) => ({ key, priority: 100 - i })), requestCoarser: ks.map(() => []), wanted: ks }));
+    // The parent and four children start; then the parent is proven empty.
+    const started = m.nextJobs(5);
+    expect(started.map((j) => (j.kind === 'chunk' ? j.key : ''))).toEqual([parent, ...children.slice(0, 4)]);
+    expect(m.requestsDrained).toBe(false);
+    m.chunkDone(started[0].id, parent, { homogeneous: { state: 'empty', proven: true } });
+    expect(m.takeCancelled().sort()).toEqual(started.slice(1).map((j) => j.id).sort());
+    expect(m.takeCancelled()).toEqual([]);
+    // Only the chunk outside the parent is left to start.
+    expect(m.nextJobs(100).map((j) => (j.kind === 'chunk' ? j.key : ''))).toEqual([elsewhere]);
+    expect(m.queuedCount).toBe(0);
+    // A proof that is not one (unproven: finer bands may hold a surface) stops nothing.
+    const m2 = model(10_000 * KB);
+    m2.onSelect(result({ requests: ks.map((key, i) => ({ key, priority: 100 - i })), requestCoarser: ks.map(() => []), wanted: ks }));
+    const s2 = m2.nextJobs(5);
+    m2.chunkDone(s2[0].id, parent, { homogeneous: { state: 'empty', proven: false } });
+    expect(m2.takeCancelled()).toEqual([]);
+    expect(m2.nextJobs(100)).toHaveLength(ks.length - 5);
+  });
+
+  it('requests drained: nothing queued or running from the latest answer', () => {
+    const m = model(10_000 * KB);
+    const ks = keys(3);
+    m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
+    expect(m.requestsDrained).toBe(false);
+    const jobs = m.nextJobs(100);
+    expect(m.requestsDrained).toBe(false); // running
+    for (const job of jobs) if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: KB, triangles: 1 });
+    expect(m.requestsDrained).toBe(true);
+  });
 });

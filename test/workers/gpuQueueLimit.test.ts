@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GPU_QUEUE_INITIAL, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/workers/gpuQueueLimit';
+import { GPU_QUEUE_HARD_FACTOR, GPU_QUEUE_INITIAL, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/workers/gpuQueueLimit';
 
 /** Completions at `perS` chunks a second, in batches of 32 (as the sampler returns them). */
 function feed(q: GpuQueueLimit, perS: number, count: number, t0 = 0): number {
@@ -50,5 +50,29 @@ describe('GpuQueueLimit: about a second of the GPU’s measured throughput', () 
     const q = new GpuQueueLimit(100);
     feed(q, 700, 512);
     expect(q.limit).toBe(100);
+  });
+});
+
+describe('GpuQueueLimit.route: past the limit, JS sampling only on a free worker', () => {
+  it('sends to the GPU under the limit, busy workers or not', () => {
+    const q = new GpuQueueLimit();
+    expect(q.route(GPU_QUEUE_INITIAL - 1, false)).toBe('gpu');
+    expect(q.route(GPU_QUEUE_INITIAL - 1, true)).toBe('gpu');
+  });
+
+  it('past the limit: JS when a worker is free, else the GPU up to the hard bound, then JS', () => {
+    const q = new GpuQueueLimit();
+    const limit = q.limit;
+    expect(q.route(limit, true)).toBe('js');
+    expect(q.route(limit, false)).toBe('gpu');
+    expect(q.route(GPU_QUEUE_HARD_FACTOR * limit - 1, false)).toBe('gpu');
+    expect(q.route(GPU_QUEUE_HARD_FACTOR * limit, false)).toBe('js');
+  });
+
+  it('a fixed limit (benchmarks) and the earlier rule spill at the limit', () => {
+    expect(new GpuQueueLimit(100).route(100, false)).toBe('js');
+    expect(new GpuQueueLimit(100).route(99, false)).toBe('gpu');
+    const always = new GpuQueueLimit(null, 'always');
+    expect(always.route(always.limit, false)).toBe('js');
   });
 });

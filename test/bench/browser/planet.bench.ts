@@ -16,7 +16,7 @@ import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
 import { planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
-import { canonicalSampleMapping, CubeSphereSpace, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
+import { canonicalSampleMapping, CubeSphereSpace, isReselectMode, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
 import { planetContext } from '../../../src/workers/planetChunkJob';
 import { registerBody } from '../../../src/workers/bodyRegistry';
@@ -77,10 +77,17 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const errors: string[] = [];
   // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
   const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
+  // `?gpuSpill=always`: past that limit, JS sampling even when no body worker is free (the earlier rule).
+  const gpuSpill = new URLSearchParams(location.search).get('gpuSpill') === 'always' ? 'always' as const : undefined;
+  // `?reselect=timer|idle|drained`: when selections are asked for besides camera moves (lod/reselect.ts).
+  const reselectParam = new URLSearchParams(location.search).get('reselect') ?? '';
+  const reselect = isReselectMode(reselectParam) ? reselectParam : undefined;
+  // `?prune=0`: jobs under a chunk proven empty/full run on (the earlier behaviour).
+  const pruneUnderProof = new URLSearchParams(location.search).get('prune') !== '0';
   // `?preupload=0`: new pieces' buffers upload in the frame that first shows them (the old way).
   const preuploadGeometry = new URLSearchParams(location.search).get('preupload') !== '0';
   const scene4 = sceneSpec(4, 'planet');
-  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, preuploadGeometry });
+  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, preuploadGeometry });
   scene.add(planet.root);
   planet.start(mesher!);
   return { scene, camera, errors, planet };
@@ -255,8 +262,11 @@ async function teleportTo(altitudeM: number): Promise<void> {
       last = f.now;
       longestUpdate = Math.max(longestUpdate, f.renderStart - f.updateStart);
       longestRender = Math.max(longestRender, f.renderEnd - f.renderStart);
+      frames++;
+      renderMs += f.renderEnd - f.renderStart;
     });
   };
+  let frames = 0, renderMs = 0;
   place(planet, camera, 3 * planet.radiusM);
   await run(STEP_CAP_S);
   const before = planet.stats();
@@ -275,13 +285,22 @@ async function teleportTo(altitudeM: number): Promise<void> {
   // flight + queued in the planet / body-pool busy + queued / the open transaction's jobs left).
   const timeline: string[] = [];
   let nextSample = t0 + 1000;
+  let lastFrames = frames, lastStarted = before.jobsStarted, lastRenderMs = renderMs;
+  const lastMs = { ...planet.totalMs };
   const done = await run(TELEPORT_CAP_S, (g) => {
     gap = Math.max(gap, g);
     const now = performance.now();
     if (now < nextSample) return;
     nextSample += 1000;
     const q = planet.stats();
-    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending} of ${q.gpu.limit}/${q.transactionPending} tx${q.transactions}`);
+    // The second's frames, jobs started, and main-thread ms in the planet's phases (apply/schedule/transaction/select+answers) and in render.
+    const ms = planet.totalMs, d = (k: keyof typeof ms): string => (ms[k] - lastMs[k]).toFixed(0);
+    const second = `${frames - lastFrames}f ${q.jobsStarted - lastStarted}st ${d('apply')}/${d('schedule')}/${d('transaction')}/${(ms.select + ms.lodMessage - lastMs.select - lastMs.lodMessage).toFixed(0)}/${(renderMs - lastRenderMs).toFixed(0)}ms`;
+    lastFrames = frames;
+    lastStarted = q.jobsStarted;
+    lastRenderMs = renderMs;
+    Object.assign(lastMs, ms);
+    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending} of ${q.gpu.limit}/${q.transactionPending} tx${q.transactions} (${second})`);
   });
   const seconds = (performance.now() - t0) / 1000;
   observer.disconnect();
@@ -302,7 +321,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
     (s.gpu.enabled
       ? `GPU-sampled chunks ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms; ${s.gpu.remeshSampled} re-meshes without kept samples; ${s.gpu.queueFull} to JS with the GPU queue full; ${s.gpu.failed} failed)`
       : 'chunks sampled in JS') +
-    `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting of its limit/tx jobs left): ${timeline.join(', ')}`);
+    `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting of its limit/tx jobs left (that second: frames, jobs started, main-thread ms in apply/schedule/transaction/select/render)): ${timeline.join(', ')}`);
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
 }
