@@ -29,8 +29,8 @@ import { Sun } from '../render/Sun';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetChunkJobs } from '../workers/PlanetChunkJobs';
-import type { PlanetChunkParams, PlanetChunkResult } from '../workers/planetChunkJob';
-import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamResult } from '../workers/planetSeamJob';
+import type { PlanetChunkParams, PlanetChunkReply } from '../workers/planetChunkJob';
+import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamReply } from '../workers/planetSeamJob';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import type { ProgressTask } from './progress';
 
@@ -63,7 +63,7 @@ const frustum = new Frustum();
 export const BACKGROUND_PRIORITY = -1e14;
 const viewProjection = new Matrix4();
 
-type Finished = { job: PlanetJob; result: PlanetChunkResult | PlanetSeamResult };
+type Finished = { job: PlanetJob; result: PlanetChunkReply | PlanetSeamReply };
 
 export class PlanetView {
   readonly root = new Group();
@@ -302,10 +302,10 @@ export class PlanetView {
     const parts: PlanetSeamPart[] = job.parts.map((p) =>
       'pieceId' in p ? { key: p.key, leafId: this.streaming.piece(p.pieceId)!.leafId ?? undefined, packed: this.streaming.piece(p.pieceId)!.leaves! } : p);
     const params: PlanetSeamParams = { body: this.bodyId, owner: job.owner, stitches: job.stitches, parts };
-    this.track(job, pool.run<PlanetSeamResult>('buildPlanetSeam', params, { priority: job.priority + this.priorityOffset }));
+    this.track(job, pool.run<PlanetSeamReply>('buildPlanetSeam', params, { priority: job.priority + this.priorityOffset }));
   }
 
-  private track(job: PlanetJob, pending: PoolJob<PlanetChunkResult | PlanetSeamResult>): void {
+  private track(job: PlanetJob, pending: PoolJob<PlanetChunkReply | PlanetSeamReply>): void {
     this.jobs.set(job.id, { job: pending as PoolJob<unknown>, priority: job.priority });
     this.startedThisFrame++;
     const key = job.kind === 'chunk' ? job.key : job.owner;
@@ -331,8 +331,8 @@ export class PlanetView {
     let applied = 0;
     for (; this.results.length > 0 && (applied === 0 || performance.now() - t0 < APPLY_BUDGET_MS); applied++) {
       const { job, result } = this.results.shift()!;
-      if (job.kind === 'chunk') this.applyChunk(job, result as PlanetChunkResult);
-      else this.applySeam(job, result as PlanetSeamResult);
+      if (job.kind === 'chunk') this.applyChunk(job, result as PlanetChunkReply);
+      else this.applySeam(job, result as PlanetSeamReply);
     }
     if (applied + this.endedUnapplied > 0) this.task?.advance(applied + this.endedUnapplied);
     this.endedUnapplied = 0;
@@ -342,7 +342,7 @@ export class PlanetView {
     }
   }
 
-  private applyChunk(job: Extract<PlanetJob, { kind: 'chunk' }>, result: PlanetChunkResult): void {
+  private applyChunk(job: Extract<PlanetJob, { kind: 'chunk' }>, result: PlanetChunkReply): void {
     this.chunksDone++;
     const w = this.workerMs;
     if (result.homogeneous) {
@@ -356,8 +356,7 @@ export class PlanetView {
       return;
     }
     const remeshed = this.streaming.counts.chunksRemeshed;
-    const boundary = result.boundary!;
-    const piece = this.pieces.create('chunk', job.key, result, parseChunkKey(job.key).face, boundary, result.leafId ?? null, result.sampledBy ?? null);
+    const piece = this.pieces.create('chunk', job.key, result.piece!, parseChunkKey(job.key).face, result.leafId ?? null, result.sampledBy ?? null);
     this.streaming.chunkDone(job.id, job.key, { piece, bytes: piece.bytes, triangles: piece.triangles });
     if (this.streaming.counts.chunksRemeshed > remeshed) {
       w.remesh += result.ms;
@@ -368,14 +367,14 @@ export class PlanetView {
     }
   }
 
-  private applySeam(job: Extract<PlanetJob, { kind: 'seam' }>, result: PlanetSeamResult): void {
+  private applySeam(job: Extract<PlanetJob, { kind: 'seam' }>, result: PlanetSeamReply): void {
     this.workerMs.seam += result.ms;
     if (result.missing.length > 0) {
       this.streaming.seamDone(job.id, job.owner, null); // started again with the records
       return;
     }
     this.seamsDone++;
-    const piece = this.pieces.create('seam', job.owner, result, result.vertexFaces, null);
+    const piece = this.pieces.create('seam', job.owner, result.piece!, result.vertexFaces);
     this.streaming.seamDone(job.id, job.owner, { piece, bytes: piece.bytes, triangles: piece.triangles });
   }
 

@@ -15,4 +15,5 @@ export { buildSeam } from './seam.ts';
 export type { SeamOptions } from './seam.ts';
 export { packBoundaryLeaves, unpackBoundaryLeaves, packedLeavesBytes, packVertexCells, unpackVertexCells, packedVertexCellsBytes } from './packing.ts';
 export type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';
+export { pieceData, pieceDataBytes, pieceDataTransfer, quantisedNormals, type MeshedPiece, type PieceData } from './pieceData.ts';
 export { constantBoundaryLeaves } from './boundary.ts';

@@ -21,22 +21,13 @@ import {
 import type { ChunkKey } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
 import {
-  nonManifoldEdgeTriangles, openEdgeTriangles, packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells,
-  unpackVertexCells, validateMesh, weldMeshes,
-  type BoundaryLeaves, type ChunkMesh, type MeshReport, type PackedBoundaryLeaves, type PackedVertexCells,
+  nonManifoldEdgeTriangles, openEdgeTriangles, unpackVertexCells, validateMesh, weldMeshes,
+  type ChunkMesh, type MeshReport, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
+import { pieceDataBytes, type PieceData } from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
 import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
-
-/** What a chunk or seam job returns that a piece is made of. */
-export interface PieceSource {
-  positions: Float32Array;
-  normals: Float32Array;
-  indices: Uint32Array;
-  vertexCells: Int32Array;
-  originM: [number, number, number];
-}
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -77,11 +68,6 @@ export function weldableMesh(piece: PlanetPiece): ChunkMesh {
   return { positions: piece.positions, normals, indices: Uint32Array.from(piece.indices), originWorld: piece.originM, vertexCells: unpackVertexCells(piece.vertexCells) };
 }
 
-function quantisedNormals(n: Float32Array): Int16Array {
-  const out = new Int16Array(n.length);
-  for (let i = 0; i < n.length; i++) out[i] = Math.round(Math.max(-1, Math.min(1, n[i])) * 0x7fff);
-  return out;
-}
 
 const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
 const SEAM_COLOUR = 0xffffff;
@@ -105,21 +91,18 @@ export class PlanetPieces {
     this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
   }
 
-  /** A hidden mesh for a job's result (shown when a transaction commits). */
+  /** A hidden mesh for a job's result, packed by its worker (pieceData.ts; shown when a transaction commits). */
   create(
-    kind: 'chunk' | 'seam', key: ChunkKey, r: PieceSource, tags: number | Uint8Array, boundary: BoundaryLeaves | null, leafId: string | null = null,
-    sampledBy: string | null = null,
+    kind: 'chunk' | 'seam', key: ChunkKey, d: PieceData, tags: number | Uint8Array, leafId: string | null = null, sampledBy: string | null = null,
   ): PlanetPiece {
-    const normals = quantisedNormals(r.normals);
-    const indices = r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices;
     let mesh: Mesh | null = null;
-    if (indices.length > 0) {
-      mesh = new Mesh(createBodyGeometry({ positions: r.positions, normals, indices, bvhRoots: null }), this.materialFor(kind, key));
-      mesh.position.set(...r.originM);
+    if (d.indices.length > 0) {
+      mesh = new Mesh(createBodyGeometry({ positions: d.positions, normals: d.normals, indices: d.indices, bvhRoots: null }), this.materialFor(kind, key));
+      mesh.position.set(...d.originM);
       mesh.castShadow = mesh.receiveShadow = true;
       mesh.name = `${kind} ${key}`;
       mesh.visible = false;
-      mesh.userData.originM = r.originM;
+      mesh.userData.originM = d.originM;
       mesh.userData.kind = kind;
       mesh.userData.level = parseChunkKey(key).level;
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
@@ -127,11 +110,11 @@ export class PlanetPieces {
       this.root.add(mesh);
       this.uploads.queue(mesh);
     }
-    const vertexCells = packVertexCells(r.vertexCells);
-    const leaves = boundary ? packBoundaryLeaves(boundary) : null;
-    const bytes = r.positions.byteLength + normals.byteLength + indices.byteLength + packedVertexCellsBytes(vertexCells) +
-      (typeof tags === 'number' ? 0 : tags.byteLength) + (leaves ? packedLeavesBytes(leaves) : 0);
-    return { kind, key, mesh, positions: r.positions, normals, indices, originM: r.originM, vertexCells, tags, leaves, leafId, sampledBy, bytes, triangles: indices.length / 3 };
+    const bytes = pieceDataBytes(d) + (typeof tags === 'number' ? 0 : tags.byteLength);
+    return {
+      kind, key, mesh, positions: d.positions, normals: d.normals, indices: d.indices, originM: d.originM, vertexCells: d.vertexCells, tags,
+      leaves: d.leaves, leafId, sampledBy, bytes, triangles: d.indices.length / 3,
+    };
   }
 
   /** The one place a piece's geometry leaves the scene and the GPU. */

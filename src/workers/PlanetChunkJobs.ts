@@ -13,7 +13,7 @@
  */
 import type { CubeSphereSpace } from '../lod/index';
 import type { GpuSamplerClient } from './GpuSamplerClient';
-import type { PlanetChunkParams, PlanetChunkResult } from './planetChunkJob';
+import type { PlanetChunkParams, PlanetChunkReply } from './planetChunkJob';
 import { GpuQueueLimit, type GpuSpill } from './gpuQueueLimit';
 import { gpuSamplesLevel } from './planetGpuSamples';
 import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
@@ -73,13 +73,13 @@ export class PlanetChunkJobs {
   }
 
   /** Runs one chunk job; `remesh`: a piece of this chunk exists (its worker may have kept the samples). */
-  run(params: PlanetChunkParams, run: ChunkRunOptions, remesh: boolean): PoolJob<PlanetChunkResult> {
+  run(params: PlanetChunkParams, run: ChunkRunOptions, remesh: boolean): PoolJob<PlanetChunkReply> {
     const gpu = this.gpu;
     if (!gpu || !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
-      return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
+      return this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, run);
     }
     if (remesh) {
-      return chainJob(this.pool.run<PlanetChunkResult>('meshPlanetChunk', { ...params, keptOnly: true }, run), run.priority, (r, priority) => {
+      return chainJob(this.pool.run<PlanetChunkReply>('meshPlanetChunk', { ...params, keptOnly: true }, run), run.priority, (r, priority) => {
         if (!r.needsSamples) return null;
         this.counts.remeshSampled++;
         return this.sampleAndMesh(gpu, params, { ...run, priority });
@@ -89,11 +89,11 @@ export class PlanetChunkJobs {
   }
 
   /** GPU sampling then meshing, or JS sampling in a body worker while the GPU has a full queue (GpuQueueLimit.route). */
-  private sampleAndMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
+  private sampleAndMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkReply> {
     const workerFree = this.pool.queued === 0 && this.pool.busy < this.pool.size;
     if (this.queueLimit.route(this.gpuPending, workerFree) === 'gpu') return this.gpuThenMesh(gpu, params, run);
     this.counts.queueFull++;
-    return this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, run);
+    return this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, run);
   }
 
   /**
@@ -101,9 +101,9 @@ export class PlanetChunkJobs {
    * (planetGpuSamples.ts settles its shared faces). While sampling, cancel drops the GPU job; then
    * the pool job. A failed GPU job falls back to JS sampling.
    */
-  private gpuThenMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkResult> {
+  private gpuThenMesh(gpu: GpuSamplerClient, params: PlanetChunkParams, run: ChunkRunOptions): PoolJob<PlanetChunkReply> {
     let cancelled = false;
-    let meshJob: PoolJob<PlanetChunkResult> | null = null;
+    let meshJob: PoolJob<PlanetChunkReply> | null = null;
     let priority = run.priority;
     const key = `${params.face}/${params.level}/${params.ci}/${params.cj}/${params.ck}`;
     const sampling = gpu.samplePlanetChunk(this.options.body, key);
@@ -117,7 +117,7 @@ export class PlanetChunkJobs {
         this.counts.latencyMs += samples.latencyMs;
         const h = samples.hermite;
         const gpuParams: PlanetChunkParams = { ...params, gpu: { values: samples.values, hermite: { count: h.count, edgeIds: h.edgeIds, t: h.t, normals: h.normals } } };
-        meshJob = this.pool.run<PlanetChunkResult>('meshPlanetChunk', gpuParams, {
+        meshJob = this.pool.run<PlanetChunkReply>('meshPlanetChunk', gpuParams, {
           ...run, priority, transfer: [samples.values.buffer, h.edgeIds.buffer, h.t.buffer, h.normals.buffer] as ArrayBuffer[],
         });
         return meshJob.promise;
@@ -127,7 +127,7 @@ export class PlanetChunkJobs {
         if (cancelled) throw new JobCancelledError();
         // The GPU path failed (context lost, shader error): this chunk is sampled in JS instead.
         this.counts.failed++;
-        meshJob = this.pool.run<PlanetChunkResult>('meshPlanetChunk', params, { ...run, priority });
+        meshJob = this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, { ...run, priority });
         if ((error as Error)?.name === 'GpuShaderError' && this.gpu) {
           this.gpu = null; // every later chunk would fail the same way
           this.options.onError(`Planet GPU sampling failed, chunks are sampled in JS from now on: ${(error as Error).message}`);

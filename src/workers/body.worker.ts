@@ -9,8 +9,8 @@
 import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
 import { handleRegistration } from './bodyRegistry';
 import { WorkerJobQueue, type JobOutput } from './jobQueue';
-import { meshPlanetChunk, planetResultTransfer, type PlanetChunkParams } from './planetChunkJob';
-import { buildPlanetSeamJob, planetSeamTransfer, type PlanetSeamParams } from './planetSeamJob';
+import { meshPlanetChunk, planetChunkReply, type PlanetChunkParams } from './planetChunkJob';
+import { buildPlanetSeamJob, planetSeamReply, type PlanetSeamParams } from './planetSeamJob';
 import type { WorkerRequest } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -30,12 +30,13 @@ function handle(kind: string, params: unknown): JobOutput {
     return { result, transfer: bodyResultTransfer(result) };
   }
   if (kind === 'meshPlanetChunk') {
-    const result = meshPlanetChunk(params as PlanetChunkParams);
-    return { result, transfer: planetResultTransfer(result) };
+    // The piece goes back packed as the renderer keeps it (pieceData.ts): that work is off the main thread.
+    const { reply, transfer } = planetChunkReply(meshPlanetChunk(params as PlanetChunkParams));
+    return { result: reply, transfer };
   }
   if (kind === 'buildPlanetSeam') {
-    const result = buildPlanetSeamJob(params as PlanetSeamParams);
-    return { result, transfer: planetSeamTransfer(result) };
+    const { reply, transfer } = planetSeamReply(buildPlanetSeamJob(params as PlanetSeamParams));
+    return { result: reply, transfer };
   }
   throw new Error(`body worker: unknown job kind "${kind}"`);
 }

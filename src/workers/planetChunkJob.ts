@@ -26,6 +26,7 @@ import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type Co
 import { fnv1a } from './bodyJob';
 import { registeredPlanet, type RegisteredBody } from './bodyRegistry';
 import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
+import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
 import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
 
 export interface PlanetChunkParams {
@@ -360,11 +361,15 @@ function homogeneousResult(
   };
 }
 
-export function planetResultTransfer(r: PlanetChunkResult): Transferable[] {
-  const out: Transferable[] = [r.positions.buffer, r.normals.buffer, r.indices.buffer, r.vertexCells.buffer];
-  if (r.boundary) {
-    const b = r.boundary;
-    out.push(b.cells.buffer, b.corners.buffer, b.component.buffer, b.vertexGrid.buffer, b.normals.buffer);
-  }
-  return out;
+/** What a body worker posts for a chunk job: the piece in the form the renderer keeps it (pieceData.ts), made here. */
+export type PlanetChunkReply = Omit<PlanetChunkResult, 'positions' | 'normals' | 'indices' | 'vertexCells' | 'originM' | 'boundary'> & {
+  /** Null when the chunk is homogeneous or the job found no kept samples (`needsSamples`). */
+  piece: PieceData | null;
+};
+
+export function planetChunkReply(r: PlanetChunkResult): { reply: PlanetChunkReply; transfer: Transferable[] } {
+  const { positions, normals, indices, vertexCells, originM, boundary, ...rest } = r;
+  if (r.homogeneous || r.needsSamples) return { reply: { ...rest, piece: null }, transfer: [] };
+  const piece = pieceData({ positions, normals, indices, vertexCells, originM }, boundary);
+  return { reply: { ...rest, piece }, transfer: pieceDataTransfer(piece) };
 }

@@ -6,6 +6,7 @@
  * synthesised here (constantBoundaryLeaves) — no sampling, no meshing.
  * Pure; runs in workers and Node tests.
  */
+import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
 import {
   buildPlanetSeam,
   parseChunkKey,
@@ -138,6 +139,17 @@ export function seamPartsToSend(space: CubeSphereSpace, owner: ChunkKey, parts: 
   return { parts: sent, transfer };
 }
 
-export function planetSeamTransfer(r: PlanetSeamResult): Transferable[] {
-  return [r.positions.buffer, r.normals.buffer, r.indices.buffer, r.vertexCells.buffer, r.vertexFaces.buffer] as Transferable[];
+/** What a body worker posts for a seam job: the piece in the form the renderer keeps it (pieceData.ts), made here. */
+export interface PlanetSeamReply {
+  /** Null when leaves were `missing`. */
+  piece: PieceData | null;
+  vertexFaces: Uint8Array;
+  ms: number;
+  missing: string[];
+}
+
+export function planetSeamReply(r: PlanetSeamResult): { reply: PlanetSeamReply; transfer: Transferable[] } {
+  if (r.missing.length > 0) return { reply: { piece: null, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [] };
+  const piece = pieceData(r, null);
+  return { reply: { piece, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [...pieceDataTransfer(piece), r.vertexFaces.buffer as ArrayBuffer] };
 }

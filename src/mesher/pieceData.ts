@@ -1,0 +1,65 @@
+/**
+ * A planet piece's data in the form the renderer keeps it (render/planetPieces.ts: ~32 B a drawn triangle
+ * all in), made in the body worker that meshed it: 16-bit normals, 16-bit indices where the vertices
+ * allow, vertex cells and boundary leaves packed (mesher/packing.ts). The main thread used to do
+ * this for every chunk and seam it applied — ~0.75 ms a surface chunk on this project's machines,
+ * the largest share of an apply budget that bounded the accelerator machine's teleports (results
+ * waited to be applied, so no new jobs started while the body pool sat idle).
+ */
+import type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';
+import type { BoundaryLeaves } from './types.ts';
+import { packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells } from './packing.ts';
+
+export interface PieceData {
+  /** Relative to `originM`, float32 metres. */
+  positions: Float32Array;
+  /** Unit normals × 0x7fff. */
+  normals: Int16Array;
+  indices: Uint16Array | Uint32Array;
+  /** Body-local origin of the positions (float64 metres). */
+  originM: [number, number, number];
+  /** Each vertex's leaf identity (welding with seams), packed. */
+  vertexCells: PackedVertexCells;
+  /** A chunk's boundary leaves, packed (seam jobs on other workers read them); null for seams and empty chunks. */
+  leaves: PackedBoundaryLeaves | null;
+}
+
+/** What a chunk or seam job meshes. */
+export interface MeshedPiece {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  vertexCells: Int32Array;
+  originM: [number, number, number];
+}
+
+export function quantisedNormals(n: Float32Array): Int16Array {
+  const out = new Int16Array(n.length);
+  for (let i = 0; i < n.length; i++) out[i] = Math.round(Math.max(-1, Math.min(1, n[i])) * 0x7fff);
+  return out;
+}
+
+export function pieceData(r: MeshedPiece, boundary: BoundaryLeaves | null): PieceData {
+  return {
+    positions: r.positions,
+    normals: quantisedNormals(r.normals),
+    indices: r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices,
+    originM: r.originM,
+    vertexCells: packVertexCells(r.vertexCells),
+    leaves: boundary ? packBoundaryLeaves(boundary) : null,
+  };
+}
+
+/** Bytes the piece holds (what the planet's memory budget counts), besides its weld tags. */
+export function pieceDataBytes(p: PieceData): number {
+  return p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + packedVertexCellsBytes(p.vertexCells) +
+    (p.leaves ? packedLeavesBytes(p.leaves) : 0);
+}
+
+/** The buffers to transfer with a piece (each once). */
+export function pieceDataTransfer(p: PieceData): Transferable[] {
+  const buffers = new Set<ArrayBufferLike>([p.positions.buffer, p.normals.buffer, p.indices.buffer, p.vertexCells.data.buffer]);
+  const l = p.leaves;
+  if (l) for (const a of [l.cells, l.corners, l.component, l.withVertex, l.vertexGrid, l.normals]) buffers.add(a.buffer);
+  return [...buffers] as Transferable[];
+}
