@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
-import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
+import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, pieceDataBytes, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
 import { boundaryLeavesBytes } from '../../src/workers/leafStore';
 import { planetRecipe } from '../../src/scene/index';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { meshPlanetChunk, planetChunkReply } from '../../src/workers/planetChunkJob';
 import { buildPlanetSeamJob } from '../../src/workers/planetSeamJob';
 import { surfaceChunks } from '../bench/planetChunk.bench';
 import { registerBody } from '../../src/workers/bodyRegistry';
@@ -46,6 +46,27 @@ describe('packing', () => {
       expect(packed.unit).toBeGreaterThan(0);
       expect(packedLeavesBytes(packed)).toBeLessThan(boundaryLeavesBytes(b) / 4);
     }
+  });
+
+  it('a chunk job\'s reply carries the piece as the renderer keeps it, in buffers of its own', () => {
+    for (const { r } of chunks) {
+      // The worker keeps the unpacked leaves (leafStore.ts): a reply must not transfer them away.
+      const kept = new Set<ArrayBufferLike>([r.boundary!.cells.buffer, r.boundary!.vertexGrid.buffer, r.boundary!.normals.buffer]);
+      const { reply, transfer } = planetChunkReply(r);
+      const p = reply.piece!;
+      expect(new Set(transfer).size).toBe(transfer.length);
+      for (const t of transfer) expect(kept.has(t as ArrayBuffer)).toBe(false);
+      expect(transfer).toContain(p.leaves!.cells.buffer);
+      expectSameLeaves(unpackBoundaryLeaves(p.leaves!), r.boundary!);
+      expectSameArray(unpackVertexCells(p.vertexCells), r.vertexCells);
+      expect(p.indices).toBeInstanceOf(Uint16Array);
+      expectSameArray(p.indices, r.indices);
+      for (let i = 0; i < r.normals.length; i++) expect(Math.abs(p.normals[i] / 0x7fff - r.normals[i])).toBeLessThan(1 / 0x7fff);
+      expect(pieceDataBytes(p)).toBe(p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + p.vertexCells.data.byteLength + packedLeavesBytes(p.leaves!));
+      expect(reply).not.toHaveProperty('boundary');
+    }
+    // An empty or full chunk replies with no piece.
+    expect(planetChunkReply({ ...chunks[0].r, homogeneous: { state: 'empty', proven: true } }).reply.piece).toBeNull();
   });
 
   it('chunk vertex cells round-trip exactly in 4 bytes a vertex', () => {
