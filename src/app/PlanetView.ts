@@ -158,6 +158,7 @@ export class PlanetView {
       onEvicted: (key) => this.lod.markEvicted(key),
       onHomogeneous: (key, state, proven) => this.lod.markHomogeneous(key, state, proven),
       pruneUnderProof: options.pruneUnderProof,
+      uploaded: (piece) => !piece.mesh || !this.pieces.uploads.isQueued(piece.mesh),
     });
   }
 

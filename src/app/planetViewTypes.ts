@@ -36,7 +36,7 @@ export interface PlanetViewOptions {
    * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
   gpuMaxPending?: number;
-  /** Past that limit: JS sampling only on a free body worker (default), or always (benchmarks: `?gpuSpill=always`). */
+  /** When a chunk is sampled in JS instead (gpuQueueLimit.ts: default 'wait', a free worker takes chunks the GPU would reach late; benchmarks: `?gpuSpill=`). */
   gpuSpill?: GpuSpill;
   /** When selections are asked for besides camera moves and the 1 s timer (lod/reselect.ts; default 'drained'; benchmarks compare: `?reselect=`). */
   reselect?: ReselectMode;

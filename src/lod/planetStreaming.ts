@@ -52,6 +52,8 @@ export const MIN_COMMIT_INTERVAL_MS = 130;
 export const PLAN_BUDGET_MS = 4;
 /** Priority of the open transaction's jobs (they run before any streaming request). */
 export const TRANSACTION_PRIORITY = 1e12;
+/** The longest a ready transaction waits for its pieces' uploads (ms): then it commits anyway. */
+export const COMMIT_UPLOAD_WAIT_MS = 250;
 
 /** A job the renderer should start (and report back with the same id). */
 export type PlanetJob =
@@ -80,6 +82,13 @@ export interface PlanetStreamingOptions<T> {
   planBudgetMs?: number;
   /** The clock the planning budget is measured with (default performance.now; tests pass their own). */
   clock?: () => number;
+  /**
+   * Whether a piece's geometry is on the GPU (default: always). A transaction whose pieces are all in
+   * waits for their uploads, up to {@link COMMIT_UPLOAD_WAIT_MS}: the commit frame would otherwise
+   * upload the rest (60-95 ms render frames on the accelerator machine once pieces arrived faster
+   * than the 3 ms a frame of uploads).
+   */
+  uploaded?: (piece: T) => boolean;
   /** Stop the jobs under a chunk proven homogeneous (default true; benchmarks compare: `?prune=0`). */
   pruneUnderProof?: boolean;
 }
@@ -128,6 +137,8 @@ export class PlanetStreaming<T> {
   private wanted = new Set<ChunkKey>();
   private committed: Configuration | null = null;
   private tx: Transaction | null = null;
+  /** When the open transaction had every piece in (it may wait for uploads), or null. */
+  private txReadyAt: number | null = null;
   /** The next transaction while it is being planned, slice by slice (transactionPlan.ts). */
   private planning: { snapshot: LodSnapshot; steps: Steps<Transaction> } | null = null;
   /** The newest snapshot that arrived while a transaction was open. */
@@ -304,6 +315,7 @@ export class PlanetStreaming<T> {
       const done = runSteps(this.planning.steps, () => clock() - start >= budget);
       if (!done) return;
       this.tx = done.value;
+      this.txReadyAt = null;
       this.planning = null;
     }
     const tx = this.tx;
@@ -321,7 +333,23 @@ export class PlanetStreaming<T> {
       if (id !== undefined && (id === null || this.cache.has(id))) tx.waitingSeams.delete(owner);
     }
     if (tx.waitingChunks.size > 0 || tx.waitingSeams.size > 0) return;
+    this.txReadyAt ??= this.now;
+    if (this.now - this.txReadyAt < COMMIT_UPLOAD_WAIT_MS && !this.txUploaded(tx)) return;
     this.commit(tx);
+  }
+
+  /** Every piece the transaction shows is uploaded (the first one that is not ends the look). */
+  private txUploaded(tx: Transaction): boolean {
+    const uploaded = this.options.uploaded;
+    if (!uploaded) return true;
+    for (const ids of [tx.chunkIds, tx.seamIds]) {
+      for (const id of ids.values()) {
+        if (id === null || this.drawnIds.has(id)) continue;
+        const e = this.cache.get(id);
+        if (e && !uploaded(e.piece)) return false;
+      }
+    }
+    return true;
   }
 
   /** The swap: one frame, the old chunks and seams out, the new ones in. */
@@ -344,6 +372,7 @@ export class PlanetStreaming<T> {
     this.drawnIndex = null;
     this.committed = { lod: tx.lod, snapshot: tx.snapshot, chunkIds: tx.chunkIds, seamIds: tx.seamIds };
     this.tx = null;
+    this.txReadyAt = null;
     this.counts.transactions++;
     this.lastCommitAt = this.now;
     this.cache.markVisible(next, this.frame);

@@ -14,6 +14,7 @@ export const UPLOAD_BUDGET_MS = 3;
 
 export class GeometryUploader {
   private readonly pending: Mesh[] = [];
+  private readonly pendingSet = new Set<Mesh>();
   private readonly scene = new Scene();
   private readonly camera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
   private readonly material = new MeshBasicMaterial({ colorWrite: false, depthWrite: false, depthTest: false });
@@ -34,7 +35,14 @@ export class GeometryUploader {
 
   /** Uploads `mesh`'s geometry before it is first shown (it stays where it is). */
   queue(mesh: Mesh): void {
-    if (this.enabled) this.pending.push(mesh);
+    if (!this.enabled || this.pendingSet.has(mesh)) return;
+    this.pending.push(mesh);
+    this.pendingSet.add(mesh);
+  }
+
+  /** Whether `mesh` still waits for its upload. */
+  isQueued(mesh: Mesh): boolean {
+    return this.pendingSet.has(mesh);
   }
 
   get queued(): number {
@@ -56,6 +64,7 @@ export class GeometryUploader {
     let n = 0, done = 0;
     while (n < this.pending.length && (done === 0 || performance.now() - t0 < budgetMs)) {
       const mesh = this.pending[n++];
+      this.pendingSet.delete(mesh);
       if (!mesh.parent) continue;
       this.share(mesh.geometry);
       renderer.render(this.scene, this.camera); // one at a time: the budget is checked between uploads
@@ -80,6 +89,7 @@ export class GeometryUploader {
 
   dispose(): void {
     this.pending.length = 0;
+    this.pendingSet.clear();
     // The proxy holds no attribute now: disposing it frees only its own state, not a mesh's buffers.
     this.proxyGeometry.dispose();
     this.target?.dispose();

@@ -6,9 +6,10 @@
  * - Levels whose cells float32 cannot resolve (planetGpuSamples.gpuSamplesLevel) stay in JS.
  * - A re-mesh (a piece of the chunk exists) asks its worker for the samples it kept (`keptOnly`); when
  *   they are gone the GPU samples the chunk, rather than that worker in JS.
- * - Past about a second of the GPU's measured throughput waiting on it (gpuQueueLimit.ts) a new
- *   chunk is sampled in JS when a body worker is free (up to three seconds' worth, then always):
- *   the two back ends share the load without JS sampling taking workers the meshing needs.
+ * - A chunk is sampled in JS by a free body worker when the GPU would reach it later than JS
+ *   sampling takes, and by any worker past about three seconds of the GPU's measured throughput
+ *   (GpuQueueLimit.route): the two back ends share the load without JS sampling taking workers the
+ *   meshing needs.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
 import type { CubeSphereSpace } from '../lod/index';
@@ -27,7 +28,7 @@ export interface PlanetChunkJobsOptions {
   maxRadiusM: number;
   /** A fixed limit on chunks waiting on the GPU (benchmarks); default: from its throughput (GpuQueueLimit). */
   gpuMaxPending?: number;
-  /** Past the limit: JS sampling only on a free worker (default), or always (benchmarks: `?gpuSpill=always`). */
+  /** When a chunk is sampled in JS instead (GpuQueueLimit.route; benchmarks: `?gpuSpill=`). */
   gpuSpill?: GpuSpill;
   onError: (message: string) => void;
 }

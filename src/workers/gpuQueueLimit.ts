@@ -11,12 +11,13 @@
  * the GPU, and a lull (a few chunks asked for, so a few returned) must not shrink the limit before
  * the next burst — which then went to JS sampling on busy body workers.
  *
- * Past the limit the queue is soft (`route`): a chunk goes to JS sampling only when a body worker
- * has nothing else to do, since JS sampling costs a worker 25–40 ms a chunk (the flight's
- * ~350 spilled chunks were a third of its body-worker time) while the workers are the bottleneck
- * of a busy step. Up to {@link GPU_QUEUE_HARD_FACTOR} limits (about three seconds of the GPU's
- * throughput) a chunk waits for the GPU; past that it always goes to JS, so a slow GPU never holds
- * a backlog the workers could clear sooner.
+ * Where a chunk is sampled (`route`) also weighs the body workers: JS sampling costs a worker
+ * 25–40 ms a chunk (on the accelerator machine ~350 chunks spilled past the limit were a third of a
+ * flight's body-worker time, on busy workers), so a chunk goes to JS only when a worker is free and
+ * the GPU's backlog is longer than {@link GPU_SPILL_WAIT_S} — with the planet's 481 jobs out all
+ * waiting on the GPU the pool sat idle while the limit was never reached. Busy workers leave chunks
+ * on the GPU up to {@link GPU_QUEUE_HARD_FACTOR} limits (about three seconds of its throughput);
+ * past that they always go to JS, so a slow GPU never holds a backlog the workers could clear sooner.
  *
  * Pure: the caller reports completions with their time; the limit follows.
  */
@@ -30,8 +31,14 @@ export const GPU_QUEUE_MIN = 64;
 export const GPU_QUEUE_MAX = 2048;
 /** Past this many limits a chunk goes to JS sampling even on busy workers. */
 export const GPU_QUEUE_HARD_FACTOR = 3;
-/** `route`'s policy past the limit: 'idle-workers' (default) or 'always' (the earlier rule; benchmarks: `?gpuSpill=always`). */
-export type GpuSpill = 'idle-workers' | 'always';
+/** A free worker samples a chunk in JS when the GPU would reach it later than this (s): about what JS sampling takes. */
+export const GPU_SPILL_WAIT_S = 0.1;
+/**
+ * `route`'s policy: 'wait' (default: free workers take chunks the GPU would reach late), 'limit' (free
+ * workers take chunks past the limit only), 'always' (past the limit, busy workers too: the first rule).
+ * Benchmarks compare them: `?gpuSpill=`.
+ */
+export type GpuSpill = 'wait' | 'limit' | 'always';
 /** Completions the rate is measured over (several batches of up to 32). */
 const WINDOW = 256;
 /**
@@ -44,7 +51,7 @@ export class GpuQueueLimit {
   private readonly times: number[] = [];
   private peak: number | null = null;
   /** A fixed limit (benchmarks: `?gpuMaxPending=`), or null to follow the throughput. */
-  constructor(private readonly fixed: number | null = null, private readonly spill: GpuSpill = 'idle-workers') {}
+  constructor(private readonly fixed: number | null = null, private readonly spill: GpuSpill = 'wait') {}
 
   /**
    * Where a new chunk is sampled, with `pending` chunks waiting on the GPU and `workerFree`: a body
@@ -52,11 +59,14 @@ export class GpuQueueLimit {
    */
   route(pending: number, workerFree: boolean): 'gpu' | 'js' {
     const limit = this.limit;
-    if (pending < limit) return 'gpu';
-    if (this.fixed !== null || this.spill === 'always' || workerFree) return 'js';
-    return pending < GPU_QUEUE_HARD_FACTOR * limit ? 'gpu' : 'js';
+    if (this.fixed !== null || this.spill === 'always') return pending < limit ? 'gpu' : 'js';
+    if (pending >= GPU_QUEUE_HARD_FACTOR * limit) return 'js';
+    if (!workerFree) return 'gpu';
+    if (this.spill === 'limit') return pending < limit ? 'gpu' : 'js';
+    const rate = this.rate;
+    const waitS = rate === null ? (pending < limit ? 0 : Infinity) : pending / rate;
+    return waitS > GPU_SPILL_WAIT_S ? 'js' : 'gpu';
   }
-
   /** One chunk came back from the GPU at `nowMs`. */
   completed(nowMs: number): void {
     this.times.push(nowMs);

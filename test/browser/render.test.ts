@@ -103,5 +103,6 @@ describe('GeometryUploader', () => {
     expect(r.duringFlush, 'position, normal, uv of three meshes went up during the flushes').toBeGreaterThanOrEqual(9);
     expect(r.atFirstDraw, 'first draw of the uploaded meshes').toBe(0);
     expect(r.drawnPixels, 'they draw').toBeGreaterThan(1000);
+    expect(r.queuedAnswers, 'isQueued: all waiting, the oldest uploaded first, none left').toBe('qqq -qq ---');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  chunkKey, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
+  chunkKey, COMMIT_UPLOAD_WAIT_MS, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
 } from '../../src/lod/index';
 
 const space = new CubeSphereSpace({ radiusM: 50e3, chunkCells: 32, finestCellM: 8 });
@@ -18,7 +18,9 @@ function result(over: Partial<LodSelectResult>): LodSelectResult {
   };
 }
 
-function model(budget: number, log: string[] = [], planning: { planBudgetMs?: number; clock?: () => number } = {}): PlanetStreaming<{ id: string }> {
+function model(
+  budget: number, log: string[] = [], planning: { planBudgetMs?: number; clock?: () => number; uploaded?: (p: { id: string }) => boolean } = {},
+): PlanetStreaming<{ id: string }> {
   return new PlanetStreaming<{ id: string }>({
     space, budgetBytes: budget,
     dispose: (id) => log.push(`dispose ${id}`),
@@ -210,5 +212,39 @@ describe('PlanetStreaming', () => {
     expect(m.requestsDrained).toBe(false); // running
     for (const job of jobs) if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: KB, triangles: 1 });
     expect(m.requestsDrained).toBe(true);
+  });
+
+  it('a ready transaction waits for its pieces\' uploads, at most COMMIT_UPLOAD_WAIT_MS', () => {
+    const pendingUploads = new Set<string>();
+    const m = model(10_000 * KB, [], { uploaded: (p) => !pendingUploads.has(p.id) });
+    const [a] = keys(1);
+    const snap: LodSnapshot = { keys: [a], coarser: [[]], stitches: [[]], homogeneous: [null] };
+    m.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
+    const [chunk] = m.nextJobs(100);
+    m.chunkDone(chunk.id, a, { piece: { id: chunk.id }, bytes: KB, triangles: 1 });
+    pendingUploads.add(chunk.id);
+    m.onSelect(result({ snapshot: snap, wanted: [a] }));
+    m.update(1000);
+    const [seam] = m.nextJobs(100);
+    m.seamDone(seam.id, a, { piece: { id: seam.id }, bytes: KB, triangles: 1 });
+    m.update(1016);
+    expect(m.drawnChunks).toBe(0); // every piece in, the chunk's geometry not uploaded yet
+    pendingUploads.delete(chunk.id);
+    m.update(1032);
+    expect(m.drawnChunks).toBe(1);
+    // Uploads that never finish hold a commit no longer than the bound.
+    const stuck = model(10_000 * KB, [], { uploaded: () => false });
+    stuck.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
+    const [c2] = stuck.nextJobs(100);
+    stuck.chunkDone(c2.id, a, { piece: { id: c2.id }, bytes: KB, triangles: 1 });
+    stuck.onSelect(result({ snapshot: snap, wanted: [a] }));
+    stuck.update(1000);
+    const [s2] = stuck.nextJobs(100);
+    stuck.seamDone(s2.id, a, { piece: { id: s2.id }, bytes: KB, triangles: 1 });
+    stuck.update(1016);
+    stuck.update(1016 + COMMIT_UPLOAD_WAIT_MS - 1);
+    expect(stuck.drawnChunks).toBe(0);
+    stuck.update(1016 + COMMIT_UPLOAD_WAIT_MS);
+    expect(stuck.drawnChunks).toBe(1);
   });
 });

@@ -476,7 +476,7 @@ export function fadeCoverage(seed: number): FadeResult {
  * GeometryUploader: buffer uploads (gl.bufferData calls) while meshes wait hidden, then none when
  * they are first drawn; and nothing uploaded for a mesh disposed before its turn.
  */
-export async function geometryUploads(): Promise<{ duringFlush: number; atFirstDraw: number; uploaded: number; disposedSkipped: boolean; drawnPixels: number }> {
+export async function geometryUploads(): Promise<{ duringFlush: number; atFirstDraw: number; uploaded: number; disposedSkipped: boolean; drawnPixels: number; queuedAnswers: string }> {
   const { GeometryUploader } = await import('../../../src/render/geometryUpload');
   const { MeshBasicMaterial, IcosahedronGeometry } = await import('three');
   const r = getRenderer(false);
@@ -506,7 +506,12 @@ export async function geometryUploads(): Promise<{ duringFlush: number; atFirstD
     gone.geometry.dispose();
     r.render(scene, camera); // nothing visible yet: nothing uploaded
     const before = bufferData;
+    // isQueued per mesh: before any flush, after one upload (budget 0: one mesh), after all.
+    let queuedAnswers = meshes.map((m) => (uploader.isQueued(m) ? 'q' : '-')).join('');
+    uploader.flush(r, 0);
+    queuedAnswers += ' ' + meshes.map((m) => (uploader.isQueued(m) ? 'q' : '-')).join('');
     while (uploader.queued > 0) uploader.flush(r, 1000);
+    queuedAnswers += ' ' + meshes.map((m) => (uploader.isQueued(m) ? 'q' : '-')).join('');
     const duringFlush = bufferData - before;
     for (const m of meshes) m.visible = true;
     const atFirst = bufferData;
@@ -518,7 +523,7 @@ export async function geometryUploads(): Promise<{ duringFlush: number; atFirstD
     for (let i = 0; i < pixels.length; i += 4) if (pixels[i] > 200) drawnPixels++;
     uploader.dispose();
     for (const m of meshes) m.geometry.dispose();
-    return { duringFlush, atFirstDraw, uploaded: uploader.uploaded, disposedSkipped: uploader.uploaded === 3, drawnPixels };
+    return { duringFlush, atFirstDraw, uploaded: uploader.uploaded, disposedSkipped: uploader.uploaded === 3, drawnPixels, queuedAnswers };
   } finally {
     (gl as unknown as { bufferData: unknown }).bufferData = original;
   }
