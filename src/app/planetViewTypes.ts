@@ -36,7 +36,7 @@ export interface PlanetViewOptions {
    * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
   gpuMaxPending?: number;
-  /** When a chunk is sampled in JS instead (gpuQueueLimit.ts: default 'wait', a free worker takes chunks the GPU would reach late; benchmarks: `?gpuSpill=`). */
+  /** When a chunk is sampled in JS instead (gpuQueueLimit.ts: default 'limit', a free worker takes chunks past the limit; benchmarks: `?gpuSpill=`). */
   gpuSpill?: GpuSpill;
   /** When selections are asked for besides camera moves and the 1 s timer (lod/reselect.ts; default 'drained'; benchmarks compare: `?reselect=`). */
   reselect?: ReselectMode;

@@ -6,10 +6,9 @@
  * - Levels whose cells float32 cannot resolve (planetGpuSamples.gpuSamplesLevel) stay in JS.
  * - A re-mesh (a piece of the chunk exists) asks its worker for the samples it kept (`keptOnly`); when
  *   they are gone the GPU samples the chunk, rather than that worker in JS.
- * - A chunk is sampled in JS by a free body worker when the GPU would reach it later than JS
- *   sampling takes, and by any worker past about three seconds of the GPU's measured throughput
- *   (GpuQueueLimit.route): the two back ends share the load without JS sampling taking workers the
- *   meshing needs.
+ * - Past about a second of the GPU's measured throughput waiting on it a chunk is sampled in JS
+ *   by a free body worker, and past about three seconds by any (GpuQueueLimit.route): the two back
+ *   ends share the load without JS sampling taking workers the meshing needs.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
 import type { CubeSphereSpace } from '../lod/index';

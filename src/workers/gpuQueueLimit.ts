@@ -11,13 +11,15 @@
  * the GPU, and a lull (a few chunks asked for, so a few returned) must not shrink the limit before
  * the next burst — which then went to JS sampling on busy body workers.
  *
- * Where a chunk is sampled (`route`) also weighs the body workers: JS sampling costs a worker
- * 25–40 ms a chunk (on the accelerator machine ~350 chunks spilled past the limit were a third of a
- * flight's body-worker time, on busy workers), so a chunk goes to JS only when a worker is free and
- * the GPU's backlog is longer than {@link GPU_SPILL_WAIT_S} — with the planet's 481 jobs out all
- * waiting on the GPU the pool sat idle while the limit was never reached. Busy workers leave chunks
- * on the GPU up to {@link GPU_QUEUE_HARD_FACTOR} limits (about three seconds of its throughput);
- * past that they always go to JS, so a slow GPU never holds a backlog the workers could clear sooner.
+ * Past the limit the queue is soft (`route`): a chunk goes to JS sampling only when a body worker
+ * has nothing else to do, since JS sampling costs a worker 25–40 ms a chunk (on the accelerator
+ * machine ~350 chunks spilled onto busy workers were a third of a flight's body-worker time). Busy
+ * workers leave chunks on the GPU up to {@link GPU_QUEUE_HARD_FACTOR} limits (about three seconds of
+ * its throughput); past that they always go to JS, so a slow GPU never holds a backlog the workers
+ * could clear sooner. Measured and not kept: a free worker taking any chunk the GPU would reach
+ * after 0.1 s (the planet's 481 jobs out can all wait on the GPU, below the limit, with the pool
+ * idle) — on the H100 machine teleports of 5.2 / 8.6 s against 5.2 / 8.2 s and flights of 312–315
+ * against 328 chunks/s, for twice the JS sampling time.
  *
  * Pure: the caller reports completions with their time; the limit follows.
  */
@@ -31,14 +33,11 @@ export const GPU_QUEUE_MIN = 64;
 export const GPU_QUEUE_MAX = 2048;
 /** Past this many limits a chunk goes to JS sampling even on busy workers. */
 export const GPU_QUEUE_HARD_FACTOR = 3;
-/** A free worker samples a chunk in JS when the GPU would reach it later than this (s): about what JS sampling takes. */
-export const GPU_SPILL_WAIT_S = 0.1;
 /**
- * `route`'s policy: 'wait' (default: free workers take chunks the GPU would reach late), 'limit' (free
- * workers take chunks past the limit only), 'always' (past the limit, busy workers too: the first rule).
- * Benchmarks compare them: `?gpuSpill=`.
+ * `route`'s policy past the limit: 'limit' (default: free workers only) or 'always' (busy workers
+ * too: the first rule). Benchmarks compare them: `?gpuSpill=`.
  */
-export type GpuSpill = 'wait' | 'limit' | 'always';
+export type GpuSpill = 'limit' | 'always';
 /** Completions the rate is measured over (several batches of up to 32). */
 const WINDOW = 256;
 /**
@@ -51,7 +50,7 @@ export class GpuQueueLimit {
   private readonly times: number[] = [];
   private peak: number | null = null;
   /** A fixed limit (benchmarks: `?gpuMaxPending=`), or null to follow the throughput. */
-  constructor(private readonly fixed: number | null = null, private readonly spill: GpuSpill = 'wait') {}
+  constructor(private readonly fixed: number | null = null, private readonly spill: GpuSpill = 'limit') {}
 
   /**
    * Where a new chunk is sampled, with `pending` chunks waiting on the GPU and `workerFree`: a body
@@ -61,11 +60,7 @@ export class GpuQueueLimit {
     const limit = this.limit;
     if (this.fixed !== null || this.spill === 'always') return pending < limit ? 'gpu' : 'js';
     if (pending >= GPU_QUEUE_HARD_FACTOR * limit) return 'js';
-    if (!workerFree) return 'gpu';
-    if (this.spill === 'limit') return pending < limit ? 'gpu' : 'js';
-    const rate = this.rate;
-    const waitS = rate === null ? (pending < limit ? 0 : Infinity) : pending / rate;
-    return waitS > GPU_SPILL_WAIT_S ? 'js' : 'gpu';
+    return pending < limit || !workerFree ? 'gpu' : 'js';
   }
   /** One chunk came back from the GPU at `nowMs`. */
   completed(nowMs: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GPU_QUEUE_HARD_FACTOR, GPU_QUEUE_INITIAL, GPU_SPILL_WAIT_S, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/workers/gpuQueueLimit';
+import { GPU_QUEUE_HARD_FACTOR, GPU_QUEUE_INITIAL, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/workers/gpuQueueLimit';
 
 /** Completions at `perS` chunks a second, in batches of 32 (as the sampler returns them). */
 function feed(q: GpuQueueLimit, perS: number, count: number, t0 = 0): number {
@@ -53,32 +53,24 @@ describe('GpuQueueLimit: about a second of the GPU’s measured throughput', () 
   });
 });
 
-describe('GpuQueueLimit.route: JS sampling on a free worker when the GPU would be late, on busy ones past the hard bound', () => {
-  it('before a rate is known: the GPU under the initial limit; past it, a free worker', () => {
-    const q = new GpuQueueLimit();
-    expect(q.route(GPU_QUEUE_INITIAL - 1, true)).toBe('gpu');
-    expect(q.route(GPU_QUEUE_INITIAL, true)).toBe('js');
-    expect(q.route(GPU_QUEUE_INITIAL, false)).toBe('gpu');
-  });
-
-  it('with a rate: a free worker takes a chunk the GPU would reach after GPU_SPILL_WAIT_S; busy workers wait for the GPU up to the hard bound', () => {
+describe('GpuQueueLimit.route: past the limit, JS sampling on a free worker; on busy ones past the hard bound', () => {
+  it('sends to the GPU under the limit, free workers or not', () => {
     const q = new GpuQueueLimit();
     feed(q, 1000, 512);
-    const rate = q.rate!;
-    const late = Math.ceil(rate * GPU_SPILL_WAIT_S) + 1;
-    expect(q.route(late - 2, true)).toBe('gpu');
-    expect(q.route(late, true)).toBe('js');
-    expect(q.route(late, false)).toBe('gpu');
-    expect(q.route(GPU_QUEUE_HARD_FACTOR * q.limit - 1, false)).toBe('gpu');
-    expect(q.route(GPU_QUEUE_HARD_FACTOR * q.limit, false)).toBe('js');
+    expect(q.route(q.limit - 1, false)).toBe('gpu');
+    expect(q.route(q.limit - 1, true)).toBe('gpu');
   });
 
-  it("'limit': free workers only past the limit; 'always' and a fixed limit (benchmarks): past the limit whatever the workers", () => {
-    const limitOnly = new GpuQueueLimit(null, 'limit');
-    feed(limitOnly, 1000, 512);
-    expect(limitOnly.route(limitOnly.limit - 1, true)).toBe('gpu');
-    expect(limitOnly.route(limitOnly.limit, true)).toBe('js');
-    expect(limitOnly.route(limitOnly.limit, false)).toBe('gpu');
+  it('past the limit: JS when a worker is free, else the GPU up to the hard bound, then JS', () => {
+    const q = new GpuQueueLimit();
+    const limit = q.limit;
+    expect(q.route(limit, true)).toBe('js');
+    expect(q.route(limit, false)).toBe('gpu');
+    expect(q.route(GPU_QUEUE_HARD_FACTOR * limit - 1, false)).toBe('gpu');
+    expect(q.route(GPU_QUEUE_HARD_FACTOR * limit, false)).toBe('js');
+  });
+
+  it("'always' and a fixed limit (benchmarks) spill at the limit whatever the workers", () => {
     expect(new GpuQueueLimit(100).route(100, false)).toBe('js');
     expect(new GpuQueueLimit(100).route(99, true)).toBe('gpu');
     const always = new GpuQueueLimit(null, 'always');

@@ -77,9 +77,9 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const errors: string[] = [];
   // `?gpuMaxPending=N`: how many chunks may wait on the GPU before new ones are sampled in JS.
   const gpuMaxPending = Number(new URLSearchParams(location.search).get('gpuMaxPending')) || undefined;
-  // `?gpuSpill=wait|limit|always`: when a chunk is sampled in JS instead of on the GPU (gpuQueueLimit.ts).
+  // `?gpuSpill=limit|always`: when a chunk is sampled in JS instead of on the GPU (gpuQueueLimit.ts).
   const spillParam = new URLSearchParams(location.search).get('gpuSpill');
-  const gpuSpill = spillParam === 'wait' || spillParam === 'limit' || spillParam === 'always' ? spillParam : undefined;
+  const gpuSpill = spillParam === 'limit' || spillParam === 'always' ? spillParam : undefined;
   // `?reselect=timer|idle|drained`: when selections are asked for besides camera moves (lod/reselect.ts).
   const reselectParam = new URLSearchParams(location.search).get('reselect') ?? '';
   const reselect = isReselectMode(reselectParam) ? reselectParam : undefined;
