@@ -5,8 +5,9 @@
  * Splicing: a template holds the line `#include <sr_field>` (SR_FIELD_SLOT) where the
  * compiled field goes; {@link spliceField} expands it (and every other `sr_` chunk) through
  * the project's one include mechanism, so `#line` directives keep compile errors pointing
- * at the right chunk. Permutation tables and crater lists are baked as constants; the only
- * uniform is the band limit `sr_band` of a `bandUniforms` compile (bandSlotValues fills it).
+ * at the right chunk. Permutation tables and crater lists are baked as constants, unless
+ * `numbersAsData` (then every number is in the `SrParams` block and the tables in a texture); the
+ * band limit `sr_band` of a `bandUniforms` compile is a uniform (bandSlotValues fills it).
  */
 import type { BandSlot } from './bandLimit';
 import { recipeBounds, type RecipeBounds } from './bounds';
@@ -41,6 +42,11 @@ export interface CompileGlslOptions {
   bandUniforms?: boolean;
   /** Permutation tables from the `sr_permutation` texture (GlslCodegenOptions.permutationTexture). */
   permutationTexture?: boolean;
+  /**
+   * The recipe's numbers in the `SrParams` block, the code its shape only (GlslCodegenOptions.numbersAsData;
+   * needs `permutationTexture`): recipes of one shape compile to one text, {@link CompiledGlsl.params} differ.
+   */
+  numbersAsData?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -56,6 +62,8 @@ export interface CompiledGlsl {
   bounds: RecipeBounds;
   /** What each `sr_band` entry controls (empty without `bandUniforms`). */
   bandSlots: BandSlot[];
+  /** With `numbersAsData`: the `SrParams` block's std140 contents (vec4s); else empty. */
+  params: Float32Array;
 }
 
 /** Registry used for splicing: the project's chunks plus this module's own. */
@@ -72,7 +80,9 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const parsed = parseRecipe(recipe);
   const bounds = recipeBounds(parsed);
   const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
-  const gen = generateFieldGlsl(parsed, gradientStepM, { bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false });
+  const gen = generateFieldGlsl(parsed, gradientStepM, {
+    bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false, numbersAsData: options.numbersAsData ?? false,
+  });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {
     source,
@@ -83,6 +93,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
     gradientStepM,
     bounds,
     bandSlots: gen.bandSlots,
+    params: gen.params,
   };
 }
 

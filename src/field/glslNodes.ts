@@ -13,6 +13,7 @@ import type { BandSlot } from './bandLimit';
 import { modifierKey } from './compileJs';
 import { CRATER_STRIDE, placeCraters } from './craters';
 import { glslFloat, glslInt, glslVec3, GlslCodegenError } from './glslLiterals';
+import { int, listCapacity, num, vec3, vec4Block } from './glslParams';
 import { WARP_OFFSETS } from './noise';
 import type { CraterField, FieldNode, NoiseKind, NoiseLayer } from './recipe';
 import { rotationMatrix } from './transform';
@@ -28,9 +29,16 @@ const KIND_CONSTANT: Record<NoiseKind, string> = {
  * union and subtraction), kept equal by test/field/bandUniforms.test.ts.
  */
 const DROPPED_SHELL = 1e30;
+/** The compiler's own constant, not recipe data: a literal in either mode. */
+const GLSL_DROPPED_SHELL = glslFloat(DROPPED_SHELL);
 
 /** What the node stage accumulates while it walks the tree. */
 export interface EmitState {
+  /**
+   * The recipe's numbers as data (GlslCodegenOptions.numbersAsData): their values in `sr_params`
+   * order (glslParams.ts); null: literals in the code.
+   */
+  readonly params: number[] | null;
   /** Band limit as the `sr_band` uniform (GlslCodegenOptions.bandUniforms). */
   readonly band: boolean;
   /** Modifier keys whose nodes share one evaluation (glslCodegen.ts `sharedModifierKeys`). */
@@ -49,8 +57,10 @@ export interface EmitState {
   craterCount: number;
 }
 
-export function createEmitState(band: boolean, shared: ReadonlySet<string>): EmitState {
-  return { band, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0 };
+export function createEmitState(band: boolean, shared: ReadonlySet<string>, numbersAsData = false): EmitState {
+  return {
+    params: numbersAsData ? [] : null, band, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0,
+  };
 }
 
 /** `sr_band[k]` for a new slot. */
@@ -59,9 +69,12 @@ function bandSlot(state: EmitState, s: BandSlot): string {
   return `sr_band[${glslInt(state.bandSlots.length - 1)}]`;
 }
 
-/** The permutation table index of a noise seed (a new table for a new seed). */
+/**
+ * The permutation table index of a noise seed (a new table for a new seed). With numbers as data
+ * every noise use has its own table: which uses share a seed is a fact about the numbers.
+ */
 function noiseTable(state: EmitState, seed: number): string {
-  let i = state.seeds.indexOf(seed);
+  let i = state.params ? -1 : state.seeds.indexOf(seed);
   if (i < 0) {
     i = state.seeds.length;
     state.seeds.push(seed);
@@ -75,36 +88,65 @@ function emitCraters(state: EmitState, field: CraterField): string {
   const data = placeCraters(field);
   const n = field.count;
   state.craterCount += n;
-  const dirs: string[] = [];
-  const params: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const o = i * CRATER_STRIDE;
-    dirs.push(glslVec3(data[o], data[o + 1], data[o + 2]));
-    params.push(glslVec3(data[o + 3], data[o + 4], data[o + 5]));
-  }
   const e = field.ejectaFalloff;
   const [cx, cy, cz] = field.center;
+  let list: { decl: string[]; loop: string; read: string };
+  if (state.params) {
+    // Two vec4 a crater, (dir, (R/r)^2) and (depth m, rim m, 0, 0), in a list of a capacity that
+    // many counts share; the loop runs to the count.
+    const capacity = listCapacity(n);
+    const values: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const o = i * CRATER_STRIDE;
+      values.push(data[o], data[o + 1], data[o + 2], data[o + 3], data[o + 4], data[o + 5], 0, 0);
+    }
+    const base = vec4Block(state as EmitState & { params: number[] }, 2 * capacity, values);
+    list = {
+      decl: [],
+      loop: `  int sr_count = ${int(state, n)};
+  for (int i = 0; i < sr_count; i++) {`,
+      read: `    vec4 sr_a = sr_params[${glslInt(base)} + 2 * i];
+    vec4 sr_b = sr_params[${glslInt(base + 1)} + 2 * i];
+    vec3 dd = n - sr_a.xyz;
+    vec3 k = vec3(sr_a.w, sr_b.x, sr_b.y);`,
+    };
+  } else {
+    const dirs: string[] = [];
+    const params: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const o = i * CRATER_STRIDE;
+      dirs.push(vec3(state, data[o], data[o + 1], data[o + 2]));
+      params.push(vec3(state, data[o + 3], data[o + 4], data[o + 5]));
+    }
+    list = {
+      decl: [
+        `const vec3 SR_CRATER_DIR_${id}[${glslInt(n)}] = vec3[](\n  ${dirs.join(',\n  ')});`,
+        `// (R/r)^2, depth m, rim m`,
+        `const vec3 SR_CRATER_K_${id}[${glslInt(n)}] = vec3[](\n  ${params.join(',\n  ')});`,
+      ],
+      loop: `  for (int i = 0; i < ${glslInt(n)}; i++) {`,
+      read: `    vec3 dd = n - SR_CRATER_DIR_${id}[i];
+    vec3 k = SR_CRATER_K_${id}[i];`,
+    };
+  }
   state.functions.push(
-    `const vec3 SR_CRATER_DIR_${id}[${glslInt(n)}] = vec3[](\n  ${dirs.join(',\n  ')});`,
-    `// (R/r)^2, depth m, rim m`,
-    `const vec3 SR_CRATER_K_${id}[${glslInt(n)}] = vec3[](\n  ${params.join(',\n  ')});`,
+    ...list.decl,
     `float sr_craters_${id}(vec3 p) {
-  vec3 d = p - ${glslVec3(cx, cy, cz)};
+  vec3 d = p - ${vec3(state, cx, cy, cz)};
   float len = length(d);
   if (!(len > 0.0)) return 0.0;
   vec3 n = d / len;
   float raised = 0.0;
   float lowered = 0.0;
-  for (int i = 0; i < ${glslInt(n)}; i++) {
-    vec3 dd = n - SR_CRATER_DIR_${id}[i];
-    vec3 k = SR_CRATER_K_${id}[i];
+${list.loop}
+${list.read}
     float x2 = dot(dd, dd) * k.x;
-    if (x2 >= ${glslFloat((1 + e) * (1 + e))}) continue;
+    if (x2 >= ${num(state, (1 + e) * (1 + e))}) continue;
     float h;
     if (x2 < 1.0) {
       h = -k.y + (k.y + k.z) * x2;
     } else {
-      float t = 1.0 - (sqrt(x2) - 1.0) * ${glslFloat(1 / e)};
+      float t = 1.0 - (sqrt(x2) - 1.0) * ${num(state, 1 / e)};
       h = k.z * t * t;
     }
     raised = max(raised, h);
@@ -117,8 +159,8 @@ function emitCraters(state: EmitState, field: CraterField): string {
 }
 
 /** The body of a CSG node over its children's functions `names`. */
-function csgBody(node: FieldNode & { children: FieldNode[] }, names: string[]): string {
-  const k = 'blend' in node ? glslFloat(node.blend as number) : '';
+function csgBody(state: EmitState, node: FieldNode & { children: FieldNode[] }, names: string[]): string {
+  const k = 'blend' in node ? num(state, node.blend as number) : '';
   const lines = [`  float d = ${names[0]}(p);`];
   for (const name of names.slice(1)) {
     switch (node.type) {
@@ -136,37 +178,37 @@ function csgBody(node: FieldNode & { children: FieldNode[] }, names: string[]): 
 }
 
 /** The body of a shape node. */
-function shapeBody(node: FieldNode): string {
+function shapeBody(state: EmitState, node: FieldNode): string {
   switch (node.type) {
     case 'sphere':
-      return `  return length(p) - ${glslFloat(node.radius)};`;
+      return `  return length(p) - ${num(state, node.radius)};`;
     case 'ellipsoid': {
       const [a, b, c] = node.radii;
-      return `  float k0 = length(p / ${glslVec3(a, b, c)});
-  float k1 = length(p / ${glslVec3(a * a, b * b, c * c)});
-  return k1 > 0.0 ? k0 * (k0 - 1.0) / k1 : ${glslFloat(-Math.min(a, b, c))};`;
+      return `  float k0 = length(p / ${vec3(state, a, b, c)});
+  float k1 = length(p / ${vec3(state, a * a, b * b, c * c)});
+  return k1 > 0.0 ? k0 * (k0 - 1.0) / k1 : ${num(state, -Math.min(a, b, c))};`;
     }
     case 'box':
     case 'roundBox': {
       const r = node.type === 'roundBox' ? node.radius : 0;
       const h = node.halfExtents;
-      return `  vec3 q = abs(p) - ${glslVec3(h[0] - r, h[1] - r, h[2] - r)};
-  return length(max(q, 0.0)) + min(max(q.x, max(q.y, q.z)), 0.0) - ${glslFloat(r)};`;
+      return `  vec3 q = abs(p) - ${vec3(state, h[0] - r, h[1] - r, h[2] - r)};
+  return length(max(q, 0.0)) + min(max(q.x, max(q.y, q.z)), 0.0) - ${num(state, r)};`;
     }
     case 'torus':
-      return `  vec2 q = vec2(length(p.xz) - ${glslFloat(node.majorRadius)}, p.y);
-  return length(q) - ${glslFloat(node.minorRadius)};`;
+      return `  vec2 q = vec2(length(p.xz) - ${num(state, node.majorRadius)}, p.y);
+  return length(q) - ${num(state, node.minorRadius)};`;
     case 'capsule': {
       const [ax, ay, az] = node.a;
       const ba = [node.b[0] - ax, node.b[1] - ay, node.b[2] - az];
       const bb = ba[0] * ba[0] + ba[1] * ba[1] + ba[2] * ba[2];
-      return `  vec3 pa = p - ${glslVec3(ax, ay, az)};
-  vec3 ba = ${glslVec3(ba[0], ba[1], ba[2])};
-  float h = clamp(dot(pa, ba) * ${glslFloat(bb > 0 ? 1 / bb : 0)}, 0.0, 1.0);
-  return length(pa - ba * h) - ${glslFloat(node.radius)};`;
+      return `  vec3 pa = p - ${vec3(state, ax, ay, az)};
+  vec3 ba = ${vec3(state, ba[0], ba[1], ba[2])};
+  float h = clamp(dot(pa, ba) * ${num(state, bb > 0 ? 1 / bb : 0)}, 0.0, 1.0);
+  return length(pa - ba * h) - ${num(state, node.radius)};`;
     }
     case 'plane':
-      return `  return dot(p, ${glslVec3(...node.normal)}) - ${glslFloat(node.offset)};`;
+      return `  return dot(p, ${vec3(state, ...node.normal)}) - ${num(state, node.offset)};`;
     default:
       throw new GlslCodegenError(`not a shape: ${node.type}`);
   }
@@ -177,12 +219,12 @@ function warpLines(state: EmitState, w: NonNullable<FieldNode['warp']>, warpBand
   const t = noiseTable(state, w.seed);
   const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
   const args = warpBand
-    ? `${t}, ${glslInt(w.octaves)}, ${warpBand}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`
-    : `${t}, ${glslInt(w.octaves)}, ${glslFloat(w.lacunarity)}, ${glslFloat(w.gain)}`;
+    ? `${t}, ${int(state, w.octaves)}, ${warpBand}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`
+    : `${t}, ${int(state, w.octaves)}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`;
   const [o0, o1, o2] = WARP_OFFSETS;
   return [
-    `  vec3 u = p * ${glslFloat(w.frequency)};`,
-    `  p += ${glslFloat(w.amplitude)} * vec3(`,
+    `  vec3 u = p * ${num(state, w.frequency)};`,
+    `  p += ${num(state, w.amplitude)} * vec3(`,
     `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o0[0], o0[1], o0[2])}, ${args}),`,
     `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o1[0], o1[1], o1[2])}, ${args}),`,
     `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o2[0], o2[1], o2[2])}, ${args}));`,
@@ -191,9 +233,9 @@ function warpLines(state: EmitState, w: NonNullable<FieldNode['warp']>, warpBand
 
 /** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
 function noiseTerm(state: EmitState, l: NoiseLayer, band: string): string {
-  const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${glslFloat(l.frequency)}, ${noiseTable(state, l.seed)}, ${glslInt(l.octaves)}`;
-  const tail = `${glslFloat(l.lacunarity)}, ${glslFloat(l.gain)})`;
-  return `${glslFloat(l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
+  const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${num(state, l.frequency)}, ${noiseTable(state, l.seed)}, ${int(state, l.octaves)}`;
+  const tail = `${num(state, l.lacunarity)}, ${num(state, l.gain)})`;
+  return `${num(state, l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
 }
 
 /** A node's band slots (each `sr_band[k]`, or '' without band uniforms or without the modifier). */
@@ -225,23 +267,23 @@ function baseBody(state: EmitState, node: FieldNode, shellBand: string): string 
     case 'smoothUnion':
     case 'smoothIntersection':
     case 'smoothSubtraction':
-      return csgBody(node, node.children.map((c) => emitNode(state, c)));
+      return csgBody(state, node, node.children.map((c) => emitNode(state, c)));
     case 'translate':
-      return `  return ${emitNode(state, node.child)}(p - ${glslVec3(...node.offset)});`;
+      return `  return ${emitNode(state, node.child)}(p - ${vec3(state, ...node.offset)});`;
     case 'rotate': {
       const m = rotationMatrix(node.axis, node.angleDeg);
       // Evaluate the child at Mᵀ p (the child is rotated by M), as in compileJs.ts.
-      return `  return ${emitNode(state, node.child)}(vec3(dot(${glslVec3(m[0], m[3], m[6])}, p), dot(${glslVec3(m[1], m[4], m[7])}, p), dot(${glslVec3(m[2], m[5], m[8])}, p)));`;
+      return `  return ${emitNode(state, node.child)}(vec3(dot(${vec3(state, m[0], m[3], m[6])}, p), dot(${vec3(state, m[1], m[4], m[7])}, p), dot(${vec3(state, m[2], m[5], m[8])}, p)));`;
     }
     case 'scale':
-      return `  return ${emitNode(state, node.child)}(p * ${glslFloat(1 / node.factor)}) * ${glslFloat(node.factor)};`;
+      return `  return ${emitNode(state, node.child)}(p * ${num(state, 1 / node.factor)}) * ${num(state, node.factor)};`;
     case 'shell': {
-      const body = `  return abs(${emitNode(state, node.child)}(p)) - ${glslFloat(node.thickness)};`;
+      const body = `  return abs(${emitNode(state, node.child)}(p)) - ${num(state, node.thickness)};`;
       // Dropped: the child is not evaluated, as in compileJs.ts.
-      return shellBand ? `  if (${shellBand} == 0) return ${glslFloat(DROPPED_SHELL)};\n${body}` : body;
+      return shellBand ? `  if (${shellBand} == 0) return ${GLSL_DROPPED_SHELL};\n${body}` : body;
     }
     default:
-      return shapeBody(node);
+      return shapeBody(state, node);
   }
 }
 

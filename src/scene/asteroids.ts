@@ -5,6 +5,12 @@
  *
  * Noise is kept roughly distance-like (Lipschitz a few at worst, see recipeBounds): the
  * amplitude × frequency of each layer stays ≲ 0.2, so Dual Contouring sees sane gradients.
+ *
+ * One shape per family (issue 16): a family's recipes differ only in numbers, so the GPU compiles
+ * one program for all its seeds (compileToGlsl `numbersAsData`). Where a seed draws fewer cutting
+ * planes, tunnels or pits than the family's most, the rest are there and do nothing — planes and
+ * holes far outside the body ({@link idle}) — and are added after the seed's draws, so every seed
+ * keeps the look it had. Crater counts stay within one list capacity (glslParams.ts `listCapacity`).
  */
 import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
@@ -12,6 +18,12 @@ import type { FieldNode, FieldRecipe, NoiseLayer, Vec3 } from '../field/recipe';
 
 export const ASTEROID_FAMILIES = ['potato', 'shard', 'contactBinary', 'cratered', 'metallic', 'porous'] as const;
 export type AsteroidFamily = (typeof ASTEROID_FAMILIES)[number];
+
+/** The most cutting planes, facets, tunnels and pits a seed draws: every seed of the family has this many. */
+const SHARD_CUTS_MAX = 4;
+const METALLIC_FACETS_MAX = 15;
+const POROUS_TUNNELS_MAX = 5;
+const POROUS_PITS_MAX = 8;
 
 export const ASTEROID_RADIUS_MIN_M = 50;
 export const ASTEROID_RADIUS_MAX_M = 2000;
@@ -53,6 +65,17 @@ function potato(prng: Prng, r: number): FieldNode {
   return randomRotation(prng, shape);
 }
 
+/** Where the unused planes and holes of a family's shape go: this many radii out, where they never touch the body. */
+const IDLE_DISTANCE = 8;
+
+/** `n` members that change nothing, each `make(i)`: pads a seed's list to the family's count. */
+function idle(n: number, make: (i: number) => FieldNode): FieldNode[] {
+  return Array.from({ length: Math.max(0, n) }, (_, i) => make(i));
+}
+
+/** The directions of idle members (fixed: they carry no randomness). */
+const IDLE_AXES: Vec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]];
+
 function shard(prng: Prng, r: number): FieldNode {
   const box: FieldNode = {
     type: 'roundBox',
@@ -60,13 +83,14 @@ function shard(prng: Prng, r: number): FieldNode {
     radius: 0.04 * r,
   };
   const cuts: FieldNode[] = [];
-  const planes = prng.intRange(2, 4);
+  const planes = prng.intRange(2, SHARD_CUTS_MAX);
   for (let i = 0; i < planes; i++) {
     // Oblique cuts near the ends and along the sides give the broken, tapering look.
     const n = prng.unitVector();
     n[0] = n[0] * 0.6 + (n[0] >= 0 ? 0.5 : -0.5);
     cuts.push({ type: 'plane', normal: n as Vec3, offset: r * prng.range(0.3, 0.6) });
   }
+  cuts.push(...idle(SHARD_CUTS_MAX - planes, (i) => ({ type: 'plane', normal: IDLE_AXES[i % 6], offset: IDLE_DISTANCE * r })));
   return randomRotation(prng, {
     type: 'intersection',
     children: [box, ...cuts],
@@ -102,7 +126,7 @@ function cratered(prng: Prng, r: number): FieldNode {
     radius: 0.92 * r,
     noise: [fbm(prng, 1 / r, 5, 0.07 * r)],
     craters: {
-      seed: prng.seed(), count: prng.intRange(80, 140), center: [0, 0, 0], sphereRadius: 0.92 * r,
+      seed: prng.seed(), count: prng.intRange(80, 128), center: [0, 0, 0], sphereRadius: 0.92 * r,
       radiusMin: 0.03 * r, radiusMax: 0.35 * r, sizeExponent: 1.8, depth: 0.22, rimHeight: 0.06, ejectaFalloff: 0.8,
     },
   };
@@ -110,10 +134,11 @@ function cratered(prng: Prng, r: number): FieldNode {
 
 function metallic(prng: Prng, r: number): FieldNode {
   const planes: FieldNode[] = [];
-  const count = prng.intRange(9, 15);
+  const count = prng.intRange(9, METALLIC_FACETS_MAX);
   for (let i = 0; i < count; i++) {
     planes.push({ type: 'plane', normal: prng.unitVector() as Vec3, offset: r * prng.range(0.72, 0.95) });
   }
+  planes.push(...idle(METALLIC_FACETS_MAX - count, (i) => ({ type: 'plane', normal: IDLE_AXES[i % 6], offset: IDLE_DISTANCE * r })));
   // The sphere keeps the body finite whatever directions the planes drew.
   return {
     type: 'intersection',
@@ -129,7 +154,7 @@ function porous(prng: Prng, r: number): FieldNode {
     noise: [fbm(prng, 1 / r, 5, 0.1 * r)],
   };
   const holes: FieldNode[] = [];
-  const tunnels = prng.intRange(3, 5);
+  const tunnels = prng.intRange(3, POROUS_TUNNELS_MAX);
   for (let i = 0; i < tunnels; i++) {
     const d = prng.unitVector();
     const c = scaled(prng.unitVector(), r * prng.range(0, 0.35));
@@ -140,10 +165,17 @@ function porous(prng: Prng, r: number): FieldNode {
       radius: r * prng.range(0.1, 0.18),
     });
   }
-  const pits = prng.intRange(4, 8);
+  holes.push(...idle(POROUS_TUNNELS_MAX - tunnels, (i) => {
+    const far = scaled(IDLE_AXES[i % 6], IDLE_DISTANCE * r);
+    return { type: 'capsule', a: far, b: [far[0], far[1] + r, far[2]], radius: 0.1 * r };
+  }));
+  const pits = prng.intRange(4, POROUS_PITS_MAX);
   for (let i = 0; i < pits; i++) {
     holes.push({ type: 'translate', offset: scaled(prng.unitVector(), r * prng.range(0.6, 0.85)), child: { type: 'sphere', radius: r * prng.range(0.12, 0.25) } });
   }
+  holes.push(...idle(POROUS_PITS_MAX - pits, (i) => ({
+    type: 'translate', offset: scaled(IDLE_AXES[i % 6], IDLE_DISTANCE * r), child: { type: 'sphere', radius: 0.12 * r },
+  })));
   return randomRotation(prng, {
     type: 'smoothSubtraction',
     blend: 0.08 * r,

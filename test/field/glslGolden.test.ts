@@ -105,6 +105,7 @@ const OPTIONS: [string, CompileGlslOptions][] = [
   ['band', { bandUniforms: true }],
   ['texture', { permutationTexture: true }],
   ['band+texture', { bandUniforms: true, permutationTexture: true }],
+  ['data', { numbersAsData: true, permutationTexture: true }],
 ];
 
 function sha(text: string | Uint8Array): string {
@@ -117,7 +118,8 @@ function resultHash(recipe: FieldRecipe, options: CompileGlslOptions): string {
   const gen = generateFieldGlsl(recipe, c.gradientStepM, options);
   expect(gen.chunk).toBe(c.chunk);
   const rest = JSON.stringify({ seeds: gen.noiseSeeds, craters: gen.craterCount, nodes: gen.nodeCount, band: gen.bandSlots });
-  return sha(`${gen.chunk}\u0000${rest}\u0000${sha(gen.permutation)}`);
+  const params = gen.params.length > 0 ? `\u0000${sha(new Uint8Array(gen.params.buffer))}` : '';
+  return sha(`${gen.chunk}\u0000${rest}\u0000${sha(gen.permutation)}${params}`);
 }
 
 function actualTable(): Record<string, { recipe: string; glsl: Record<string, string> }> {
@@ -130,33 +132,34 @@ function actualTable(): Record<string, { recipe: string; glsl: Record<string, st
   return table;
 }
 
-// Made from the code before the split (GOLDEN_PRINT=1 npx vitest run --project unit test/field/glslGolden.test.ts).
+// Made from the code before the split (GOLDEN_PRINT=1 npx vitest run --project unit test/field/glslGolden.test.ts); the
+// shard, cratered, metallic and porous rows (their recipes) and the data column made again when each asteroid family got one shape (issue 16).
 const EXPECTED: Record<string, { recipe: string; glsl: Record<string, string> }> = {
-  'example cratered-moon.json': { recipe: '63c79277bdf3ebe9', glsl: { plain: '0b98860838d50503', band: 'da9a27079651ea78', texture: '71fb83d6429b37bf', 'band+texture': '1097f8b72f11492d' } },
-  'example csg-showcase.json': { recipe: '2ba59902cac2012e', glsl: { plain: '835c4ae6fecbc729', band: '4102849d7f11936c', texture: '7e407c3e87e45933', 'band+texture': 'bda524c8ac610e96' } },
-  'example noisy-sphere.json': { recipe: '85d138123cf9859d', glsl: { plain: '3be068410bd1e5d9', band: 'c6bcbf130f574660', texture: '3ab30fbd03c36818', 'band+texture': 'c8bfb877ff556cbe' } },
-  'example potato.json': { recipe: 'd96f59484ad744d1', glsl: { plain: '8e0f29bb795c7b0c', band: 'e23af07e59b1352c', texture: '35e8bace49bd466e', 'band+texture': '70d49ef245761bb5' } },
-  'example small-planet.json': { recipe: '60718b2cd8b4735c', glsl: { plain: '8a35817f1cded09e', band: 'a3fcab937abdf601', texture: '44d2b057ced811d3', 'band+texture': '606179167c153f2a' } },
-  'example tiny-planet.json': { recipe: 'c661cc44ac572536', glsl: { plain: '5a4810626fb6d4df', band: '77b56441a87fdad8', texture: '3f271e22b5259a54', 'band+texture': 'abd90d5a3cb8f603' } },
-  'example tunnelled-rock.json': { recipe: '537e56f62dfc1e6f', glsl: { plain: 'bfb51d2229b1bb65', band: '6a7ec0340dc80786', texture: '3cfbb05fd584ba8b', 'band+texture': '0853748e2c436065' } },
-  'planet 1': { recipe: 'a913b7d73d43cc7c', glsl: { plain: '26d2b6c90f63395e', band: '893f49ffa1be9616', texture: '04beccb828e2e896', 'band+texture': 'f2f5c110a516f66f' } },
-  'planet 2': { recipe: '3d44dcc05870a5da', glsl: { plain: '2f4e402ef0d4acc4', band: 'e1c1939a7fd0b90e', texture: '26c307a1a770579b', 'band+texture': '3f13d319ac9fbde1' } },
-  'planet 7': { recipe: 'eac16821a6f544df', glsl: { plain: 'df0f32d8494ba47e', band: '8e84d6c6da664828', texture: 'ea2d18993ef287c4', 'band+texture': '84e9c1874f119ddd' } },
-  'planet 42': { recipe: 'd95ad746ab6818da', glsl: { plain: '575e8d912148f8c3', band: '83021a84b6c4c1a3', texture: '749f91ba99874490', 'band+texture': '63a862b6299e5a61' } },
-  'asteroid 1 (contactBinary)': { recipe: '851bfc13cd507fb9', glsl: { plain: '1ba86bda2a2bf195', band: 'eb6f8f87c7ba7a50', texture: '8084a379e35612a9', 'band+texture': '427ee83de8b18961' } },
-  'asteroid 2 (metallic)': { recipe: '38fd30061269b544', glsl: { plain: '7392dc6f3d990281', band: 'c83418cb9a6e073d', texture: '37cac176d32da379', 'band+texture': 'fab2a0c1ca3d3165' } },
-  'asteroid 3 (contactBinary)': { recipe: 'ef563aaa78143a8a', glsl: { plain: '0971f337c1b17e96', band: 'd562770f66f5150e', texture: '0af870bf1f682c8a', 'band+texture': '18166e2f6be3757f' } },
-  'asteroid 4 (potato)': { recipe: '498c794ec25e48b3', glsl: { plain: '3567f207e1b49e13', band: '72aca91c15b9e4cb', texture: 'e88401a6c52eb6a1', 'band+texture': 'ac9f2af39a1c31bd' } },
-  'asteroid 5 (cratered)': { recipe: 'da4ca0cd1ba5358a', glsl: { plain: 'e72139aa8118fc97', band: '883fc5b96953cc30', texture: '22842b0ac417ca14', 'band+texture': 'a7720c4e24902802' } },
-  'asteroid 7 (shard)': { recipe: 'f8417ded0d69c331', glsl: { plain: '8a06b35e85e07bdf', band: 'beffd9cb84fb37d6', texture: 'b1ce11b02bde91ee', 'band+texture': 'e2140c7fea12b40f' } },
-  'asteroid 26 (porous)': { recipe: '304b9e8b2f777797', glsl: { plain: '98e09c2db25d67b5', band: 'c3c717ee70cb424a', texture: '89595131ba841c51', 'band+texture': '13b8de0fe2b05562' } },
-  'asteroid 11 as potato': { recipe: '5bb45c2553ba0ff4', glsl: { plain: 'e53f5d15568ca64e', band: '7518f99245a99719', texture: '4996f04d259ec1d0', 'band+texture': '529adafeaacbaf0a' } },
-  'asteroid 11 as shard': { recipe: '35fe5bb39aa8eb64', glsl: { plain: '5e6e7f96526793e2', band: 'b4b82f8ecbd30072', texture: '9b90e055732a1f72', 'band+texture': '18d400778a5990df' } },
-  'asteroid 11 as contactBinary': { recipe: '8cbbb5916aca8a40', glsl: { plain: 'b6ccb833d26e8296', band: 'aaeff07090d76391', texture: '3210d3ebead4f76e', 'band+texture': 'eb830ef195d3cf40' } },
-  'asteroid 11 as cratered': { recipe: '61d9483c555b8f88', glsl: { plain: '7997769663b91520', band: 'd77ef01778d1f307', texture: '14fc7bf93ba160a9', 'band+texture': '502fc24c7bf737ea' } },
-  'asteroid 11 as metallic': { recipe: '8d0ebee1e1c1c877', glsl: { plain: '0ae550edba36fe92', band: '0941ee78374bbb12', texture: '1350823e76ee4c2a', 'band+texture': 'c590cc093cb7e67d' } },
-  'asteroid 11 as porous': { recipe: 'd564298767ac9d2a', glsl: { plain: 'dc6dd28f76a360c2', band: 'f35d4ceee2157bef', texture: '8b3c8d06580279b4', 'band+texture': '6ce9d7f0476f36bf' } },
-  'zoo (every node type and brush, shared modifiers)': { recipe: '113077953d275b36', glsl: { plain: 'fffc6215141857a0', band: 'b6f49a76e4078bcc', texture: '870b4aef8df7cd0d', 'band+texture': 'c38a83be626b2f2d' } },
+  'example cratered-moon.json': { recipe: '63c79277bdf3ebe9', glsl: { plain: '0b98860838d50503', band: 'da9a27079651ea78', texture: '71fb83d6429b37bf', 'band+texture': '1097f8b72f11492d', data: 'a0006c555eb818e4' } },
+  'example csg-showcase.json': { recipe: '2ba59902cac2012e', glsl: { plain: '835c4ae6fecbc729', band: '4102849d7f11936c', texture: '7e407c3e87e45933', 'band+texture': 'bda524c8ac610e96', data: '645f94758a6944b5' } },
+  'example noisy-sphere.json': { recipe: '85d138123cf9859d', glsl: { plain: '3be068410bd1e5d9', band: 'c6bcbf130f574660', texture: '3ab30fbd03c36818', 'band+texture': 'c8bfb877ff556cbe', data: 'a4b882d1ed52c037' } },
+  'example potato.json': { recipe: 'd96f59484ad744d1', glsl: { plain: '8e0f29bb795c7b0c', band: 'e23af07e59b1352c', texture: '35e8bace49bd466e', 'band+texture': '70d49ef245761bb5', data: '71086284a74c4d05' } },
+  'example small-planet.json': { recipe: '60718b2cd8b4735c', glsl: { plain: '8a35817f1cded09e', band: 'a3fcab937abdf601', texture: '44d2b057ced811d3', 'band+texture': '606179167c153f2a', data: '3862e003cb237539' } },
+  'example tiny-planet.json': { recipe: 'c661cc44ac572536', glsl: { plain: '5a4810626fb6d4df', band: '77b56441a87fdad8', texture: '3f271e22b5259a54', 'band+texture': 'abd90d5a3cb8f603', data: '4974a7d7f6d0c847' } },
+  'example tunnelled-rock.json': { recipe: '537e56f62dfc1e6f', glsl: { plain: 'bfb51d2229b1bb65', band: '6a7ec0340dc80786', texture: '3cfbb05fd584ba8b', 'band+texture': '0853748e2c436065', data: '53e395af021e64b2' } },
+  'planet 1': { recipe: 'a913b7d73d43cc7c', glsl: { plain: '26d2b6c90f63395e', band: '893f49ffa1be9616', texture: '04beccb828e2e896', 'band+texture': 'f2f5c110a516f66f', data: '14700bff5266a2fc' } },
+  'planet 2': { recipe: '3d44dcc05870a5da', glsl: { plain: '2f4e402ef0d4acc4', band: 'e1c1939a7fd0b90e', texture: '26c307a1a770579b', 'band+texture': '3f13d319ac9fbde1', data: 'a6317acff566a8d4' } },
+  'planet 7': { recipe: 'eac16821a6f544df', glsl: { plain: 'df0f32d8494ba47e', band: '8e84d6c6da664828', texture: 'ea2d18993ef287c4', 'band+texture': '84e9c1874f119ddd', data: 'fbbca23bae2441d2' } },
+  'planet 42': { recipe: 'd95ad746ab6818da', glsl: { plain: '575e8d912148f8c3', band: '83021a84b6c4c1a3', texture: '749f91ba99874490', 'band+texture': '63a862b6299e5a61', data: 'b2b91533b0426f32' } },
+  'asteroid 1 (contactBinary)': { recipe: '851bfc13cd507fb9', glsl: { plain: '1ba86bda2a2bf195', band: 'eb6f8f87c7ba7a50', texture: '8084a379e35612a9', 'band+texture': '427ee83de8b18961', data: 'cbd6b4b3f00ba540' } },
+  'asteroid 2 (metallic)': { recipe: 'db8bba605bd98dbe', glsl: { plain: '317c87317d58449e', band: '4f126fdbdac59c73', texture: '618d28c7edb04327', 'band+texture': '7bb4e671f7f64544', data: 'ff14cdd07964400f' } },
+  'asteroid 3 (contactBinary)': { recipe: 'ef563aaa78143a8a', glsl: { plain: '0971f337c1b17e96', band: 'd562770f66f5150e', texture: '0af870bf1f682c8a', 'band+texture': '18166e2f6be3757f', data: 'd4918818a3c9ff6c' } },
+  'asteroid 4 (potato)': { recipe: '498c794ec25e48b3', glsl: { plain: '3567f207e1b49e13', band: '72aca91c15b9e4cb', texture: 'e88401a6c52eb6a1', 'band+texture': 'ac9f2af39a1c31bd', data: '0eb7ada0288282a8' } },
+  'asteroid 5 (cratered)': { recipe: 'a5c16cd9a781704c', glsl: { plain: 'dbc8a8671be2aadc', band: '8ad5401be3ca00e4', texture: '9069a9e192934045', 'band+texture': 'ad2dcd3c5d984fc6', data: '26220927674b7b13' } },
+  'asteroid 7 (shard)': { recipe: 'd7884d8aefbe2396', glsl: { plain: '645047e9ffad5d83', band: '454b3a0470bc10a9', texture: '9e3e0ba36fb10961', 'band+texture': 'a4a10ed537b1f2b6', data: 'b4937a810fee53e9' } },
+  'asteroid 26 (porous)': { recipe: '9032b34e5e204ccc', glsl: { plain: '9248b656a1a9a8e1', band: '990cc44937d04f2b', texture: '65292bc07d39243c', 'band+texture': '52c354e3d12e10e2', data: 'f6ad14d81b41f19e' } },
+  'asteroid 11 as potato': { recipe: '5bb45c2553ba0ff4', glsl: { plain: 'e53f5d15568ca64e', band: '7518f99245a99719', texture: '4996f04d259ec1d0', 'band+texture': '529adafeaacbaf0a', data: '38630374f7af47b7' } },
+  'asteroid 11 as shard': { recipe: '7af2f39fd35725eb', glsl: { plain: '83f8430c2597c56c', band: '8ca72cd43b65e71d', texture: 'b2d317920ff79fa0', 'band+texture': '3260a5e5fd6b2e16', data: 'da06b55992639536' } },
+  'asteroid 11 as contactBinary': { recipe: '8cbbb5916aca8a40', glsl: { plain: 'b6ccb833d26e8296', band: 'aaeff07090d76391', texture: '3210d3ebead4f76e', 'band+texture': 'eb830ef195d3cf40', data: '4813783b46d706ef' } },
+  'asteroid 11 as cratered': { recipe: '77cae0b2cb42094c', glsl: { plain: 'ff433ee5b80b819d', band: '6c3884a5d999294b', texture: 'ef42f74216f1acaa', 'band+texture': '6955762a93140bfa', data: '035b0ce414288309' } },
+  'asteroid 11 as metallic': { recipe: '6c383e904741afed', glsl: { plain: 'cf7d98a7352c458d', band: '7d23103deaa58a4a', texture: '9e36e216de026455', 'band+texture': '49804cb2709464a4', data: '8ad1d25b40c1e445' } },
+  'asteroid 11 as porous': { recipe: 'f2bbb6f729790792', glsl: { plain: 'fe4abe8a3587ff1c', band: 'fdf612adf1f23896', texture: '695e9a439812a48f', 'band+texture': '2c36b17167a87bd7', data: '0ad7daf0f962f09d' } },
+  'zoo (every node type and brush, shared modifiers)': { recipe: '113077953d275b36', glsl: { plain: 'fffc6215141857a0', band: 'b6f49a76e4078bcc', texture: '870b4aef8df7cd0d', 'band+texture': 'c38a83be626b2f2d', data: '9b4538b9eff2c1bc' } },
 };
 
 describe('generated GLSL is byte-identical to the golden table', () => {
