@@ -22,7 +22,10 @@ import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout } from './atlas';
 import { groupIntoBatches, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES } from './batches';
 import { signChangingEdges } from './edgeList';
-import { buildFieldPrograms, deleteFieldPrograms, programReady, type FieldPrograms } from './fieldPrograms';
+import {
+  buildFieldPrograms, compileSamplerField, deleteFieldPrograms, deleteRecipeGpuData, programLabel, programReady, recipeGpuData,
+  type FieldPrograms, type RecipeGpuData,
+} from './fieldPrograms';
 import { SamplerPasses } from './samplerPasses';
 import {
   GpuContextLostError, GpuJobCancelledError, passTiming,
@@ -40,13 +43,25 @@ export {
 
 const PARALLEL_COMPILE = 'KHR_parallel_shader_compile';
 
+/** A recipe the sampler has seen: its compiled field, the key of the programs it uses, its own GPU data. */
+interface RecipeEntry {
+  compiled: CompiledGlsl;
+  programsKey: string;
+  data: RecipeGpuData;
+}
+
 export class GpuFieldSampler {
   readonly gl: WebGL2RenderingContext;
   private readonly options: Required<GpuFieldSamplerOptions>;
   private readonly parallelCompile: boolean;
+  /** Programs by the text they were built from: a recipe's, or (numbers as data) its shape's. */
   private readonly programs = new Map<string, FieldPrograms>();
-  /** Program keys by recipe object (the same object comes back with every job of a body). */
+  /** Each recipe's compiled field, programs' key and own GPU data, by recipe key. */
+  private readonly recipes = new Map<string, RecipeEntry>();
+  /** Recipe keys by recipe object (the same object comes back with every job of a body). */
   private readonly recipeKeys = new WeakMap<FieldRecipe, string>();
+  /** Programs built so far (grid + edge pass each), the bench's `programs-compiled`. */
+  programsBuilt = 0;
   /** Jobs waiting or in flight, in arrival order. */
   private jobs: Job[] = [];
   /** Batches dispatched, in dispatch (= fence) order. */
@@ -229,7 +244,7 @@ export class GpuFieldSampler {
     for (const job of this.jobs) {
       if (job.state !== 'waiting') continue;
       try {
-        const programs = this.programs.get(job.recipeKey)!;
+        const programs = this.programs.get(this.recipes.get(job.recipeKey)!.programsKey)!;
         if (programReady(this.gl, job.kind === 'grid' ? programs.grid : programs.edges, this.parallelCompile)) ready.push(job);
       } catch (e) {
         job.state = 'failed';
@@ -245,7 +260,8 @@ export class GpuFieldSampler {
       const kind = jobs[0].kind;
       const inflight = this.inflight.reduce((n, b) => n + (b.kind === kind ? 1 : 0), 0);
       if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < max) continue;
-      const programs = this.programs.get(jobs[0].recipeKey)!;
+      const entry = this.recipes.get(jobs[0].recipeKey)!;
+      const programs = this.programs.get(entry.programsKey)!;
       let batch: Batch | null = null;
       const started = performance.now();
       try {
@@ -254,10 +270,10 @@ export class GpuFieldSampler {
           const layout = this.passes.batchLayout(jobs[0].layout!, max);
           jobs = jobs.slice(0, layout.capacity);
           batch = this.newBatch(kind, jobs);
-          this.passes.dispatchGrid(batch, layout, programs);
+          this.passes.dispatchGrid(batch, layout, programs, entry.data);
         } else {
           batch = this.newBatch(kind, jobs);
-          this.passes.dispatchEdges(batch, programs);
+          this.passes.dispatchEdges(batch, programs, entry.data);
         }
         this.fence(batch);
         dispatched = true;
@@ -308,6 +324,7 @@ export class GpuFieldSampler {
     for (const job of jobs) job.reject(new GpuContextLostError());
     // Every GL object died with the context: forget them without deleting.
     this.programs.clear();
+    this.recipes.clear();
     this.passes.forget();
   }
 
@@ -320,14 +337,30 @@ export class GpuFieldSampler {
 
   /** The compiled field of a recipe (its programs start compiling if they had not). */
   compiledField(recipe: FieldRecipe): CompiledGlsl {
-    return this.programs.get(this.programsFor(recipe))!.compiled;
+    return this.recipes.get(this.programsFor(recipe))!.compiled;
   }
 
+  /** Distinct program sets (grid + edge pass each) this sampler holds. */
+  get programCount(): number {
+    return this.programs.size;
+  }
+
+  /**
+   * The recipe's key; its field compiled and its programs started if they had not been. With the
+   * numbers as data, recipes of one shape share programs: only the first of them compiles.
+   */
   private programsFor(recipe: FieldRecipe): string {
     // Workers pass their registered recipe object with every job (bodyRegistry.ts): serialise once.
     let key = this.recipeKeys.get(recipe);
     if (key === undefined) this.recipeKeys.set(recipe, (key = JSON.stringify(recipe)));
-    if (!this.programs.has(key)) this.programs.set(key, buildFieldPrograms(this.gl, recipe, key, this.options));
+    if (this.recipes.has(key)) return key;
+    const compiled = compileSamplerField(recipe, this.options);
+    const programsKey = this.options.fieldOptions.numbersAsData ? compiled.chunk : key;
+    if (!this.programs.has(programsKey)) {
+      this.programs.set(programsKey, buildFieldPrograms(this.gl, compiled, programLabel(this.options, recipe, programsKey), this.options));
+      this.programsBuilt++;
+    }
+    this.recipes.set(key, { compiled, programsKey, data: recipeGpuData(this.gl, compiled, this.options) });
     return key;
   }
 
@@ -344,8 +377,12 @@ export class GpuFieldSampler {
     this.timer = undefined;
     for (const batch of this.inflight.splice(0)) this.passes.release(batch);
     for (const job of this.jobs.splice(0)) job.reject(new GpuJobCancelledError());
-    if (!this.gl.isContextLost()) for (const p of this.programs.values()) deleteFieldPrograms(this.gl, p);
+    if (!this.gl.isContextLost()) {
+      for (const p of this.programs.values()) deleteFieldPrograms(this.gl, p);
+      for (const r of this.recipes.values()) deleteRecipeGpuData(this.gl, r.data);
+    }
     this.programs.clear();
+    this.recipes.clear();
     this.passes.dispose();
   }
 }

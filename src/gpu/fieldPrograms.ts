@@ -1,8 +1,10 @@
 /**
- * The sampling programs of one recipe (GpuFieldSampler): the field compiled to GLSL, its per-chunk
- * uniforms turned into the chunk block (chunkBlock.ts), the grid and edge pass programs started
- * (compiled in parallel where KHR_parallel_shader_compile is there, queried only once complete) and
- * the permutation texture; compile and link errors name the recipe, the pass and the GLSL line.
+ * The sampling programs of one compiled field (GpuFieldSampler): its per-chunk uniforms turned into
+ * the chunk block (chunkBlock.ts), the grid and edge pass programs started (compiled in parallel
+ * where KHR_parallel_shader_compile is there, queried only once complete); compile and link errors
+ * name the recipe, the pass and the GLSL line. With the recipe's numbers as data
+ * (`numbersAsData`) one set of programs serves every recipe of that shape, and each recipe has
+ * only its {@link RecipeGpuData}: the permutation texture and the `SrParams` block's buffer.
  */
 import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../field/compileGlsl';
 import { GLSL_CHUNKS } from '../field/glslChunks';
@@ -18,24 +20,31 @@ import edgesFrag from '../../glsl/gpu_edges.frag.glsl?raw';
 const CHUNK_MAP = 'sr_chunk_map';
 const CHUNK_BLOCK = 'sr_chunk_block';
 const COMPLETION_STATUS_KHR = 0x91b1;
+/** Where a recipe's `SrParams` block (numbers as data) is bound; the chunk block has binding 0. */
+export const PARAMS_BLOCK_BINDING = 1;
 
 /** What the programs of a sampler are built with (GpuFieldSamplerOptions). */
 export interface FieldProgramOptions {
   label: string;
   mappingGlsl: string;
-  fieldOptions: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture'>;
+  fieldOptions: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData'>;
   maxBatchJobs: number;
 }
 
 export interface FieldPrograms {
   label: string;
-  compiled: CompiledGlsl;
   /** The per-chunk values (field band, mapping) as one uniform block: how many chunks one draw samples. */
   block: ChunkBlockLayout;
-  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both passes. */
-  permutation: WebGLTexture | null;
   grid: PendingProgram;
   edges: PendingProgram;
+}
+
+/** What one recipe binds besides its programs. */
+export interface RecipeGpuData {
+  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both passes. */
+  permutation: WebGLTexture | null;
+  /** The `SrParams` block's contents (`numbersAsData` compiles), bound at {@link PARAMS_BLOCK_BINDING}. */
+  params: WebGLBuffer | null;
 }
 
 export interface PendingProgram {
@@ -50,13 +59,10 @@ export interface PendingProgram {
 }
 
 /**
- * Compiles `recipe`'s field (the sampler's field options) and starts its grid and edge programs, the
- * mapping and per-chunk uniforms in the chunk block; `key` names it in errors (hashed).
+ * Starts the grid and edge programs of a compiled field: the mapping and per-chunk uniforms in the
+ * chunk block; `label` names them in errors (the recipe, or the shape its recipes share).
  */
-export function buildFieldPrograms(gl: WebGL2RenderingContext, recipe: FieldRecipe, key: string, options: FieldProgramOptions): FieldPrograms {
-  const compiled = compileToGlsl(recipe, options.fieldOptions);
-  const label = `${options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
-  const textured = options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
+export function buildFieldPrograms(gl: WebGL2RenderingContext, compiled: CompiledGlsl, label: string, options: FieldProgramOptions): FieldPrograms {
   // Both passes read the same field (the permutation tables from the texture, where asked). The
   // edge pass once kept them as constants: a texelFetch in its transform-feedback vertex shader
   // lost the context on SwiftShader, until grad3 became arithmetic and shared modifiers branch-free.
@@ -66,12 +72,35 @@ export function buildFieldPrograms(gl: WebGL2RenderingContext, recipe: FieldReci
   const chunks = { ...GLSL_CHUNKS, sr_field: perChunk.sources[0], [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
   return {
     label,
-    compiled,
     block,
-    permutation: textured ? permutationTexture(gl, compiled.permutation) : null,
     grid: startProgram(gl, `grid pass for ${label}`, quadVert, gridFrag, chunks),
     edges: startProgram(gl, `edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
   };
+}
+
+/** A recipe's field compiled as the sampler's programs read it. */
+export function compileSamplerField(recipe: FieldRecipe, options: FieldProgramOptions): CompiledGlsl {
+  return compileToGlsl(recipe, options.fieldOptions);
+}
+
+/** The recipe's own GPU data: its permutation texture (when the field reads one) and its params block. */
+export function recipeGpuData(gl: WebGL2RenderingContext, compiled: CompiledGlsl, options: FieldProgramOptions): RecipeGpuData {
+  const textured = options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
+  let params: WebGLBuffer | null = null;
+  if (compiled.params.length > 0) {
+    params = gl.createBuffer()!;
+    gl.bindBuffer(gl.UNIFORM_BUFFER, params);
+    gl.bufferData(gl.UNIFORM_BUFFER, compiled.params, gl.STATIC_DRAW);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, null);
+  }
+  return { permutation: textured ? permutationTexture(gl, compiled.permutation) : null, params };
+}
+
+/** A label for a recipe's programs (`key`: its identity, hashed). */
+export function programLabel(options: FieldProgramOptions, recipe: FieldRecipe, key: string): string {
+  return options.fieldOptions.numbersAsData
+    ? `${options.label}, the shape of recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`
+    : `${options.label}, recipe "${recipe.name ?? 'unnamed'}" (${shortHash(key)})`;
 }
 
 function startProgram(
@@ -118,6 +147,8 @@ export function programReady(gl: WebGL2RenderingContext, p: PendingProgram, para
   p.shaders = [];
   const blockIndex = gl.getUniformBlockIndex(p.program, 'SrChunks');
   if (blockIndex !== gl.INVALID_INDEX) gl.uniformBlockBinding(p.program, blockIndex, CHUNK_BLOCK_BINDING);
+  const paramsIndex = gl.getUniformBlockIndex(p.program, 'SrParams');
+  if (paramsIndex !== gl.INVALID_INDEX) gl.uniformBlockBinding(p.program, paramsIndex, PARAMS_BLOCK_BINDING);
   const uniforms = new Map<string, WebGLUniformLocation | null>();
   const n = gl.getProgramParameter(p.program, gl.ACTIVE_UNIFORMS) as number;
   for (let i = 0; i < n; i++) {
@@ -155,11 +186,16 @@ function permutationTexture(gl: WebGL2RenderingContext, bytes: Uint8Array): WebG
   return texture;
 }
 
-/** Deletes a recipe's programs and texture. */
+/** Deletes a field's programs. */
 export function deleteFieldPrograms(gl: WebGL2RenderingContext, p: FieldPrograms): void {
   gl.deleteProgram(p.grid.program);
   gl.deleteProgram(p.edges.program);
-  gl.deleteTexture(p.permutation);
+}
+
+/** Deletes a recipe's texture and params buffer. */
+export function deleteRecipeGpuData(gl: WebGL2RenderingContext, d: RecipeGpuData): void {
+  gl.deleteTexture(d.permutation);
+  gl.deleteBuffer(d.params);
 }
 
 function shortHash(text: string): string {

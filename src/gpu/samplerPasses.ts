@@ -8,7 +8,7 @@
 import type { GridAtlasLayout } from './atlas';
 import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, unpackGridBlock, type GridBatchLayout } from './batches';
 import { packChunkBlock, CHUNK_BLOCK_BINDING } from './chunkBlock';
-import type { FieldPrograms } from './fieldPrograms';
+import { PARAMS_BLOCK_BINDING, type FieldPrograms, type RecipeGpuData } from './fieldPrograms';
 import type { Batch, Job } from './samplerTypes';
 
 /** Floats the edge pass writes per edge: t and the unit gradient. */
@@ -41,14 +41,14 @@ export class SamplerPasses {
   }
 
   /** One draw for every chunk of the batch, each into its block of one target; one readPixels of the rows used. */
-  dispatchGrid(batch: Batch, layout: GridBatchLayout, programs: FieldPrograms): void {
+  dispatchGrid(batch: Batch, layout: GridBatchLayout, programs: FieldPrograms, data: RecipeGpuData): void {
     const p = programs.grid;
     const gl = this.gl;
     const atlas = layout.atlas;
     const target = this.target(layout.width, layout.height);
     const read = gridBatchReadback(layout, batch.jobs.length);
     gl.useProgram(p.program);
-    this.bindChunkBlock(batch, programs);
+    this.bindChunkBlock(batch, programs, data);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, atlas.points);
     gl.uniform1i(u.get('sr_tileWidth')!, atlas.tileWidth);
@@ -77,7 +77,7 @@ export class SamplerPasses {
   }
 
   /** Every job's edge ids and chunk slots in one input; one transform-feedback draw for the batch. */
-  dispatchEdges(batch: Batch, programs: FieldPrograms): void {
+  dispatchEdges(batch: Batch, programs: FieldPrograms, data: RecipeGpuData): void {
     const p = programs.edges;
     const gl = this.gl;
     const { offsets, total } = edgeBatchOffsets(batch.jobs.map((j) => j.edgeIds!.length));
@@ -96,7 +96,7 @@ export class SamplerPasses {
     });
 
     gl.useProgram(p.program);
-    this.bindChunkBlock(batch, programs);
+    this.bindChunkBlock(batch, programs, data);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, batch.jobs[0].grid.points);
     gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
@@ -151,9 +151,10 @@ export class SamplerPasses {
 
   /**
    * The batch's per-chunk values (chunk origin and step, the job's uniforms by GLSL name) into the
-   * chunk block, and the permutation texture on unit 0 where the program reads it.
+   * chunk block; the recipe's permutation texture on unit 0 where the program reads it, and its
+   * params block (numbers as data).
    */
-  private bindChunkBlock(batch: Batch, programs: FieldPrograms): void {
+  private bindChunkBlock(batch: Batch, programs: FieldPrograms, data: RecipeGpuData): void {
     const gl = this.gl;
     const program = batch.kind === 'grid' ? programs.grid : programs.edges;
     const bytes = packChunkBlock(programs.block, batch.jobs.map((j) => ({
@@ -165,9 +166,10 @@ export class SamplerPasses {
     gl.bufferSubData(gl.UNIFORM_BUFFER, 0, new Uint8Array(bytes));
     gl.bindBuffer(gl.UNIFORM_BUFFER, null);
     gl.bindBufferBase(gl.UNIFORM_BUFFER, CHUNK_BLOCK_BINDING, this.chunkBuffer);
-    if (programs.permutation) {
+    if (data.params) gl.bindBufferBase(gl.UNIFORM_BUFFER, PARAMS_BLOCK_BINDING, data.params);
+    if (data.permutation) {
       gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, programs.permutation);
+      gl.bindTexture(gl.TEXTURE_2D, data.permutation);
       gl.uniform1i(program.uniforms!.get('sr_permutation') ?? null, 0);
     }
   }

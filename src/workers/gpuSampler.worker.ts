@@ -35,6 +35,11 @@ export type GpuWorkerRequest =
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {
   planet: GpuSamplerTiming | null;
+  /**
+   * Program sets (a grid and an edge pass each) the bodies' and the planet's samplers built: with
+   * numbers as data, one per recipe shape, not per recipe (issue 16).
+   */
+  programSets: { bodies: number; planet: number };
   /** Time handling requests (planet chunk setup, enqueueing) and replying (posting results). */
   handlerMs: number;
   replyMs: number;
@@ -63,7 +68,11 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number)
   const debug = gl.getExtension('WEBGL_debug_renderer_info');
   const renderer = String(debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
   try {
-    sampler = new GpuFieldSampler(gl, { label: 'worker sampler', poison, maxBatchJobs });
+    // Bodies (asteroids): one program set per recipe shape — their numbers are data (issue 16),
+    // which needs the permutation tables in a texture.
+    sampler = new GpuFieldSampler(gl, {
+      label: 'worker sampler', poison, maxBatchJobs, fieldOptions: { permutationTexture, numbersAsData: permutationTexture },
+    });
     planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs });
   } catch (e) {
     return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
@@ -96,7 +105,11 @@ scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {
 function handle(msg: GpuWorkerRequest): void {
   try {
     if (msg.kind === 'stats') {
-      const stats: GpuWorkerStats = { planet: planetSampler ? structuredClone(planetSampler.timing) : null, ...loop };
+      const stats: GpuWorkerStats = {
+        planet: planetSampler ? structuredClone(planetSampler.timing) : null,
+        programSets: { bodies: sampler?.programsBuilt ?? 0, planet: planetSampler?.programsBuilt ?? 0 },
+        ...loop,
+      };
       reply({ id: msg.id, result: stats });
       return;
     }

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { asteroidRecipe } from '../../src/scene';
+import { ASTEROID_FAMILIES, asteroidRecipe } from '../../src/scene';
 import { ROOT, useBlankPages } from './harness';
 
 let page: Page;
@@ -65,6 +65,46 @@ describe('edge pass (transform feedback)', () => {
     expect((r.grazing + r.otherRoot) / r.edges, 'ill-conditioned edges are rare').toBeLessThan(0.01);
     expect(r.maxTDiff).toBeLessThanOrEqual(1e-3);
     expect(r.maxAngleDeg).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('numbers as data: one program set per recipe shape (issue 16)', () => {
+  it('two seeds of every family: grids match JS, and the twelve recipes build six program sets', async () => {
+    await open();
+    const worst: string[] = [];
+    for (const family of ASTEROID_FAMILIES) {
+      for (const seed of [3, 8]) {
+        const r = await page.evaluate(
+          async ([path, recipe]) => (await srImport(path)).gridParity(recipe, 17, true),
+          [PAGE, asteroidRecipe(seed, { family })] as const,
+        );
+        worst.push(`${family} ${seed}: ${(r.maxAbsDiffM / r.sizeM).toExponential(1)}`);
+        expect(r.nanCount, `${family} ${seed}: every poisoned texel overwritten`).toBe(0);
+        expect(r.maxAbsDiffM / r.sizeM, `${family} ${seed}`).toBeLessThanOrEqual(1e-4);
+        expect(r.signMismatches, `${family} ${seed}`).toBe(0);
+      }
+    }
+    console.log(`numbers as data, grid 17³, max |gpu−js| / size: ${worst.join(', ')}`);
+    const programs = await page.evaluate(async ([path]) => (await srImport(path)).dataSamplerPrograms(), [PAGE] as const);
+    expect(programs).toEqual({ built: ASTEROID_FAMILIES.length, held: ASTEROID_FAMILIES.length });
+  });
+
+  it('edges from the shared programs: crossings within 1e-3 cell, normals within 1°', async () => {
+    await open();
+    for (const recipe of [asteroidRecipe(5, { family: 'potato' }), asteroidRecipe(6, { family: 'potato' }), asteroidRecipe(8, { family: 'cratered' })]) {
+      const r = await page.evaluate(
+        async ([path, recipe]) => (await srImport(path)).edgeParity(recipe, 33, true),
+        [PAGE, recipe] as const,
+      );
+      expect(r.edges).toBeGreaterThan(100);
+      expect(r.nanCount).toBe(0);
+      expect(r.unresolved / r.edges).toBeLessThan(0.01);
+      expect(r.maxTDiff).toBeLessThanOrEqual(1e-3);
+      expect(r.maxAngleDeg).toBeLessThanOrEqual(1);
+    }
+    // The two potatoes differ only in numbers: one program set for both.
+    const programs = await page.evaluate(async ([path]) => (await srImport(path)).dataSamplerPrograms(), [PAGE] as const);
+    expect(programs.built).toBe(2);
   });
 });
 

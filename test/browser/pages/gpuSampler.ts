@@ -12,13 +12,27 @@ const GRADIENT_STEP_CELLS = 0.02;
 
 let gl: WebGL2RenderingContext | null = null;
 let sampler: GpuFieldSampler | null = null;
+/** The numbers-as-data sampler (issue 16: one program set per recipe shape), on its own context. */
+let dataSampler: GpuFieldSampler | null = null;
 
-function mainSampler(): GpuFieldSampler {
+function mainSampler(numbersAsData = false): GpuFieldSampler {
+  if (numbersAsData) {
+    dataSampler ??= new GpuFieldSampler(document.createElement('canvas').getContext('webgl2')!, {
+      label: 'test (numbers as data)', poison: true, gradientStepCells: GRADIENT_STEP_CELLS, fieldOptions: { permutationTexture: true, numbersAsData: true },
+    });
+    return dataSampler;
+  }
   if (!sampler) {
     gl = document.createElement('canvas').getContext('webgl2')!;
     sampler = new GpuFieldSampler(gl, { label: 'test', poison: true, gradientStepCells: GRADIENT_STEP_CELLS });
   }
   return sampler;
+}
+
+/** Program sets the numbers-as-data sampler built so far, and holds. */
+export function dataSamplerPrograms(): { built: number; held: number } {
+  const s = mainSampler(true);
+  return { built: s.programsBuilt, held: s.programCount };
 }
 
 /** A grid that covers the body's bounds with P points per axis. */
@@ -79,9 +93,9 @@ function compareGrid(recipe: FieldRecipe, grid: ChunkGrid, gpu: Float32Array, la
   return { points: grid.points, sizeM, maxAbsDiffM, worstIndex, nanCount, signMismatches, latencyMs };
 }
 
-export async function gridParity(recipe: FieldRecipe, points: number): Promise<GridParity> {
+export async function gridParity(recipe: FieldRecipe, points: number, numbersAsData = false): Promise<GridParity> {
   const grid = gridAround(recipe, points);
-  const { values, latencyMs } = await mainSampler().sampleGrid(recipe, grid).promise;
+  const { values, latencyMs } = await mainSampler(numbersAsData).sampleGrid(recipe, grid).promise;
   return compareGrid(recipe, grid, values, latencyMs);
 }
 
@@ -121,12 +135,12 @@ export interface EdgeParity {
   latencyMs: number;
 }
 
-export async function edgeParity(recipe: FieldRecipe, points: number): Promise<EdgeParity> {
+export async function edgeParity(recipe: FieldRecipe, points: number, numbersAsData = false): Promise<EdgeParity> {
   const grid = gridAround(recipe, points);
   const f = compileToJs(recipe);
   const values = jsGrid(recipe, grid);
   const ids = signChangingEdges(values, points).ids;
-  const result = await mainSampler().sampleEdges(recipe, grid, ids).promise;
+  const result = await mainSampler(numbersAsData).sampleEdges(recipe, grid, ids).promise;
   const p = points;
   const p3 = p * p * p;
   const at = (x: number, y: number, z: number): number =>
