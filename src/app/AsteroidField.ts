@@ -28,9 +28,8 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { compileToJs, type FieldFn } from '../field/index';
-import { compileToGlsl } from '../field/glsl';
 import { compileOffFrame } from '../render/compileOffFrame';
-import { BodyMaterial } from '../render/BodyMaterial';
+import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
@@ -377,7 +376,7 @@ export class AsteroidField {
     a.detailState = 'compiling';
     let material: BodyMaterial;
     try {
-      material = new BodyMaterial(compileToGlsl(a.spec.recipe), { family: a.spec.family, seed: a.spec.seed });
+      material = new BodyMaterial(bodyMaterialField(a.spec.recipe), { family: a.spec.family, seed: a.spec.seed });
     } catch (e) {
       a.detailState = 'failed';
       this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);

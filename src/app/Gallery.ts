@@ -25,8 +25,7 @@ import {
   type Material,
   type WebGLRenderer,
 } from 'three';
-import { compileToGlsl } from '../field/glsl';
-import { BodyMaterial } from '../render/BodyMaterial';
+import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
@@ -403,7 +402,7 @@ export class Gallery {
 
   private materialFor(spec: AsteroidSpec): Material {
     if (this.options.quality === 'high') {
-      return new BodyMaterial(compileToGlsl(spec.recipe), { family: spec.family, seed: spec.seed });
+      return new BodyMaterial(bodyMaterialField(spec.recipe), { family: spec.family, seed: spec.seed });
     }
     return this.familyMaterials.get(spec.family);
   }

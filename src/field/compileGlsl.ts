@@ -47,6 +47,8 @@ export interface CompileGlslOptions {
    * needs `permutationTexture`): recipes of one shape compile to one text, {@link CompiledGlsl.params} differ.
    */
   numbersAsData?: boolean;
+  /** With `numbersAsData`: a plain `uniform vec4 sr_params[N]` (three.js materials) instead of the block. */
+  paramsUniform?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -82,6 +84,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
   const gen = generateFieldGlsl(parsed, gradientStepM, {
     bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false, numbersAsData: options.numbersAsData ?? false,
+    paramsUniform: options.paramsUniform ?? false,
   });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {

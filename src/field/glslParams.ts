@@ -61,11 +61,16 @@ export function vec4Block(sink: NumberSink & { params: number[] }, vec4s: number
   return base;
 }
 
-/** The block's declaration (data only): at least one entry, so it stays valid GLSL. */
-export function paramsDeclaration(count: number): string[] {
+/**
+ * The declaration (data only): at least one entry, so it stays valid GLSL. A uniform block for
+ * the sampling passes (bound per recipe); `asUniform`: a plain uniform array, for three.js
+ * materials, which set it per material like any other uniform.
+ */
+export function paramsDeclaration(count: number, asUniform = false): string[] {
+  const n = glslInt(Math.max(1, Math.ceil(count / 4)));
   return [
     '// The recipe\'s numbers (GlslCodegenResult.params): the code above and below holds only its shape.',
-    `layout(std140) uniform SrParams { vec4 sr_params[${glslInt(Math.max(1, Math.ceil(count / 4)))}]; };`,
+    asUniform ? `uniform vec4 sr_params[${n}];` : `layout(std140) uniform SrParams { vec4 sr_params[${n}]; };`,
   ];
 }
 

@@ -1,9 +1,13 @@
 import {
   Color,
+  DataTexture,
+  NearestFilter,
+  RedIntegerFormat,
   ShaderChunk,
   ShaderMaterial,
   UniformsLib,
   UniformsUtils,
+  UnsignedByteType,
   Vector2,
   Vector3,
   Vector4,
@@ -14,7 +18,8 @@ import {
   type Scene,
   type WebGLRenderer,
 } from 'three';
-import type { CompiledGlsl } from '../field/compileGlsl';
+import { compileToGlsl, type CompiledGlsl } from '../field/compileGlsl';
+import type { FieldRecipe } from '../field/recipe';
 import { glslWithIncludes } from './glslChunks';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
@@ -108,6 +113,29 @@ export interface BodyChunkState {
   fadeComplement: boolean;
 }
 
+/** What a {@link BodyMaterial} is made from: a compiled field, with its numbers as data or not. */
+export type BodyMaterialField = Pick<CompiledGlsl, 'chunk' | 'bounds' | 'gradientStepM'> & Partial<Pick<CompiledGlsl, 'params' | 'permutation'>>;
+
+/**
+ * A body's field as its BodyMaterial reads it: the numbers as data (`sr_params`, the permutation
+ * tables in a texture), so bodies of one shape — the seeds of an asteroid family — share one
+ * program (issue 16).
+ */
+export function bodyMaterialField(recipe: FieldRecipe): CompiledGlsl {
+  return compileToGlsl(recipe, { numbersAsData: true, permutationTexture: true, paramsUniform: true });
+}
+
+/** The permutation tables as an R8UI texture (read with texelFetch; one row a table). */
+function permutationTexture(bytes: Uint8Array): DataTexture {
+  const t = new DataTexture(bytes, 256, bytes.length / 256, RedIntegerFormat, UnsignedByteType);
+  t.internalFormat = 'R8UI';
+  t.minFilter = t.magFilter = NearestFilter;
+  t.generateMipmaps = false;
+  t.unpackAlignment = 1;
+  t.needsUpdate = true;
+  return t;
+}
+
 const chunkStates = new WeakMap<Object3D, BodyChunkState>();
 const scratchViewport = new Vector4();
 
@@ -131,7 +159,8 @@ function jitter(prng: Prng, c: readonly number[], amount: number): Color {
  * assembled from three's shader chunks and our `sr_` chunks), with per-pixel normals from the
  * gradient of the body's field, procedural rock colouring and a screen-door LOD fade.
  *
- * One material per body (it holds that body's compiled field). Meshes of the body share it;
+ * One material per body (it holds that body's compiled field; with its numbers as data,
+ * {@link bodyMaterialField}, bodies of one shape share the program). Meshes of the body share it;
  * each mesh's chunk origin, cell size and fade are per-mesh state set with
  * {@link bindChunk} and uploaded per draw. Meshes not bound use the material's own uniforms.
  *
@@ -144,10 +173,12 @@ export class BodyMaterial extends ShaderMaterial {
   readonly sizeM: number;
   /** Chunk state used for meshes drawn without {@link bindChunk} (from the options). */
   readonly defaultChunk: BodyChunkState;
-  private readonly compiled: Pick<CompiledGlsl, 'chunk' | 'bounds' | 'gradientStepM'>;
+  private readonly compiled: BodyMaterialField;
   private readonly options: BodyMaterialOptions;
+  /** The field's permutation texture, when its numbers are data (disposed with the material). */
+  private readonly permutation: DataTexture | null;
 
-  constructor(compiled: Pick<CompiledGlsl, 'chunk' | 'bounds' | 'gradientStepM'>, options: BodyMaterialOptions = {}) {
+  constructor(compiled: BodyMaterialField, options: BodyMaterialOptions = {}) {
     const sizeM = compiled.bounds.sizeM;
     const prng = new Prng((options.seed ?? 0) ^ 0x5bd1e995);
     const family = options.family ?? 'default';
@@ -200,6 +231,13 @@ export class BodyMaterial extends ShaderMaterial {
         uIceColor: { value: new Color(...(ice?.color ?? [0.75, 0.8, 0.85])) },
       },
     ]);
+    // Numbers as data (bodyMaterialField): the field's numbers and tables are this material's uniforms.
+    const data = (compiled.params?.length ?? 0) > 0;
+    const permutation = data && compiled.chunk.includes('sr_permutation') && compiled.permutation && compiled.permutation.length > 0
+      ? permutationTexture(compiled.permutation)
+      : null;
+    if (data) uniforms.sr_params = { value: compiled.params };
+    if (permutation) uniforms.sr_permutation = { value: permutation };
 
     super({
       name: 'BodyMaterial',
@@ -219,6 +257,7 @@ export class BodyMaterial extends ShaderMaterial {
     this.sizeM = sizeM;
     this.compiled = compiled;
     this.options = options;
+    this.permutation = permutation;
     this.defaultChunk = {
       chunkOriginM: new Vector3(...(options.chunkOriginM ?? [0, 0, 0])),
       cellSizeM: options.cellSizeM ?? (2 * sizeM) / 32,
@@ -236,6 +275,11 @@ export class BodyMaterial extends ShaderMaterial {
     copy.perPixelNormals = this.perPixelNormals;
     copy.occlusion = this.occlusion;
     return copy as this;
+  }
+
+  override dispose(): void {
+    this.permutation?.dispose();
+    super.dispose();
   }
 
   /** Fade of meshes drawn without per-mesh state (see {@link bindChunk} for per-mesh fades). */

@@ -52,6 +52,22 @@ describe('BodyMaterial', () => {
     expect(r.shadowDarkenedFraction, 'shadows darken a clear share of the frame').toBeGreaterThan(0.02);
   });
 
+  it('numbers as data: the same pixels as the literal field, and one program for a family', async () => {
+    await open();
+    // 4: a potato (warp, 2 noise layers, craters), with potatoes 13 and 15; 11: cratered (~100 craters in the params), with 6 and 5.
+    for (const [seed, family] of [[4, [4, 13, 15]], [11, [11, 6, 5]]] as const) {
+      const r = await page.evaluate(
+        async ([path, seed, family]) => (await srImport(path)).dataMaterial(seed, family),
+        [PAGE, seed, [...family]] as const,
+      );
+      savePng(`render-data-material-${seed}.png`, r.png);
+      console.log(`data material, seed ${seed}: ${(r.diffFraction * 100).toFixed(3)}% of pixels differ, ${r.programs} BodyMaterial program(s)`);
+      expect(r.litFraction, 'the body is drawn').toBeGreaterThan(0.1);
+      expect(r.diffFraction).toBeLessThan(0.002);
+      expect(r.programs, 'three bodies of one family, one BodyMaterial program').toBe(1);
+    }
+  });
+
   it('LOD cross-fade: complementary dithers cover exactly one opaque mesh; fade 0 hides', async () => {
     await open();
     const r = await page.evaluate(async ([path]) => (await srImport(path)).fadeCoverage(5), [PAGE] as const);

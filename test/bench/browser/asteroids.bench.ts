@@ -2,7 +2,9 @@
  * The asteroid pipeline under load, in this browser: 50 asteroids generated (seed → field
  * → body jobs in workers → geometry) while a 512×384 view keeps rendering. Reports total
  * time, jobs/s, main-thread long tasks (> 50 ms, PerformanceObserver 'longtask': the page
- * runs only our code) and the longest gap between frames.
+ * runs only our code), the longest gap between frames, and the GL programs the run compiled (the
+ * sampling worker's grid and edge passes, two a recipe shape, plus three.js's material programs):
+ * each run draws new seeds, so a program per recipe would show here (issue 16).
  */
 import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { rowFrom, type Benchmark, type BenchRow } from '../harness';
@@ -21,7 +23,17 @@ let renderer: WebGLRenderer | null = null;
 let mesher: BodyMesher | null = null;
 let path: SamplingPath = 'js-worker';
 let seed = 100;
-const samples = { jobsPerS: [] as number[], longTasks: [] as number[], longestGapMs: [] as number[], jobs: [] as number[] };
+const samples = { jobsPerS: [] as number[], longTasks: [] as number[], longestGapMs: [] as number[], jobs: [] as number[], programs: [] as number[], programNotes: [] as string[] };
+
+/** GL programs so far: the sampling worker's (two a program set) and the renderer's (materials). */
+async function programsSoFar(): Promise<{ sampler: number; materials: number; names: string }> {
+  const stats = mesher?.gpuWorker ? await mesher.gpuWorker.stats() : null;
+  const sets = stats ? stats.programSets.bodies + stats.programSets.planet : 0;
+  const programs = renderer!.info.programs ?? [];
+  const byName = new Map<string, number>();
+  for (const p of programs) byName.set(p.name, (byName.get(p.name) ?? 0) + 1);
+  return { sampler: 2 * sets, materials: programs.length, names: [...byName].map(([n, c]) => `${n} ×${c}`).join(', ') };
+}
 
 async function setup(): Promise<void> {
   if (renderer) return;
@@ -42,6 +54,7 @@ async function generate(): Promise<void> {
   const hero = field.spec.asteroids[0];
   camera.position.set(...hero.positionM).add(new Vector3(0.6, 0.4, 1).normalize().multiplyScalar(hero.radiusM * 3.2));
   camera.lookAt(...hero.positionM);
+  const programsBefore = await programsSoFar();
   field.start(mesher!);
 
   let longTasks = 0;
@@ -71,6 +84,10 @@ async function generate(): Promise<void> {
   samples.jobsPerS.push(field.jobsDone / seconds);
   samples.longTasks.push(longTasks);
   samples.longestGapMs.push(longestGap);
+  const programsAfter = await programsSoFar();
+  const sampler = programsAfter.sampler - programsBefore.sampler, materials = programsAfter.materials - programsBefore.materials;
+  samples.programs.push(sampler + materials);
+  samples.programNotes.push(`${sampler} sampling + ${materials} material programs (${programsAfter.names})`);
   field.dispose();
 }
 
@@ -89,6 +106,8 @@ export const benchmarks: Benchmark[] = [
         rowFrom('asteroids/50/jobs-per-s', 'jobs/s', keep(samples.jobsPerS), `${keep(samples.jobs).join('/')} jobs per run`),
         rowFrom('asteroids/50/long-tasks', 'count', keep(samples.longTasks), 'main-thread tasks > 50 ms during generation (target 0)'),
         rowFrom('asteroids/50/longest-frame-gap', 'ms', keep(samples.longestGapMs), 'longest rAF interval during generation'),
+        // The warm-up run is where a fresh page compiles: its count is the first of the notes.
+        rowFrom('asteroids/50/programs-compiled', 'count', samples.programs.slice(0, 1), `GL programs compiled by the first run (a fresh page; target ≤ 12): ${samples.programNotes[0] ?? 'none'}; later runs, new seeds: ${samples.programs.slice(1).join('/')}`),
       ];
     },
   },

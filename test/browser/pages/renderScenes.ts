@@ -23,7 +23,7 @@ import { compileToJs, recipeBounds } from '../../../src/field/index';
 import { compileToGlsl } from '../../../src/field/glsl';
 import { cartesianMapping, meshChunk, sampleChunk } from '../../../src/mesher/index';
 import { asteroidFamily, asteroidRecipe } from '../../../src/scene/index';
-import { BodyMaterial, type BodyMaterialOptions } from '../../../src/render/BodyMaterial';
+import { BodyMaterial, bodyMaterialField, type BodyMaterialOptions } from '../../../src/render/BodyMaterial';
 import { Sun } from '../../../src/render/Sun';
 import { SkyCubemap } from '../../../src/render/SkyCubemap';
 
@@ -62,7 +62,7 @@ interface Body {
   dispose(): void;
 }
 
-function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {}): Body {
+function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {}, numbersAsData = false): Body {
   const recipe = asteroidRecipe(seed);
   const bounds = recipeBounds(recipe);
   const field = compileToJs(recipe);
@@ -82,7 +82,7 @@ function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {
   geometry.setIndex(new BufferAttribute(chunk.indices, 1));
   geometry.computeBoundingSphere();
 
-  const compiled = compileToGlsl(recipe);
+  const compiled = numbersAsData ? bodyMaterialField(recipe) : compileToGlsl(recipe);
   const material = new BodyMaterial(compiled, { family: asteroidFamily(seed), seed, ...options });
   const mesh = new Mesh(geometry, material);
   mesh.castShadow = mesh.receiveShadow = true;
@@ -527,4 +527,34 @@ export async function geometryUploads(): Promise<{ duringFlush: number; atFirstD
   } finally {
     (gl as unknown as { bufferData: unknown }).bufferData = original;
   }
+}
+
+/**
+ * Issue 16: BodyMaterial with the field's numbers as data (bodyMaterialField) against the literal
+ * field, same view: the fraction of pixels that differ by more than 6 of 255; and how many
+ * BodyMaterial programs the renderer holds after drawing `seeds` (one family) with data fields.
+ */
+export function dataMaterial(seed: number, sameFamilySeeds: number[]): { diffFraction: number; litFraction: number; programs: number; png: string } {
+  const r = getRenderer(false);
+  const sunDir = new Vector3(-0.8, 0.45, 0.35).normalize();
+  const frame = (numbersAsData: boolean): Uint8Array => {
+    const body = buildBody(seed, 32, {}, numbersAsData);
+    const st = stage([body], sunDir);
+    lookFrom(st.camera, body.centerM, new Vector3(0.25, 0.2, 1), body.radiusM * 2.2);
+    r.render(st.scene, st.camera);
+    const px = readPixels(r);
+    st.dispose();
+    return px;
+  };
+  const literal = frame(false);
+  const data = frame(true);
+  const out = png(r);
+  // Bodies of one family, each its own material and numbers: one program between them.
+  const bodies = sameFamilySeeds.map((s) => buildBody(s, 16, {}, true));
+  const st = stage(bodies, sunDir);
+  lookFrom(st.camera, bodies[0].centerM, new Vector3(0.25, 0.2, 1), bodies[0].radiusM * 6);
+  r.render(st.scene, st.camera);
+  const programs = (r.info.programs ?? []).filter((p) => p.name === 'BodyMaterial').length;
+  st.dispose();
+  return { diffFraction: diffFraction(literal, data, 6), litFraction: stats(data).litFraction, programs, png: out };
 }
