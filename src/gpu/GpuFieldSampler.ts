@@ -340,6 +340,19 @@ export class GpuFieldSampler {
     return this.recipes.get(this.programsFor(recipe))!.compiled;
   }
 
+  /**
+   * Starts compiling the programs `recipe` needs, ahead of its first job (nothing if they exist).
+   * A compile error surfaces with the first job, as it would without this.
+   */
+  prepare(recipe: FieldRecipe): void {
+    if (this.lost || this.gl.isContextLost()) return;
+    try {
+      this.programsFor(recipe);
+    } catch {
+      // A recipe that does not compile: its jobs reject with the error.
+    }
+  }
+
   /** Distinct program sets (grid + edge pass each) this sampler holds. */
   get programCount(): number {
     return this.programs.size;

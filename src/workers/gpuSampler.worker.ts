@@ -89,6 +89,13 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number)
   return (probe = { ok: true, renderer, reason: '' });
 }
 
+/** Starts compiling a registered body's programs (the planet's on its sampler), if a sampler exists. */
+function prepareBody(id: string): void {
+  const body = registeredBody(id);
+  if (body.space) planetSampler?.prepare(body.recipe);
+  else sampler?.prepare(body.recipe);
+}
+
 function samplePlanetChunk(id: string, key: string): GpuJob<unknown> {
   const body = registeredPlanet(id);
   const space = derived(body, 'gpuSampler.space', () => new CubeSphereSpace(body.space));
@@ -121,7 +128,12 @@ function handle(msg: GpuWorkerRequest): void {
       jobs.get(msg.params.id)?.cancel();
       return;
     }
-    if (handleRegistration(msg)) return;
+    if (handleRegistration(msg)) {
+      // A body's programs start compiling when it is registered, not at its first job: with its
+      // numbers as data most bodies find their shape's programs there already (issue 16).
+      if (msg.kind === 'registerBody') prepareBody(msg.params.body);
+      return;
+    }
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
     const job: GpuJob<unknown> =
       msg.kind === 'planetChunk'
