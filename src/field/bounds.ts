@@ -163,7 +163,10 @@ function bound(node: FieldNode, t: number): Volume {
     case 'box':
     case 'roundBox': {
       const h = node.halfExtents;
-      const r = Math.hypot(h[0], h[1], h[2]) + tt;
+      // A rounded box is its inner box (half extents h − ρ) grown by ρ: its corners are rounded off,
+      // so the bounding sphere is the inner box's plus ρ (ρ = h: the sphere |p| − h).
+      const rho = node.type === 'roundBox' ? node.radius : 0;
+      const r = Math.hypot(h[0] - rho, h[1] - rho, h[2] - rho) + rho + tt;
       v = { min: [-h[0] - tt, -h[1] - tt, -h[2] - tt], max: [h[0] + tt, h[1] + tt, h[2] + tt], center: [0, 0, 0], radius: r };
       break;
     }

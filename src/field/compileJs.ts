@@ -261,7 +261,8 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexe
     const noise = noiseFor(cache, layer.seed);
     const { kind, frequency: f, octaves, lacunarity, gain, amplitude } = layer;
     const used = usedOctaves(f, octaves, lacunarity, minWavelengthM);
-    if (used === 0) continue;
+    // A layer of amplitude 0 (an idle member of a shared shape, src/scene/asteroids.ts) adds nothing.
+    if (used === 0 || amplitude === 0) continue;
     fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain, used);
   }
   const warpUsed = mods.warp ? usedOctaves(mods.warp.frequency, mods.warp.octaves, mods.warp.lacunarity, minWavelengthM) : 0;
@@ -321,7 +322,7 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
     for (let i = 0; i < nLayers; i++) {
       const l = layers[i];
       const f = l.frequency;
-      memo.terms[i] = l.used === 0 ? 0 : l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain, l.used);
+      memo.terms[i] = l.used === 0 || l.amplitude === 0 ? 0 : l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain, l.used);
     }
     memo.x = x; memo.y = y; memo.z = z;
   };

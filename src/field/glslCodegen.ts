@@ -200,7 +200,8 @@ const gradientFunction = (data: boolean): string => `vec3 sr_fieldGradient(vec3 
 /** Emits the `sr_field` chunk for an already parsed recipe. */
 export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, options: GlslCodegenOptions = {}): GlslCodegenResult {
   const data = options.numbersAsData ?? false;
-  const state = createEmitState(options.bandUniforms ?? false, sharedModifierKeys(recipe.root), data);
+  // With numbers as data no modifiers are shared: which nodes' modifiers are equal is a fact about the numbers.
+  const state = createEmitState(options.bandUniforms ?? false, data ? new Set() : sharedModifierKeys(recipe.root), data);
   const gradientStep = num(state, gradientStepM);
   const root = emitNode(state, recipe.root);
   const field = fieldFunction(state, root, recipe.brushes);

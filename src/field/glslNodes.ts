@@ -63,6 +63,26 @@ export function createEmitState(band: boolean, shared: ReadonlySet<string>, numb
   };
 }
 
+/**
+ * Whether a warp or a crater field is emitted. With numbers as data, whenever the recipe has one:
+ * its amplitude or count is data, so a recipe whose warp does nothing has the shape of one whose
+ * warp does (asteroid families share shapes that way). Otherwise only when it changes the field.
+ */
+function hasWarp(state: EmitState, w: FieldNode['warp']): w is NonNullable<FieldNode['warp']> {
+  return !!w && (state.params !== null || w.amplitude > 0);
+}
+
+function hasCraters(state: EmitState, c: FieldNode['craters']): c is NonNullable<FieldNode['craters']> {
+  return !!c && (state.params !== null || c.count > 0);
+}
+
+/** A noise kind: its constant, or (numbers as data) its code as data (the values of glsl/sr_noise.glsl). */
+function noiseKind(state: EmitState, kind: NoiseKind): string {
+  return state.params ? int(state, KIND_CODE[kind]) : KIND_CONSTANT[kind];
+}
+
+const KIND_CODE: Record<NoiseKind, number> = { fbm: 0, ridged: 1, billow: 2 };
+
 /** `sr_band[k]` for a new slot. */
 function bandSlot(state: EmitState, s: BandSlot): string {
   state.bandSlots.push(s);
@@ -233,7 +253,7 @@ function warpLines(state: EmitState, w: NonNullable<FieldNode['warp']>, warpBand
 
 /** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
 function noiseTerm(state: EmitState, l: NoiseLayer, band: string): string {
-  const kindPoint = `${KIND_CONSTANT[l.kind]}, p * ${num(state, l.frequency)}, ${noiseTable(state, l.seed)}, ${int(state, l.octaves)}`;
+  const kindPoint = `${noiseKind(state, l.kind)}, p * ${num(state, l.frequency)}, ${noiseTable(state, l.seed)}, ${int(state, l.octaves)}`;
   const tail = `${num(state, l.lacunarity)}, ${num(state, l.gain)})`;
   return `${num(state, l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
 }
@@ -252,7 +272,7 @@ function nodeBands(state: EmitState, node: FieldNode): NodeBands {
   const noise = (node.noise ?? []).map((l) =>
     band ? bandSlot(state, { kind: 'octaves', frequency: l.frequency, octaves: l.octaves, lacunarity: l.lacunarity }) : '');
   const w = node.warp;
-  const warp = band && w && w.amplitude > 0
+  const warp = band && hasWarp(state, w)
     ? bandSlot(state, { kind: 'octaves', frequency: w.frequency, octaves: w.octaves, lacunarity: w.lacunarity })
     : '';
   return { shell, noise, warp };
@@ -296,10 +316,10 @@ function emitSharedModifiers(state: EmitState, node: FieldNode, g: number, bands
   const m = `sr_m${g}`;
   const w = node.warp;
   const noise = node.noise ?? [];
-  const craters = node.craters && node.craters.count > 0 ? emitCraters(state, node.craters) : null;
+  const craters = hasCraters(state, node.craters) ? emitCraters(state, node.craters) : null;
   const globals = [`vec3 ${m}_w;`, ...(craters ? [`float ${m}_crater;`] : []), ...noise.map((_, i) => `float ${m}_t${i};`)];
   const lines: string[] = [];
-  if (w && w.amplitude > 0) lines.push(...warpLines(state, w, bands.warp));
+  if (hasWarp(state, w)) lines.push(...warpLines(state, w, bands.warp));
   lines.push(`  ${m}_w = p;`);
   if (craters) lines.push(`  ${m}_crater = ${craters}(p);`);
   noise.forEach((l, i) => lines.push(`  ${m}_t${i} = ${noiseTerm(state, l, bands.noise[i])};`));
@@ -318,7 +338,7 @@ function sharedModifierBody(state: EmitState, node: FieldNode, key: string, base
   const n = (node.noise ?? []).length;
   const lines = [
     `  float d = ${base}(${m}_w);`,
-    ...(node.craters && node.craters.count > 0 ? [`  d -= ${m}_crater;`] : []),
+    ...(hasCraters(state, node.craters) ? [`  d -= ${m}_crater;`] : []),
     ...Array.from({ length: n }, (_, i) => `  d -= ${m}_t${i};`),
     '  return d;',
   ];
@@ -329,9 +349,9 @@ function sharedModifierBody(state: EmitState, node: FieldNode, key: string, base
 function ownModifierBody(state: EmitState, node: FieldNode, base: string, bands: NodeBands): string {
   const w = node.warp;
   const lines: string[] = [];
-  if (w && w.amplitude > 0) lines.push(...warpLines(state, w, bands.warp));
+  if (hasWarp(state, w)) lines.push(...warpLines(state, w, bands.warp));
   lines.push(`  float d = ${base}(p);`);
-  if (node.craters && node.craters.count > 0) lines.push(`  d -= ${emitCraters(state, node.craters)}(p);`);
+  if (hasCraters(state, node.craters)) lines.push(`  d -= ${emitCraters(state, node.craters)}(p);`);
   (node.noise ?? []).forEach((l, i) => lines.push(`  d -= ${noiseTerm(state, l, bands.noise[i])};`));
   lines.push('  return d;');
   return lines.join('\n');

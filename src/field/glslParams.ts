@@ -74,9 +74,13 @@ export function paramsDeclaration(count: number, asUniform = false): string[] {
   ];
 }
 
-/** Room for a list of `count` records: powers of two from 16, so lists of similar length share code. */
+/**
+ * Room for a list of `count` records: powers of two from 128, so lists of different lengths share
+ * code (an asteroid's 6 craters and a cratered one's 128). The loop runs to the count; the room
+ * costs only block bytes (2 vec4 a record).
+ */
 export function listCapacity(count: number): number {
-  let c = 16;
+  let c = 128;
   while (c < count) c *= 2;
   return c;
 }

@@ -45,6 +45,15 @@ describe('numbers as data: one text per recipe shape', () => {
     }
   });
 
+  it('the six families have three shapes: blob (potato, contactBinary, cratered), cut (shard, metallic), porous', () => {
+    const families = new Map<string, string[]>();
+    for (const family of ASTEROID_FAMILIES) {
+      const text = compileToGlsl(asteroidRecipe(7, { family }), DATA).chunk;
+      families.set(text, [...(families.get(text) ?? []), family]);
+    }
+    expect([...families.values()].map((f) => f.join('+')).sort()).toEqual(['porous', 'potato+contactBinary+cratered', 'shard+metallic']);
+  });
+
   it('params hold the numbers: a std140 block of vec4s, within 16 KiB (the WebGL 2 minimum block size)', () => {
     for (const family of ASTEROID_FAMILIES) {
       const c = compileToGlsl(asteroidRecipe(3, { family }), DATA);

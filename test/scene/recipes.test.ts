@@ -47,13 +47,38 @@ describe('asteroidRecipe', () => {
     expect([...seen].sort()).toEqual([...ASTEROID_FAMILIES].sort());
   });
 
-  it('families are built differently (their node/modifier sets differ)', () => {
-    const signatures = ASTEROID_FAMILIES.map((family) => [...types(asteroidRecipe(5, { family }).root)].sort().join(','));
-    expect(new Set(signatures).size).toBe(ASTEROID_FAMILIES.length);
-    expect(signatures[ASTEROID_FAMILIES.indexOf('cratered')]).toContain('craters');
-    expect(signatures[ASTEROID_FAMILIES.indexOf('contactBinary')]).toContain('smoothUnion');
-    expect(signatures[ASTEROID_FAMILIES.indexOf('porous')]).toContain('capsule');
-    expect(signatures[ASTEROID_FAMILIES.indexOf('metallic')]).toContain('plane');
+  it('families differ in what their shape does (they share three shapes: their active members differ)', () => {
+    // What is active: planes that cut within 2 radii, lobes and holes within 2 radii, modifiers with amplitude or count.
+    const active = (family: (typeof ASTEROID_FAMILIES)[number], seed: number) => {
+      const recipe = asteroidRecipe(seed, { family });
+      const r = recipeBounds(recipe).sphereRadiusM;
+      const out = { planes: 0, capsules: 0, craters: 0, warp: false, lobes: 0, noise: 0 };
+      const visit = (n: FieldNode, offset = 0): void => {
+        if (n.type === 'plane' && n.offset < 2 * r) out.planes++;
+        if (n.type === 'capsule' && Math.hypot(...n.a) < 2 * r) out.capsules++;
+        if (n.type === 'ellipsoid' && Math.min(...n.radii) > 0.1 * r && offset < 2 * r) out.lobes++;
+        if (n.craters) out.craters += n.craters.count;
+        if (n.warp && n.warp.amplitude > 0) out.warp = true;
+        out.noise += (n.noise ?? []).filter((l) => l.amplitude > 0).length;
+        if ('children' in n) for (const c of n.children) visit(c, offset);
+        if ('child' in n) visit(n.child, n.type === 'translate' ? offset + Math.hypot(...n.offset) : offset);
+      };
+      visit(recipe.root);
+      return out;
+    };
+    for (const seed of [5, 9]) {
+      const potato = active('potato', seed), binary = active('contactBinary', seed), cratered = active('cratered', seed);
+      const shard = active('shard', seed), metallic = active('metallic', seed), porous = active('porous', seed);
+      expect(potato.warp && potato.lobes === 1 && potato.craters >= 6 && potato.craters <= 16).toBe(true);
+      expect(binary.lobes).toBe(2);
+      expect(binary.warp || binary.craters > 0).toBe(false);
+      expect(cratered.craters).toBeGreaterThanOrEqual(80);
+      expect(cratered.noise).toBe(1);
+      expect(shard.planes).toBeGreaterThanOrEqual(2);
+      expect(shard.planes).toBeLessThanOrEqual(4);
+      expect(metallic.planes).toBeGreaterThanOrEqual(9);
+      expect(porous.capsules).toBeGreaterThanOrEqual(3);
+    }
   });
 
   it('sizes in metres: 50 m – 2 km, a solid body at its center region', () => {
