@@ -3,7 +3,7 @@
  *
  * Runs the Node benchmarks (`test/bench/*.bench.ts`) here, then builds the app and drives
  * the production `bench.html` in headless Chromium, collecting the rows it POSTs to
- * `/results`. Prints one table and writes `test-results/bench.json` (an array of rows).
+ * `/results`, and loads the explore scene in fresh browsers for `explore/cold-start` (coldStart.ts). Prints one table and writes `test-results/bench.json` (an array of rows).
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serveStatic } from '../../scripts/staticServer';
 import { runBenchmarks, type Benchmark, type BenchRow } from './harness';
+import { COLD_START_ROW, coldStartRows } from './coldStart';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BENCH_DIR = join(ROOT, 'test/bench');
@@ -73,7 +74,16 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
       printRow(row);
     }
     if (posted.error) throw new Error(`bench page failed: ${posted.error}`);
-    return posted.rows;
+    const rows = posted.rows;
+    // Page load → settled, each in a fresh browser (coldStart.ts): not a bench.html row.
+    if (!filter || COLD_START_ROW.includes(filter)) {
+      for (const row of await coldStartRows(server.url)) {
+        row.notes = `${row.notes}; renderer=${posted.renderer}`;
+        printRow(row);
+        rows.push(row);
+      }
+    }
+    return rows;
   } finally {
     await browser.close();
     server.close();
