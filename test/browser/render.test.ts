@@ -61,7 +61,7 @@ describe('BodyMaterial', () => {
         [PAGE, seed, [...family]] as const,
       );
       savePng(`render-data-material-${seed}.png`, r.png);
-      console.log(`data material, seed ${seed}: ${(r.diffFraction * 100).toFixed(3)}% of pixels differ, ${r.programs} BodyMaterial program(s)`);
+      console.log(`data material, seed ${seed}: ${(r.diffFraction * 100).toFixed(3)}% of pixels differ, ${r.programs} BodyMaterial program(s); frame ${r.frameMs.literal.toFixed(0)} ms literal, ${r.frameMs.data.toFixed(0)} ms data`);
       expect(r.litFraction, 'the body is drawn').toBeGreaterThan(0.1);
       expect(r.diffFraction).toBeLessThan(0.002);
       expect(r.programs, 'three bodies of one family, one BodyMaterial program').toBe(1);

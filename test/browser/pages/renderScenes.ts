@@ -534,14 +534,18 @@ export async function geometryUploads(): Promise<{ duringFlush: number; atFirstD
  * field, same view: the fraction of pixels that differ by more than 6 of 255; and how many
  * BodyMaterial programs the renderer holds after drawing `seeds` (one family) with data fields.
  */
-export function dataMaterial(seed: number, sameFamilySeeds: number[]): { diffFraction: number; litFraction: number; programs: number; png: string } {
+export function dataMaterial(seed: number, sameFamilySeeds: number[]): {
+  diffFraction: number; litFraction: number; programs: number; png: string; frameMs: { literal: number; data: number };
+} {
   const r = getRenderer(false);
   const sunDir = new Vector3(-0.8, 0.45, 0.35).normalize();
+  const frameMs = { literal: 0, data: 0 };
   const frame = (numbersAsData: boolean): Uint8Array => {
     const body = buildBody(seed, 32, {}, numbersAsData);
     const st = stage([body], sunDir);
     lookFrom(st.camera, body.centerM, new Vector3(0.25, 0.2, 1), body.radiusM * 2.2);
-    r.render(st.scene, st.camera);
+    timed(r, st.scene, st.camera); // compile
+    frameMs[numbersAsData ? 'data' : 'literal'] = Math.min(timed(r, st.scene, st.camera), timed(r, st.scene, st.camera));
     const px = readPixels(r);
     st.dispose();
     return px;
@@ -556,5 +560,5 @@ export function dataMaterial(seed: number, sameFamilySeeds: number[]): { diffFra
   r.render(st.scene, st.camera);
   const programs = (r.info.programs ?? []).filter((p) => p.name === 'BodyMaterial').length;
   st.dispose();
-  return { diffFraction: diffFraction(literal, data, 6), litFraction: stats(data).litFraction, programs, png: out };
+  return { diffFraction: diffFraction(literal, data, 6), litFraction: stats(data).litFraction, programs, png: out, frameMs };
 }
