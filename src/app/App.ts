@@ -14,6 +14,7 @@ import type { PlanetView } from './PlanetView';
 import { SceneBodies } from './SceneBodies';
 import type { GpuCapabilities } from './capabilities';
 import { measureFrame, type FrameMeasure } from './frameProbe';
+import { FrameCompileWatch } from './frameCompiles';
 import { captureView, download, type CaptureResult } from './screenshot';
 import { Progress } from './progress';
 import { ControlsGui } from './ui/ControlsGui';
@@ -64,6 +65,8 @@ export class App {
   readonly progress = new Progress();
   readonly notices: Notices;
   readonly stats: StatsOverlay;
+  /** Programs three.js had to compile inside a frame's render call (issue 16: report any). */
+  readonly frameCompiles = new FrameCompileWatch();
   readonly controlsGui: ControlsGui;
   state: AppState;
   /** Where field sampling runs; null until the start-up probe has answered. */
@@ -211,7 +214,10 @@ export class App {
     const lines = this.bodies?.update(this.camera, this.controls.target, heightPx, dtS, this.sceneTime()) ?? {};
     for (const [key, line] of Object.entries(lines)) this.stats.setLine(key, line);
     this.sky.update(this.renderer); // renders only when the seed changed
+    const programs = this.renderer.info.programs;
+    this.frameCompiles.beforeRender(programs ?? undefined);
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
+    this.frameCompiles.afterRender(this.renderer.info.programs ?? undefined);
     this.stats.frame(timeMs);
   }
 

@@ -35,6 +35,8 @@ export interface DebugHooks {
   capture(width: number, height: number): Promise<{ base64: string; name: string; width: number; height: number; capped: string | null }>;
   /** Field job counters: done, stale-cancelled, pending, worker crashes. */
   jobs(): { done: number; stale: number; pending: number; crashes: number };
+  /** Frames whose render call compiled a shader program, and which (issue 16: there should be none). */
+  frameCompiles(): import('./frameCompiles').FrameCompiles;
 }
 
 declare global {
@@ -67,6 +69,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
       return { base64: btoa(bin), name: shot.name, width: shot.width, height: shot.height, capped: shot.capped };
     },
+    frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
     jobs: () => ({
       done: app?.field?.jobsDone ?? 0,
       stale: app?.field?.staleCancelled ?? 0,
