@@ -181,6 +181,8 @@ export class App {
 
   /** Starts the render loop, and the sampling-path probe beside it; generation follows. */
   start(): void {
+    // What the scene already holds (the sky, the sun disc) compiles before the first frame, not in it.
+    void this.renderer.compileAsync(this.scene, this.camera).catch(() => undefined);
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
     void chooseSamplingPath(this.caps, this.state.sampling).then((choice) => {
