@@ -16,11 +16,13 @@ export interface FrameCompiles {
 
 export class FrameCompileWatch {
   readonly report: FrameCompiles = { frames: 0, programs: 0, names: [] };
-  private before = new Set<unknown>();
+  /** Reused every frame: no allocation on the frame path. */
+  private readonly before = new Set<unknown>();
 
   /** Before the frame's render call: the programs that exist. */
   beforeRender(programs: readonly unknown[] | undefined): void {
-    this.before = new Set(programs ?? []);
+    this.before.clear();
+    for (const p of programs ?? []) this.before.add(p);
   }
 
   /** After it: those that did not exist before were compiled by this frame. */

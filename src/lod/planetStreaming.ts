@@ -28,13 +28,15 @@
  *
  * Over 500 lines because it is one state machine whose rules interlock (what may be evicted depends
  * on the open transaction and the plan in progress, what may start on the memory factor); the plan,
- * the memory policy and the snapshot indexing are already their own files.
+ * the memory policy, the snapshot indexing and the pruning under proofs (proofPruning.ts) are already
+ * their own files.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { isDescendant, parentKey, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { GeometryCache } from './GeometryCache.ts';
 import { nextErrorFactor } from './memoryFactor.ts';
+import { ProofPruning } from './proofPruning.ts';
 import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import type { ChunkRequest } from './requests.ts';
 import { runSteps, type Steps } from './steps.ts';
@@ -117,17 +119,10 @@ export class PlanetStreaming<T> {
   /** Chunks known to hold no surface. */
   private readonly homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
   private readonly failed = new Set<ChunkKey>();
-  /**
-   * Requests under a chunk proven homogeneous since the LOD answer that asked for them (no surface
-   * in any descendant): not started, and their running jobs cancelled (takeCancelled). The
-   * selection asks for a parent and its children together; on the accelerator machine the
-   * children's jobs ran to the end once selections waited for the requests to drain.
-   */
-  private readonly underProof = new Set<ChunkKey>();
+  /** Requests under a chunk proven homogeneous: not started (proofPruning.ts); their running jobs are cancelled. */
+  private readonly pruning = new ProofPruning((key) => this.address(key));
   /** Running jobs stopped by a proof, for the caller to cancel. */
   private cancelled: string[] = [];
-  /** The requests' addresses, 5 ints each (face, level, ci, cj, ck), built on the first proof after an answer. */
-  private requestAddresses: Int32Array | null = null;
   /** Jobs started and not reported back, by id. */
   private readonly running = new Map<string, { kind: 'chunk' | 'seam'; key: ChunkKey }>();
   /** Chunk jobs out per chunk key (any restriction). */
@@ -251,7 +246,7 @@ export class PlanetStreaming<T> {
   onSelect(result: LodSelectResult): string[] {
     this.queued = null;
     this.requests = result.requests.filter((r) => !this.failed.has(r.key));
-    this.requestAddresses = null;
+    this.pruning.requestsChanged();
     this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
     this.wanted = new Set(result.wanted);
     if (result.problems.length === 0 && result.snapshot) {
@@ -464,7 +459,7 @@ export class PlanetStreaming<T> {
   }
 
   private wantsRequest(key: ChunkKey): boolean {
-    if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key) || this.underProof.has(key)) return false;
+    if (this.idsByKey.has(key) || this.failed.has(key) || this.homogeneous.has(key) || this.pruning.has(key)) return false;
     // Any chunk job for the key will do: its restriction guess may have changed since it started
     // (the selection moved), and a second job for the same chunk would only be thrown away.
     return !this.runningChunks.has(key);
@@ -596,20 +591,7 @@ export class PlanetStreaming<T> {
   /** Marks the requests under a proven-homogeneous chunk, and stops their running jobs (not an open transaction's). */
   private pruneUnder(key: ChunkKey): void {
     const p = this.address(key);
-    // A flat array of the requests' addresses: a proof scans thousands of requests, ~1,500 proofs a flight.
-    if (!this.requestAddresses) {
-      const A = new Int32Array(5 * this.requests.length);
-      this.requests.forEach((r, i) => {
-        const a = this.address(r.key);
-        A.set([a.face, a.level, a.ci, a.cj, a.ck], 5 * i);
-      });
-      this.requestAddresses = A;
-    }
-    const A = this.requestAddresses;
-    for (let i = 0, o = 0; o < A.length; i++, o += 5) {
-      const sh = p.level - A[o + 1];
-      if (sh > 0 && A[o] === p.face && A[o + 2] >> sh === p.ci && A[o + 3] >> sh === p.cj && A[o + 4] >> sh === p.ck) this.underProof.add(this.requests[i].key);
-    }
+    this.pruning.prune(p, this.requests);
     for (const [id, job] of this.running) {
       if (job.kind !== 'chunk' || this.txUses(id) || !isDescendant(this.address(job.key), p)) continue;
       this.stopRunning(id);
