@@ -5,8 +5,9 @@ import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
 import { drawShifted } from '../render/floatingOrigin';
 import { sceneSpec, type SceneKind } from '../scene/index';
-import { BodyMesher } from '../workers/BodyMesher';
-import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
+import type { BodyMesher } from '../workers/BodyMesher';
+import { isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
+import { startMesher } from './samplingStart';
 import type { AsteroidField } from './AsteroidField';
 import { Gallery } from './Gallery';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
@@ -71,6 +72,7 @@ export class App {
   state: AppState;
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
+  private disposed = false;
   gallery: Gallery | null = null;
   /** The bodies the explorer shows now, built from their SceneSpec (null in the gallery). */
   bodies: SceneBodies | null = null;
@@ -185,15 +187,15 @@ export class App {
     void this.renderer.compileAsync(this.scene, this.camera).catch(() => undefined);
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
-    void chooseSamplingPath(this.caps, this.state.sampling).then((choice) => {
-      this.sampling = choice;
-      this.stats.setLine('sampling', `sampling: ${choice.path} — ${choice.detail}`);
-      this.mesher = new BodyMesher({
-        sampling: choice.path,
-        gpuWorker: choice.gpuWorker,
-        onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
-      });
-      this.bodies?.start(this.mesher);
+    // With nothing cached, generation starts in JS while the GPU is measured beside it.
+    void startMesher(this.caps, this.state.sampling, {
+      alive: () => !this.disposed,
+      onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
+      onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
+    }).then((mesher) => {
+      if (!mesher) return;
+      this.mesher = mesher;
+      this.bodies?.start(mesher);
       if (this.state.mode === 'gallery') this.showGallery();
     });
   }
@@ -469,6 +471,7 @@ export class App {
   };
 
   dispose(): void {
+    this.disposed = true;
     this.renderer.setAnimationLoop(null);
     this.url.dispose();
     this.resizeObserver.disconnect();
@@ -482,7 +485,6 @@ export class App {
     this.mesher?.dispose();
     this.sky.detach(this.scene);
     this.sky.dispose();
-    this.sampling?.gpuWorker?.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
     this.ui.remove();

@@ -172,15 +172,15 @@ export class PlanetView {
   }
 
   /**
-   * Starts generating on the body worker pool; chunk samples come from `gpu` (the GPU sampling
-   * worker) when given, for the levels whose cells float32 resolves, and from JS otherwise.
+   * Starts generating on the body worker pool; chunk samples come from the mesher's GPU sampling
+   * worker when it has one (asked per chunk), for the levels whose cells float32 resolves, and from JS otherwise.
    */
   start(mesher: BodyMesher): void {
     const pool = mesher.pool;
     this.pool = pool;
     // The recipe and chunk space go to the workers once; chunk and seam jobs name the body.
     this.releaseBody = mesher.registerBody(this.bodyId, { recipe: this.recipe, space: this.space });
-    this.chunkJobs = new PlanetChunkJobs(pool, mesher.gpuWorker, {
+    this.chunkJobs = new PlanetChunkJobs(pool, () => mesher.gpuWorker, {
       body: this.bodyId, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
       gpuMaxPending: this.options.gpuMaxPending, gpuSpill: this.options.gpuSpill, onError: this.options.onError,
     });

@@ -3,6 +3,7 @@ import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
+import type { SamplingMeasurement } from '../workers/samplingDecision';
 
 /**
  * `window.__sr`: read-only introspection for browser tests, the headless screenshot CLI
@@ -21,6 +22,8 @@ export interface DebugHooks {
   notices(): { key: string; level: string; text: string }[];
   /** The chosen sampling path, or null while probing. */
   samplingPath(): string | null;
+  /** Why that path: the overlay's line and the measurement behind it (null before the probe answers). */
+  samplingProbe(): { path: string; detail: string; cached: boolean; measurement: SamplingMeasurement | null } | null;
   /** Per-asteroid level, hash, triangles and failures of the explore scene. */
   asteroids(): AsteroidStatus[];
   /** Every asteroid has its wanted mesh and nothing is in flight. */
@@ -55,6 +58,10 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     shadowFraction: () => (app ? measureShadowFraction(app.renderer, app.scene, app.camera) : 0),
     notices: () => app?.notices.list() ?? [],
     samplingPath: () => app?.sampling?.path ?? null,
+    samplingProbe: () => {
+      const s = app?.sampling;
+      return s ? { path: s.path, detail: s.detail, cached: s.cached, measurement: s.measurement } : null;
+    },
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
     settled: () => app?.settled() ?? false,

@@ -28,7 +28,7 @@ import {
 } from './fieldPrograms';
 import { SamplerPasses } from './samplerPasses';
 import {
-  GpuContextLostError, GpuJobCancelledError, passTiming,
+  GpuContextLostError, GpuJobCancelledError, passTiming, SPIN_MS,
   type Batch, type ChunkGrid, type EdgeSamples, type GpuChunkSamples, type GpuFieldSamplerOptions, type GpuJob, type GpuSamplerTiming,
   type GridSamples, type Job,
 } from './samplerTypes';
@@ -48,6 +48,10 @@ interface RecipeEntry {
   compiled: CompiledGlsl;
   programsKey: string;
   data: RecipeGpuData;
+  /** Holders that {@link GpuFieldSampler.prepare}d it and have not released it. */
+  holders: number;
+  /** The last holder released it: its data goes once no job of it waits. */
+  released: boolean;
 }
 
 export class GpuFieldSampler {
@@ -83,6 +87,7 @@ export class GpuFieldSampler {
       mappingGlsl: options.mappingGlsl ?? mapCartesian,
       fieldOptions: options.fieldOptions ?? {},
       maxBatchJobs: Math.max(1, Math.floor(options.maxBatchJobs ?? MAX_BATCH_JOBS)),
+      collect: options.collect ?? 'poll',
     };
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
@@ -208,6 +213,21 @@ export class GpuFieldSampler {
     }
     const start = performance.now();
     this.timing.polls++;
+    this.collectSignalled();
+    const dispatched = this.dispatchWaiting();
+    for (const job of this.jobs.filter((j) => j.state === 'failed')) this.fail(job, job.error);
+    // One flush for every batch dispatched in this poll: their fences go to the GPU together.
+    if (dispatched) gl.flush();
+    if (dispatched && this.options.collect === 'spin') this.spinCollect();
+    if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
+    this.sweepReleased();
+    this.timing.pollMs += performance.now() - start;
+    return this.jobs.length;
+  }
+
+  /** Collects the batches whose fences have signalled, oldest first (fences signal in order). */
+  private collectSignalled(): void {
+    const gl = this.gl;
     while (this.inflight.length > 0) {
       const batch = this.inflight[0];
       if (gl.getSyncParameter(batch.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
@@ -225,13 +245,18 @@ export class GpuFieldSampler {
       this.passes.release(batch);
       t.collectMs += performance.now() - seen;
     }
-    const dispatched = this.dispatchWaiting();
-    for (const job of this.jobs.filter((j) => j.state === 'failed')) this.fail(job, job.error);
-    // One flush for every batch dispatched in this poll: their fences go to the GPU together.
-    if (dispatched) gl.flush();
-    if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
-    this.timing.pollMs += performance.now() - start;
-    return this.jobs.length;
+  }
+
+  /** `collect: 'spin'`: asks the fences every ~0.1 ms for up to SPIN_MS after a dispatch. */
+  private spinCollect(): void {
+    const until = performance.now() + SPIN_MS;
+    while (this.inflight.length > 0 && performance.now() < until) {
+      const next = performance.now() + 0.1;
+      while (performance.now() < next) {
+        // a short busy wait: each fence query is a round trip to the GPU process
+      }
+      this.collectSignalled();
+    }
   }
 
   /**
@@ -347,9 +372,38 @@ export class GpuFieldSampler {
   prepare(recipe: FieldRecipe): void {
     if (this.lost || this.gl.isContextLost()) return;
     try {
-      this.programsFor(recipe);
+      const entry = this.recipes.get(this.programsFor(recipe))!;
+      entry.holders++;
+      entry.released = false;
     } catch {
       // A recipe that does not compile: its jobs reject with the error.
+    }
+  }
+
+  /**
+   * Undoes one {@link prepare}: when no holder is left, the recipe's own GPU data (permutation
+   * texture, params buffer) is deleted as soon as none of its jobs waits; its shape's programs stay
+   * for the next recipe of that shape. A later job of the recipe builds its data again.
+   */
+  release(recipe: FieldRecipe): void {
+    const key = this.recipeKeys.get(recipe) ?? JSON.stringify(recipe);
+    const entry = this.recipes.get(key);
+    if (!entry || entry.holders === 0) return;
+    if (--entry.holders === 0) entry.released = true;
+    this.sweepReleased();
+  }
+
+  /** Recipes the sampler holds own GPU data for (tests: released recipes leave). */
+  get recipeCount(): number {
+    return this.recipes.size;
+  }
+
+  private sweepReleased(): void {
+    for (const [key, entry] of this.recipes) {
+      if (!entry.released || entry.holders > 0 || this.jobs.some((j) => j.recipeKey === key && j.state === 'waiting')) continue;
+      // Batches in flight already bound the data: GL keeps deleted objects alive until they finish.
+      if (!this.gl.isContextLost()) deleteRecipeGpuData(this.gl, entry.data);
+      this.recipes.delete(key);
     }
   }
 
@@ -373,7 +427,7 @@ export class GpuFieldSampler {
       this.programs.set(programsKey, buildFieldPrograms(this.gl, compiled, programLabel(this.options, recipe, programsKey), this.options));
       this.programsBuilt++;
     }
-    this.recipes.set(key, { compiled, programsKey, data: recipeGpuData(this.gl, compiled, this.options) });
+    this.recipes.set(key, { compiled, programsKey, data: recipeGpuData(this.gl, compiled, this.options), holders: 0, released: false });
     return key;
   }
 

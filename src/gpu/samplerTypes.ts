@@ -123,7 +123,17 @@ export interface GpuFieldSamplerOptions {
   fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData'>;
   /** Most jobs one batch holds (default {@link MAX_BATCH_JOBS}; 1 = a fence and a readback per job). */
   maxBatchJobs?: number;
+  /**
+   * How finished batches are found (issue 16's latency): `poll` (default) asks the oldest fence on
+   * each timer poll; `spin` also asks right after a dispatch, every ~0.1 ms for up to
+   * {@link SPIN_MS}, before going back to the timer (for a worker that owns its thread: a timer
+   * poll waits 4 ms or more once timers nest).
+   */
+  collect?: 'poll' | 'spin';
 }
+
+/** Longest a `spin` collect asks a fence after a dispatch, ms. */
+export const SPIN_MS = 4;
 
 export interface Job {
   kind: 'grid' | 'edges';

@@ -33,13 +33,11 @@ export interface BodyJob {
 
 export class BodyMesher {
   readonly pool: WorkerPool;
-  /** The GPU sampling worker when sampling is `gpu-worker` (planets send their chunks there too). */
-  readonly gpuWorker: GpuSamplerClient | null;
-  readonly sampling: SamplingPath;
+  private gpu: GpuSamplerClient | null;
   /** Jobs cancelled before they finished (stale LOD requests). */
   cancelled = 0;
-  /** Holders per registered body id. */
-  private readonly holders = new Map<string, number>();
+  /** Holders and definition per registered body id. */
+  private readonly holders = new Map<string, { count: number; definition: BodyDefinition }>();
 
   constructor(options: BodyMesherOptions) {
     this.pool = new WorkerPool({
@@ -52,8 +50,30 @@ export class BodyMesher {
       create: () => new Worker(new URL('./body.worker.ts', import.meta.url), { type: 'module', name: 'body-mesher' }),
       onWorkerLost: options.onWorkerLost,
     });
-    this.gpuWorker = options.sampling === 'gpu-worker' ? (options.gpuWorker ?? null) : null;
-    this.sampling = this.gpuWorker ? 'gpu-worker' : 'js-worker';
+    this.gpu = options.sampling === 'gpu-worker' ? (options.gpuWorker ?? null) : null;
+  }
+
+  /** The GPU sampling worker when sampling runs there (planets send their chunks there too). */
+  get gpuWorker(): GpuSamplerClient | null {
+    return this.gpu;
+  }
+
+  get sampling(): SamplingPath {
+    return this.gpu ? 'gpu-worker' : 'js-worker';
+  }
+
+  /**
+   * Moves sampling to the GPU worker from the next job on (the start-up measurement found it
+   * faster after generation had started in JS): the bodies held now are registered with it. Jobs
+   * already running finish where they are. The mesher owns `client` from here.
+   */
+  useGpu(client: GpuSamplerClient): void {
+    if (this.gpu) {
+      if (this.gpu !== client) client.dispose();
+      return;
+    }
+    this.gpu = client;
+    for (const [id, { definition }] of this.holders) client.registerBody(id, definition);
   }
 
   /**
@@ -61,39 +81,38 @@ export class BodyMesher {
    * names one definition (sceneSpec.ts's body ids are a function of the generator and seed).
    */
   registerBody(id: string, definition: BodyDefinition): () => void {
-    const n = this.holders.get(id) ?? 0;
-    this.holders.set(id, n + 1);
-    if (n === 0) {
+    const held = this.holders.get(id);
+    if (held) held.count++;
+    else {
+      this.holders.set(id, { count: 1, definition });
       const message: BodyRegistrationMessage = { id: 0, kind: 'registerBody', params: { body: id, definition } };
       this.pool.broadcast(`body:${id}`, message);
-      this.gpuWorker?.registerBody(id, definition);
+      this.gpu?.registerBody(id, definition);
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = this.holders.get(id)! - 1;
-      if (left > 0) {
-        this.holders.set(id, left);
-        return;
-      }
+      const entry = this.holders.get(id)!;
+      if (--entry.count > 0) return;
       this.holders.delete(id);
       const message: BodyRegistrationMessage = { id: 0, kind: 'unregisterBody', params: { body: id } };
       this.pool.retract(`body:${id}`, message);
-      this.gpuWorker?.unregisterBody(id);
+      this.gpu?.unregisterBody(id);
     };
   }
 
   /** Meshes a body (registered: {@link registerBody}) over a cartesian grid; higher `priority` runs first. */
   mesh(params: BodyMeshParams, priority = 0): BodyJob {
-    if (!this.gpuWorker) return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
+    const gpu = this.gpu;
+    if (!gpu) return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
 
     // GPU first (grid + edges in the sampling worker), then Dual Contouring in a body worker.
     let cancelled = false;
     let gpuJob: GpuJob<{ values: Float32Array; hermite: BodyMeshParams['hermite'] }> | null = null;
     let poolJob: PoolJob<BodyMeshResult> | null = null;
     const grid = { originM: params.originM, stepM: params.stepM, points: params.cells + 1 };
-    gpuJob = this.gpuWorker.sampleChunk(params.body, grid);
+    gpuJob = gpu.sampleChunk(params.body, grid);
     const promise = gpuJob.promise.then(({ values, hermite }) => {
       if (cancelled) throw new JobCancelledError();
       const transfer: Transferable[] = [values.buffer as ArrayBuffer];
@@ -125,5 +144,6 @@ export class BodyMesher {
 
   dispose(): void {
     this.pool.dispose();
+    this.gpu?.dispose();
   }
 }

@@ -8,6 +8,7 @@
 import type { BodyDefinition } from './bodyRegistry';
 import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
+import type { SamplingMeasurement } from './samplingDecision';
 import { deserializeError, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -22,6 +23,8 @@ export interface GpuSamplerClientOptions {
   permutationTexture?: boolean;
   /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
   maxBatchJobs?: number;
+  /** How finished batches are found (GpuFieldSamplerOptions.collect; benchmarks compare). */
+  collect?: 'poll' | 'spin';
 }
 
 export class GpuSamplerClient {
@@ -58,7 +61,7 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs, collect: options.collect } };
       worker.postMessage(request);
     });
     if (!probe || !probe.ok) {
@@ -96,6 +99,11 @@ export class GpuSamplerClient {
    */
   samplePlanetChunk(body: string, key: string): GpuJob<GpuChunkSamples> {
     return this.send<GpuChunkSamples>({ id: 0, kind: 'planetChunk', params: { body, key } });
+  }
+
+  /** One probe chunk timed on this worker's GPU and in JS beside it, for `workers` body workers (samplingMeasure.ts). */
+  measure(workers: number): Promise<SamplingMeasurement> {
+    return this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { workers } }).promise;
   }
 
   /** Where the worker's time went so far (benchmarks). */

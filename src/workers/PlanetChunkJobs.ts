@@ -52,13 +52,21 @@ export interface PlanetGpuStats {
 }
 
 export class PlanetChunkJobs {
-  private gpu: GpuSamplerClient | null;
+  /** Set when the GPU path failed for good (a shader error): every later chunk is sampled in JS. */
+  private gpuOff = false;
   private gpuPending = 0;
   private readonly queueLimit: GpuQueueLimit;
   private readonly counts = { chunks: 0, failed: 0, latencyMs: 0, queueFull: 0, remeshSampled: 0 };
 
-  constructor(private readonly pool: WorkerPool, gpu: GpuSamplerClient | null, private readonly options: PlanetChunkJobsOptions) {
-    this.gpu = gpu;
+  /**
+   * `gpuSource`: the GPU sampling worker now, or null (asked per chunk: the start-up measurement may
+   * move sampling to the GPU after the first chunks ran in JS).
+   */
+  constructor(
+    private readonly pool: WorkerPool,
+    private readonly gpuSource: () => GpuSamplerClient | null,
+    private readonly options: PlanetChunkJobsOptions,
+  ) {
     this.queueLimit = new GpuQueueLimit(options.gpuMaxPending ?? null, options.gpuSpill);
   }
 
@@ -70,6 +78,10 @@ export class PlanetChunkJobs {
       limit: this.queueLimit.limit,
       meanLatencyMs: c.chunks > 0 ? c.latencyMs / c.chunks : 0,
     };
+  }
+
+  private get gpu(): GpuSamplerClient | null {
+    return this.gpuOff ? null : this.gpuSource();
   }
 
   /** Runs one chunk job; `remesh`: a piece of this chunk exists (its worker may have kept the samples). */
@@ -128,8 +140,8 @@ export class PlanetChunkJobs {
         // The GPU path failed (context lost, shader error): this chunk is sampled in JS instead.
         this.counts.failed++;
         meshJob = this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, { ...run, priority });
-        if ((error as Error)?.name === 'GpuShaderError' && this.gpu) {
-          this.gpu = null; // every later chunk would fail the same way
+        if ((error as Error)?.name === 'GpuShaderError' && !this.gpuOff) {
+          this.gpuOff = true; // every later chunk would fail the same way
           this.options.onError(`Planet GPU sampling failed, chunks are sampled in JS from now on: ${(error as Error).message}`);
         }
         return meshJob.promise;

@@ -133,6 +133,12 @@ const GRACE_MS = 1000;
 
 let nextJobId = 1;
 
+/** Workers a pool gets by default: one per core but the main thread's, at least one. */
+export function defaultWorkerCount(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, cores - 1);
+}
+
 export class WorkerPool {
   readonly size: number;
   private readonly options: Required<Omit<WorkerPoolOptions, 'size'>>;
@@ -150,8 +156,7 @@ export class WorkerPool {
   slowestJobMs = 0;
 
   constructor(options: WorkerPoolOptions) {
-    const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-    this.size = Math.max(1, Math.floor(options.size ?? cores - 1));
+    this.size = Math.max(1, Math.floor(options.size ?? defaultWorkerCount()));
     this.options = {
       create: options.create,
       maxRetries: options.maxRetries ?? 2,

@@ -7,13 +7,15 @@
  * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
  * one band-limited program for every level, the mapping relative to the chunk); buffers
  * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`. `stats` →
- * where this worker's time went (GpuWorkerStats, for benchmarks).
+ * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → one probe chunk timed
+ * on this GPU and in JS here (samplingMeasure.ts), for the start-up choice of sampling path.
  */
 import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
 import { planetChunkGrid } from './planetGpuSamples';
+import { measureSamplingPaths } from './samplingMeasure';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 export interface GpuWorkerProbe {
@@ -23,18 +25,21 @@ export interface GpuWorkerProbe {
 }
 
 export type GpuWorkerRequest =
-  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number }>
+  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: 'poll' | 'spin' }>
   | BodyRegistrationMessage
   | WorkerRequest<'grid', { body: string; grid: ChunkGrid }>
   | WorkerRequest<'edges', { body: string; grid: ChunkGrid; edgeIds: Uint32Array }>
   | WorkerRequest<'chunk', { body: string; grid: ChunkGrid }>
   | WorkerRequest<'planetChunk', { body: string; key: string }>
   | WorkerRequest<'cancel', { id: number }>
-  | WorkerRequest<'stats', Record<string, never>>;
+  | WorkerRequest<'stats', Record<string, never>>
+  | WorkerRequest<'measure', { workers: number }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {
   planet: GpuSamplerTiming | null;
+  /** The bodies' (asteroids') sampler. */
+  bodies: GpuSamplerTiming | null;
   /**
    * Program sets (a grid and an edge pass each) the bodies' and the planet's samplers built: with
    * numbers as data, one per recipe shape, not per recipe (issue 16).
@@ -57,7 +62,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number): GpuWorkerProbe {
+function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, collect?: 'poll' | 'spin'): GpuWorkerProbe {
   if (probe) return probe;
   if (typeof OffscreenCanvas === 'undefined') {
     return (probe = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });
@@ -71,9 +76,9 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number)
     // Bodies (asteroids): one program set per recipe shape — their numbers are data (issue 16),
     // which needs the permutation tables in a texture.
     sampler = new GpuFieldSampler(gl, {
-      label: 'worker sampler', poison, maxBatchJobs, fieldOptions: { permutationTexture, numbersAsData: permutationTexture },
+      label: 'worker sampler', poison, maxBatchJobs, collect, fieldOptions: { permutationTexture, numbersAsData: permutationTexture },
     });
-    planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs });
+    planetSampler = new GpuFieldSampler(gl, { label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs, collect });
   } catch (e) {
     return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
   }
@@ -96,6 +101,17 @@ function prepareBody(id: string): void {
   else sampler?.prepare(body.recipe);
 }
 
+function releaseBody(id: string): void {
+  let body: ReturnType<typeof registeredBody>;
+  try {
+    body = registeredBody(id);
+  } catch {
+    return; // not registered: handleRegistration reports nothing either
+  }
+  if (body.space) planetSampler?.release(body.recipe);
+  else sampler?.release(body.recipe);
+}
+
 function samplePlanetChunk(id: string, key: string): GpuJob<unknown> {
   const body = registeredPlanet(id);
   const space = derived(body, 'gpuSampler.space', () => new CubeSphereSpace(body.space));
@@ -114,6 +130,7 @@ function handle(msg: GpuWorkerRequest): void {
     if (msg.kind === 'stats') {
       const stats: GpuWorkerStats = {
         planet: planetSampler ? structuredClone(planetSampler.timing) : null,
+        bodies: sampler ? structuredClone(sampler.timing) : null,
         programSets: { bodies: sampler?.programsBuilt ?? 0, planet: planetSampler?.programsBuilt ?? 0 },
         ...loop,
       };
@@ -121,13 +138,24 @@ function handle(msg: GpuWorkerRequest): void {
       return;
     }
     if (msg.kind === 'probe') {
-      reply({ id: msg.id, result: init(msg.params.poison ?? false, msg.params.permutationTexture ?? true, msg.params.maxBatchJobs) });
+      const p = msg.params;
+      reply({ id: msg.id, result: init(p.poison ?? false, p.permutationTexture ?? true, p.maxBatchJobs, p.collect) });
+      return;
+    }
+    if (msg.kind === 'measure') {
+      if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
+      measureSamplingPaths(sampler, msg.params.workers).then(
+        (result) => reply({ id: msg.id, result }),
+        (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),
+      );
       return;
     }
     if (msg.kind === 'cancel') {
       jobs.get(msg.params.id)?.cancel();
       return;
     }
+    // A body's recipe data (not its shape's programs) leaves the GPU with its last registration.
+    if (msg.kind === 'unregisterBody') releaseBody(msg.params.body);
     if (handleRegistration(msg)) {
       // A body's programs start compiling when it is registered, not at its first job: with its
       // numbers as data most bodies find their shape's programs there already (issue 16).

@@ -1,12 +1,24 @@
 /**
- * The capability probe that picks where field sampling runs, once at start-up:
+ * Picks where field sampling runs, once at start-up:
  *
  * 1. `gpu-worker`: a WebGL2 context on an OffscreenCanvas in a worker — sampling never
- *    touches the main thread (preferred);
- * 2. `gpu-main`: the main thread's WebGL2 with async readback (fences + pixel-pack buffers);
- * 3. `js-worker`: the JS back end of the field in workers (always there).
+ *    touches the main thread;
+ * 2. `gpu-main`: the main thread's WebGL2 with async readback (fences + pixel-pack buffers),
+ *    only when asked for (`?sampling=gpu-main`);
+ * 3. `js-worker`: the JS back end of the field in the body workers (always there).
+ *
+ * Between 1 and 3 the choice is measured, not read from the renderer's name (issue 16): the GPU
+ * worker times one asteroid chunk on its GPU and in JS (samplingMeasure.ts), and
+ * samplingDecision.ts compares one GPU chunk with one JS chunk divided by the body workers. The
+ * answer is cached per renderer, core count and worker count, so a page load after the first
+ * starts at once; the overlay says which figures chose the path and whether they were cached.
  */
 import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClient';
+import {
+  decideSamplingPath, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_VERSION,
+  type SamplingMeasurement,
+} from './samplingDecision';
+import { defaultWorkerCount } from './WorkerPool';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 
@@ -16,39 +28,126 @@ export interface SamplingChoice {
   detail: string;
   /** The worker sampler when `path` is `gpu-worker` (the caller owns it). */
   gpuWorker: GpuSamplerClient | null;
+  /** The figures that chose the path (null when forced or when no GPU worker could start). */
+  measurement: SamplingMeasurement | null;
+  /** Whether `measurement` came from an earlier page load's probe. */
+  cached: boolean;
+  /**
+   * With `measureInBackground` and nothing cached: the measured choice to come, while this one
+   * (JS in workers) lets generation start at once. Null otherwise.
+   */
+  upgrade: Promise<SamplingChoice> | null;
 }
 
 export const SAMPLING_PATHS: readonly SamplingPath[] = ['gpu-worker', 'gpu-main', 'js-worker'];
 
-/** A software rasteriser: its "GPU" is the same CPU the JS workers would use, only slower. */
+/** Longest the measurement may take before the GPU is taken as too slow (a stalled or software GPU). */
+const MEASURE_TIMEOUT_MS = 20_000;
+
+/** A software rasteriser: its "GPU" is the same CPU the JS workers would use (shown in overlays, not used to choose). */
 export function isSoftwareRenderer(renderer: string): boolean {
   return /swiftshader|llvmpipe|softpipe|software|basic render driver/i.test(renderer);
 }
 
+export interface SamplingProbeEnv {
+  /** Where measurements are cached (default: localStorage when there is one). */
+  storage?: Storage | null;
+  /** Body workers the scene will run (default: the pool's default). */
+  workers?: number;
+  /** Clock for the cache's age (default: Date.now). */
+  nowMs?: number;
+  /**
+   * With nothing cached, answer JS at once and measure beside the first jobs (`upgrade`), rather
+   * than hold generation back: the first measurement costs a program compile, which a software
+   * GPU takes seconds over. Default false (benchmarks wait for the measured path).
+   */
+  measureInBackground?: boolean;
+}
+
+function defaultStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function measureWithin(client: GpuSamplerClient, workers: number, ms: number): Promise<SamplingMeasurement> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the GPU probe took over ${ms / 1000} s`)), ms);
+    client.measure(workers).then(
+      (m) => { clearTimeout(timer); resolve(m); },
+      (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
+    );
+  });
+}
+
 /**
  * Picks the sampling path. `prefer` (from `?sampling=`) forces a path when it is available;
- * otherwise a software renderer gets the JS back end: `npm run bench -- sampling` measured
- * JS in one worker 1.4–1.9× faster than SwiftShader's grid pass on a 65³ grid.
+ * `auto` measures (or reads the cached measurement) and takes the faster.
  */
 export async function chooseSamplingPath(
   main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
   prefer: SamplingPath | 'auto' = 'auto',
   gpuOptions: GpuSamplerClientOptions = {},
+  env: SamplingProbeEnv = {},
 ): Promise<SamplingChoice> {
+  const forced = { measurement: null, cached: false, upgrade: null };
   const mainGpu = main.webgl2 && main.floatRenderTargets;
-  if (prefer === 'js-worker' || (prefer === 'auto' && isSoftwareRenderer(main.renderer))) {
-    const why = prefer === 'js-worker' ? 'forced by ?sampling' : `the GPU is a software renderer (${main.renderer.slice(0, 40)}…)`;
-    return { path: 'js-worker', detail: `JS field in workers: ${why}`, gpuWorker: null };
-  }
+  if (prefer === 'js-worker') return { path: 'js-worker', detail: 'JS field in workers: forced by ?sampling', gpuWorker: null, ...forced };
   if (prefer === 'gpu-main' && mainGpu) {
-    return { path: 'gpu-main', detail: 'GPU on the main thread (async readback), forced by ?sampling', gpuWorker: null };
+    return { path: 'gpu-main', detail: 'GPU on the main thread (async readback), forced by ?sampling', gpuWorker: null, ...forced };
   }
+  if (prefer === 'gpu-worker') {
+    const gpuWorker = await GpuSamplerClient.create(gpuOptions);
+    if (gpuWorker) return { path: 'gpu-worker', detail: 'GPU in a worker (OffscreenCanvas WebGL2), forced by ?sampling', gpuWorker, ...forced };
+    return { path: 'js-worker', detail: 'JS field in workers: no WebGL2 in workers for ?sampling=gpu-worker', gpuWorker: null, ...forced };
+  }
+  return measuredChoice(main.renderer, gpuOptions, env);
+}
+
+async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOptions, env: SamplingProbeEnv): Promise<SamplingChoice> {
+  const storage = env.storage === undefined ? defaultStorage() : env.storage;
+  const workers = env.workers ?? defaultWorkerCount();
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 0 : 0;
+  const key = { renderer, cores, workers };
+  const nowMs = env.nowMs ?? Date.now();
+  const cachedProbe = readCachedProbe(storage, key, nowMs);
+
+  if (cachedProbe) {
+    const decision = decideSamplingPath(cachedProbe.measurement, workers);
+    const when = new Date(cachedProbe.atMs).toISOString().slice(0, 10);
+    const detail = `${decision.why} (cached ${when})`;
+    const base = { measurement: cachedProbe.measurement, cached: true, upgrade: null };
+    if (decision.path === 'js-worker') return { path: 'js-worker', detail: `JS field in workers: ${detail}`, gpuWorker: null, ...base };
+    const gpuWorker = await GpuSamplerClient.create(gpuOptions);
+    if (gpuWorker) return { path: 'gpu-worker', detail: `GPU in a worker: ${detail}`, gpuWorker, ...base };
+    return { path: 'js-worker', detail: 'JS field in workers: the GPU worker did not start this time', gpuWorker: null, ...base };
+  }
+
+  const measured = measure(gpuOptions, workers, (measurement) =>
+    writeCachedProbe(storage, { version: SAMPLING_PROBE_VERSION, ...key, atMs: nowMs, measurement }));
+  if (!env.measureInBackground) return measured;
+  return { path: 'js-worker', detail: 'JS field in workers while the GPU is measured…', gpuWorker: null, measurement: null, cached: false, upgrade: measured };
+}
+
+/** Starts the GPU worker, times the probe chunk on both paths and keeps the faster (JS when anything fails). */
+async function measure(gpuOptions: GpuSamplerClientOptions, workers: number, store: (m: SamplingMeasurement) => void): Promise<SamplingChoice> {
+  const none = { gpuWorker: null, measurement: null, cached: false, upgrade: null };
   const gpuWorker = await GpuSamplerClient.create(gpuOptions);
-  if (gpuWorker) {
-    return { path: 'gpu-worker', detail: 'GPU in a worker (OffscreenCanvas WebGL2)', gpuWorker };
+  if (!gpuWorker) return { path: 'js-worker', detail: 'JS field in workers: no WebGL2 in workers', ...none };
+  let measurement: SamplingMeasurement;
+  try {
+    measurement = await measureWithin(gpuWorker, workers, MEASURE_TIMEOUT_MS);
+  } catch (e) {
+    gpuWorker.dispose();
+    const why = e instanceof Error ? e.message : String(e);
+    return { path: 'js-worker', detail: `JS field in workers: ${why}`, ...none };
   }
-  if (mainGpu) {
-    return { path: 'gpu-main', detail: 'GPU on the main thread (async readback)', gpuWorker: null };
-  }
-  return { path: 'js-worker', detail: 'JS field in workers (no usable GPU sampling)', gpuWorker: null };
+  store(measurement);
+  const decision = decideSamplingPath(measurement, workers);
+  const base = { measurement, cached: false, upgrade: null };
+  if (decision.path === 'gpu-worker') return { path: 'gpu-worker', detail: `GPU in a worker: ${decision.why}`, gpuWorker, ...base };
+  gpuWorker.dispose();
+  return { path: 'js-worker', detail: `JS field in workers: ${decision.why}`, gpuWorker: null, ...base };
 }

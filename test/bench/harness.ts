@@ -35,6 +35,8 @@ export interface Benchmark {
    * Median/min/max are taken over the converted values.
    */
   toValue?: (ms: number) => number;
+  /** Untimed, once after the runs and before `notes` (e.g. fetch a worker's counters for the notes). */
+  teardown?: () => void | Promise<void>;
   /** Free-form context: sizes, the peer compared against, ratios. Called after the runs. */
   notes?: string | (() => string);
   /**
@@ -71,6 +73,7 @@ export async function runBenchmark(bench: Benchmark): Promise<BenchRow[]> {
     const ms = now() - t0;
     values.push(bench.toValue ? bench.toValue(ms) : ms);
   }
+  if (bench.teardown) await bench.teardown();
   const notes = typeof bench.notes === 'function' ? bench.notes() : (bench.notes ?? '');
   return [rowFrom(bench.name, bench.unit, values, notes), ...(bench.extraRows?.() ?? [])];
 }

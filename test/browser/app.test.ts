@@ -49,10 +49,11 @@ describe('app shell (production build)', () => {
     await page.screenshot({ path: resultPath('app-shadows.png') });
     expect(shadowed).toBeGreaterThan(0.001);
 
-    // The sampling-path probe sees SwiftShader here (a software GPU) and picks the JS back
-    // end in workers, and says so on screen.
-    await page.waitForFunction(() => window.__sr?.samplingPath() === 'js-worker', null, { timeout: 120_000, polling: 250 });
-    await page.waitForFunction(() => /sampling: js-worker .*software/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
+    // The sampling-path probe measures SwiftShader here (a software GPU: 5–20× slower than one JS
+    // worker on the probe chunk) and picks the JS back end in workers, and says why on screen.
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 120_000, polling: 250 });
+    expect(await page.evaluate(() => window.__sr!.samplingPath())).toBe('js-worker');
+    await page.waitForFunction(() => /sampling: js-worker .*measured a 33³ chunk: JS/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
@@ -128,6 +129,34 @@ describe('app shell (production build)', () => {
     const cam = url.searchParams.get('cam')!.split(',').map(Number);
     expect(cam).toHaveLength(6);
     expect(Math.hypot(cam[0], cam[1], cam[2])).toBeCloseTo(4, 1); // orbiting keeps the distance
+  });
+
+  it('auto sampling measures both paths, takes the faster, says why, and the next load reads the cache', async () => {
+    const { page, log } = await newPage(browser);
+    await page.goto(`${server.url}/?seed=2`);
+    // Generation starts in JS at once; the measurement answers beside it.
+    await page.waitForFunction(() => window.__sr?.samplingProbe() != null, null, { timeout: 180_000, polling: 250 });
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 180_000, polling: 250 });
+    const first = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
+    const m = first.measurement!;
+    expect(m, first.detail).not.toBeNull();
+    expect(first.cached).toBe(false);
+    expect(m.points).toBe(33);
+    for (const v of [m.gpuMs, m.jsMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
+    const workers = await page.evaluate(() => Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
+    // The path is the faster by the figures, whatever this machine's GPU is.
+    expect(first.path).toBe(m.gpuMs < m.jsMs / workers ? 'gpu-worker' : 'js-worker');
+    expect(first.detail).toMatch(/measured a 33³ chunk: /);
+    await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
+
+    await page.reload();
+    await page.waitForFunction(() => window.__sr?.samplingProbe() != null, null, { timeout: 180_000, polling: 250 });
+    const second = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
+    expect(second.cached).toBe(true);
+    expect(second.path).toBe(first.path);
+    expect(second.measurement).toEqual(m);
+    expect(second.detail).toMatch(/\(cached \d{4}-\d\d-\d\d\)/);
+    expect(log.errors).toEqual([]);
   });
 
   it('?sampling=gpu-worker forces the OffscreenCanvas worker path', async () => {

@@ -89,6 +89,14 @@ describe('numbers as data: one program set per recipe shape (issue 16)', () => {
     expect(programs).toEqual({ built: 3, held: 3 });
   });
 
+  it('a released recipe gives its data back once its last holder lets go; its shape keeps the programs', async () => {
+    await open();
+    const recipes = [asteroidRecipe(5, { family: 'potato' }), asteroidRecipe(6, { family: 'potato' }), asteroidRecipe(2, { family: 'shard' })];
+    const r = await page.evaluate(async ([path, recipes]) => (await srImport(path)).releaseCycle(recipes), [PAGE, recipes] as const);
+    // The first is held twice: releasing it once keeps it; the second goes.
+    expect(r).toEqual({ prepared: 3, afterOneRelease: 2, afterAll: 0, programs: 2, resampledNaN: 0 });
+  });
+
   it('edges from the shared programs: crossings within 1e-3 cell, normals within 1°', async () => {
     await open();
     for (const recipe of [asteroidRecipe(5, { family: 'potato' }), asteroidRecipe(6, { family: 'potato' }), asteroidRecipe(8, { family: 'cratered' })]) {

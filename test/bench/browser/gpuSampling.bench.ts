@@ -5,7 +5,7 @@
  * transform-feedback edge pass (edges/s). On SwiftShader the ratios are the figure.
  */
 import type { Benchmark } from '../harness';
-import { GpuFieldSampler, type ChunkGrid } from '../../../src/gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type GpuSamplerTiming } from '../../../src/gpu/GpuFieldSampler';
 import { signChangingEdges } from '../../../src/gpu/edgeList';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 import { ASTEROID6, benchGrid, GRID_N } from '../field.bench';
@@ -15,7 +15,9 @@ const { originM, stepM } = benchGrid(ASTEROID6);
 const GRID: ChunkGrid = { originM, stepM, points: GRID_N };
 
 let sampler: GpuFieldSampler | null = null;
+let spinSampler: GpuFieldSampler | null = null;
 let client: GpuSamplerClient | null = null;
+let spinClient: GpuSamplerClient | null = null;
 let jsWorker: Worker | null = null;
 let edgeIds: Uint32Array = new Uint32Array(0);
 const medians: Record<string, number> = {};
@@ -28,6 +30,24 @@ function mainSampler(): GpuFieldSampler {
   }
   return sampler;
 }
+
+function mainSpinSampler(): GpuFieldSampler {
+  if (!spinSampler) {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) throw new Error('no WebGL2');
+    spinSampler = new GpuFieldSampler(gl, { label: 'bench (spin)', collect: 'spin' });
+  }
+  return spinSampler;
+}
+
+/** Where a grid job's time went, per batch: issuing it, until a poll saw its fence, reading it back. */
+function breakdown(t: GpuSamplerTiming): string {
+  const g = t.grid;
+  const per = (ms: number) => (g.batches > 0 ? (ms / g.batches).toFixed(2) : '-');
+  return `per batch: dispatch ${per(g.dispatchMs)} ms, dispatch→signal seen ${per(g.gpuBusyMs)} ms, collect ${per(g.collectMs)} ms; ${(t.polls / Math.max(1, g.batches)).toFixed(1)} polls`;
+}
+
+const workerTiming: { poll: GpuSamplerTiming | null; spin: GpuSamplerTiming | null } = { poll: null, spin: null };
 
 function timed(name: string, run: () => Promise<unknown>): () => Promise<unknown> {
   const times: number[] = [];
@@ -53,7 +73,18 @@ export const benchmarks: Benchmark[] = [
       await mainSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
     },
     run: timed('gpu-main', () => mainSampler().sampleGrid(ASTEROID6, GRID).promise),
-    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s`,
+    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s; ${breakdown(mainSampler().timing)}`,
+  },
+  {
+    name: 'sampling/gpu-main-spin/grid/65^3/asteroid6',
+    unit: 'ms',
+    runs: 5,
+    warmup: 1,
+    setup: async () => {
+      await mainSpinSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
+    },
+    run: timed('gpu-main-spin', () => mainSpinSampler().sampleGrid(ASTEROID6, GRID).promise),
+    notes: () => `fences asked every ~0.1 ms after a dispatch (collect: 'spin'); ${breakdown(mainSpinSampler().timing)}`,
   },
   {
     name: 'sampling/gpu-worker/grid/65^3/asteroid6',
@@ -66,7 +97,27 @@ export const benchmarks: Benchmark[] = [
       client.registerBody('asteroid6', { recipe: ASTEROID6 });
     },
     run: timed('gpu-worker', () => client!.sampleGrid('asteroid6', GRID).promise),
-    notes: () => `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s`,
+    teardown: async () => {
+      workerTiming.poll = (await client!.stats()).bodies;
+    },
+    notes: () =>
+      `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s${workerTiming.poll ? `; ${breakdown(workerTiming.poll)}` : ''}`,
+  },
+  {
+    name: 'sampling/gpu-worker-spin/grid/65^3/asteroid6',
+    unit: 'ms',
+    runs: 5,
+    warmup: 1,
+    setup: async () => {
+      spinClient = await GpuSamplerClient.create({ collect: 'spin' });
+      if (!spinClient) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
+      spinClient.registerBody('asteroid6', { recipe: ASTEROID6 });
+    },
+    run: timed('gpu-worker-spin', () => spinClient!.sampleGrid('asteroid6', GRID).promise),
+    teardown: async () => {
+      workerTiming.spin = (await spinClient!.stats()).bodies;
+    },
+    notes: () => `collect: 'spin'${workerTiming.spin ? `; ${breakdown(workerTiming.spin)}` : ''}`,
   },
   {
     name: 'sampling/js-worker/grid/65^3/asteroid6',

@@ -35,6 +35,28 @@ export function dataSamplerPrograms(): { built: number; held: number } {
   return { built: s.programsBuilt, held: s.programCount };
 }
 
+/**
+ * Prepares `recipes` on a fresh numbers-as-data sampler, releases the first twice-held one once and
+ * then every hold, sampling the first again at the end: what the sampler holds at each step.
+ */
+export async function releaseCycle(recipes: FieldRecipe[]): Promise<{ prepared: number; afterOneRelease: number; afterAll: number; programs: number; resampledNaN: number }> {
+  const s = new GpuFieldSampler(document.createElement('canvas').getContext('webgl2')!, {
+    label: 'release test', poison: true, gradientStepCells: GRADIENT_STEP_CELLS, fieldOptions: { permutationTexture: true, numbersAsData: true },
+  });
+  for (const r of recipes) s.prepare(r);
+  s.prepare(recipes[0]); // a second holder of the first
+  const prepared = s.recipeCount;
+  s.release(recipes[0]);
+  s.release(recipes[1]);
+  const afterOneRelease = s.recipeCount;
+  for (const r of recipes) s.release(r);
+  const afterAll = s.recipeCount;
+  const programs = s.programCount;
+  const { values } = await s.sampleGrid(recipes[0], gridAround(recipes[0], 9)).promise;
+  s.dispose();
+  return { prepared, afterOneRelease, afterAll, programs, resampledNaN: values.filter(Number.isNaN).length };
+}
+
 /** A grid that covers the body's bounds with P points per axis. */
 export function gridAround(recipe: FieldRecipe, points: number): ChunkGrid {
   const b = recipeBounds(recipe);

@@ -1,0 +1,107 @@
+/**
+ * Which sampling path wins, from a measurement rather than the renderer's name (issue 16), and
+ * the cache that keeps the answer per GPU and core count so later page loads skip the probe.
+ * Pure: no DOM beyond a Storage-like object, so Node tests reach it.
+ *
+ * The measurement (samplingMeasure.ts, run in the GPU sampling worker) times what the GPU takes
+ * over from the body workers: one asteroid chunk's grid values and hermite edges. The GPU is one
+ * queue; the JS back end runs in every body worker at once. So the GPU wins when one GPU chunk is
+ * faster than one JS chunk divided by the body workers. A software rasteriser shows itself here:
+ * its "GPU" time is CPU time, and it loses to the workers without anyone reading its name.
+ */
+
+/** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
+export const SAMPLING_PROBE_VERSION = 1;
+/** A cached answer older than this is measured again (drivers and browsers update in place). */
+export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
+export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
+
+/** What the GPU sampling worker measured on one chunk (medians of warm runs). */
+export interface SamplingMeasurement {
+  /** Grid points per axis of the probe chunk. */
+  points: number;
+  /** GPU grid + edge passes, dispatch → results in the worker, ms. */
+  gpuMs: number;
+  /** The first GPU run, program compile included, ms (reported, not compared). */
+  gpuFirstMs: number;
+  /** JS grid values + hermite edges for the same chunk in one worker, ms. */
+  jsMs: number;
+}
+
+export interface SamplingDecision {
+  path: 'gpu-worker' | 'js-worker';
+  /** One line for the overlay: the figures and the comparison. */
+  why: string;
+}
+
+/** A cached measurement, with what it is valid for. */
+export interface CachedSamplingProbe {
+  version: number;
+  renderer: string;
+  cores: number;
+  workers: number;
+  atMs: number;
+  measurement: SamplingMeasurement;
+}
+
+const ms = (v: number): string => (v >= 10 ? v.toFixed(0) : v.toFixed(1));
+
+/** The faster path for `workers` body workers. */
+export function decideSamplingPath(m: SamplingMeasurement, workers: number): SamplingDecision {
+  const w = Math.max(1, Math.floor(workers));
+  const jsPerChunk = m.jsMs / w;
+  const gpuWins = m.gpuMs < jsPerChunk;
+  const chunk = `${m.points}³ chunk`;
+  const js = `JS ${ms(m.jsMs)} ms ÷ ${w} worker${w === 1 ? '' : 's'} = ${ms(jsPerChunk)} ms`;
+  const gpu = `GPU ${ms(m.gpuMs)} ms`;
+  return gpuWins
+    ? { path: 'gpu-worker', why: `measured a ${chunk}: ${gpu} < ${js}` }
+    : { path: 'js-worker', why: `measured a ${chunk}: ${js} ≤ ${gpu}` };
+}
+
+const finitePositive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+function isMeasurement(v: unknown): v is SamplingMeasurement {
+  if (typeof v !== 'object' || v === null) return false;
+  const m = v as Record<string, unknown>;
+  return finitePositive(m.points) && finitePositive(m.gpuMs) && finitePositive(m.gpuFirstMs) && finitePositive(m.jsMs);
+}
+
+/**
+ * The cached probe for this GPU, core count and worker count, or null when there is none, it is
+ * stale, from another version, or unreadable (a damaged entry is measured again, never trusted).
+ */
+export function readCachedProbe(
+  storage: Pick<Storage, 'getItem'> | null,
+  key: { renderer: string; cores: number; workers: number },
+  nowMs: number,
+): CachedSamplingProbe | null {
+  let raw: string | null = null;
+  try {
+    raw = storage?.getItem(SAMPLING_PROBE_STORAGE_KEY) ?? null;
+  } catch {
+    return null; // storage blocked (privacy settings): measure every time
+  }
+  if (!raw) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const c = parsed as Partial<CachedSamplingProbe>;
+  if (c.version !== SAMPLING_PROBE_VERSION || c.renderer !== key.renderer || c.cores !== key.cores || c.workers !== key.workers) return null;
+  if (!finitePositive(c.atMs) || nowMs - c.atMs > SAMPLING_PROBE_MAX_AGE_MS || c.atMs > nowMs + 60_000) return null;
+  if (!isMeasurement(c.measurement)) return null;
+  return c as CachedSamplingProbe;
+}
+
+/** Stores a measurement; a full or blocked storage only means the next load measures again. */
+export function writeCachedProbe(storage: Pick<Storage, 'setItem'> | null, probe: CachedSamplingProbe): void {
+  try {
+    storage?.setItem(SAMPLING_PROBE_STORAGE_KEY, JSON.stringify(probe));
+  } catch {
+    // quota or privacy mode: nothing lost but the shortcut
+  }
+}
