@@ -407,6 +407,16 @@ export class GpuFieldSampler {
     }
   }
 
+  /**
+   * Whether the recipe's grid and edge programs have linked, so its jobs run without waiting on a
+   * compile. With KHR_parallel_shader_compile this never blocks; without it, asking waits for the
+   * link (call it from a worker). Throws the recipe's compile or link error.
+   */
+  programsReady(recipe: FieldRecipe): boolean {
+    const programs = this.programs.get(this.recipes.get(this.programsFor(recipe))!.programsKey)!;
+    return programReady(this.gl, programs.grid, this.parallelCompile) && programReady(this.gl, programs.edges, this.parallelCompile);
+  }
+
   /** Distinct program sets (grid + edge pass each) this sampler holds. */
   get programCount(): number {
     return this.programs.size;

@@ -23,6 +23,12 @@ export interface BodyMesherOptions {
   workers?: number;
   /** Told when a body worker died or stopped answering and was replaced (WorkerPool's words). */
   onWorkerLost?: (why: string) => void;
+  /**
+   * A body's jobs before its GPU programs have linked: `js` (default) samples them in JS in the
+   * body worker rather than queue them behind the compile; `wait` sends them to the GPU anyway
+   * (tests that compare the two paths).
+   */
+  gpuBeforeReady?: 'js' | 'wait';
 }
 
 export interface BodyJob {
@@ -39,7 +45,10 @@ export class BodyMesher {
   /** Holders and definition per registered body id. */
   private readonly holders = new Map<string, { count: number; definition: BodyDefinition }>();
 
+  private readonly gpuBeforeReady: 'js' | 'wait';
+
   constructor(options: BodyMesherOptions) {
+    this.gpuBeforeReady = options.gpuBeforeReady ?? 'js';
     this.pool = new WorkerPool({
       name: 'body workers',
       size: options.workers,
@@ -102,10 +111,15 @@ export class BodyMesher {
     };
   }
 
-  /** Meshes a body (registered: {@link registerBody}) over a cartesian grid; higher `priority` runs first. */
+  /**
+   * Meshes a body (registered: {@link registerBody}) over a cartesian grid; higher `priority` runs
+   * first. Sampled on the GPU once the body's programs there have linked, in JS until then.
+   */
   mesh(params: BodyMeshParams, priority = 0): BodyJob {
     const gpu = this.gpu;
-    if (!gpu) return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
+    if (!gpu || (this.gpuBeforeReady === 'js' && !gpu.isReady(params.body))) {
+      return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
+    }
 
     // GPU first (grid + edges in the sampling worker), then Dual Contouring in a body worker.
     let cancelled = false;

@@ -7,7 +7,7 @@
  */
 import type { BodyDefinition } from './bodyRegistry';
 import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
-import type { GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
+import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import type { SamplingMeasurement } from './samplingDecision';
 import { deserializeError, type WorkerResponse } from './protocol';
 
@@ -31,12 +31,15 @@ export class GpuSamplerClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   private dead: Error | null = null;
+  /** Bodies whose programs linked (true) or failed (false), as the worker told. */
+  private readonly ready = new Map<string, boolean>();
+  private readonly readyWaiters = new Map<string, Array<(ok: boolean) => void>>();
 
   private constructor(
     private readonly worker: Worker,
     readonly probe: GpuWorkerProbe,
   ) {
-    worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onMessage(event.data);
+    worker.onmessage = (event: MessageEvent<WorkerResponse | GpuBodyReadyEvent>) => this.onMessage(event.data);
     worker.onerror = (event) => this.fail(new Error(`GPU sampling worker crashed: ${event.message}`));
   }
 
@@ -80,7 +83,28 @@ export class GpuSamplerClient {
     if (!this.dead) this.worker.postMessage({ id: 0, kind: 'registerBody', params: { body: id, definition } } satisfies GpuWorkerRequest);
   }
 
+  /**
+   * Whether body `id`'s programs have linked in the worker: until then its jobs would wait behind
+   * the compile (callers run them in JS instead). False for a body whose programs failed.
+   */
+  isReady(id: string): boolean {
+    return this.ready.get(id) === true;
+  }
+
+  /** Resolves when body `id`'s programs have linked (true) or failed, or the worker died (false). */
+  whenReady(id: string): Promise<boolean> {
+    const known = this.ready.get(id);
+    if (known !== undefined) return Promise.resolve(known);
+    if (this.dead) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const list = this.readyWaiters.get(id) ?? [];
+      list.push(resolve);
+      this.readyWaiters.set(id, list);
+    });
+  }
+
   unregisterBody(id: string): void {
+    this.ready.delete(id);
     if (!this.dead) this.worker.postMessage({ id: 0, kind: 'unregisterBody', params: { body: id } } satisfies GpuWorkerRequest);
   }
 
@@ -137,7 +161,13 @@ export class GpuSamplerClient {
     };
   }
 
-  private onMessage(msg: WorkerResponse): void {
+  private onMessage(msg: WorkerResponse | GpuBodyReadyEvent): void {
+    if ('event' in msg) {
+      this.ready.set(msg.body, msg.ok);
+      for (const resolve of this.readyWaiters.get(msg.body) ?? []) resolve(msg.ok);
+      this.readyWaiters.delete(msg.body);
+      return;
+    }
     const entry = this.pending.get(msg.id);
     if (!entry) return;
     this.pending.delete(msg.id);
@@ -147,6 +177,8 @@ export class GpuSamplerClient {
 
   private fail(error: Error): void {
     this.dead = error;
+    for (const list of this.readyWaiters.values()) for (const resolve of list) resolve(false);
+    this.readyWaiters.clear();
     for (const entry of this.pending.values()) entry.reject(error);
     this.pending.clear();
   }

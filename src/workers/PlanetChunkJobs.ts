@@ -9,6 +9,8 @@
  * - Past about a second of the GPU's measured throughput waiting on it a chunk is sampled in JS
  *   by a free body worker, and past about three seconds by any (GpuQueueLimit.route): the two back
  *   ends share the load without JS sampling taking workers the meshing needs.
+ * - Until the planet's programs have linked in the sampling worker (GpuSamplerClient.isReady), chunks
+ *   are sampled in JS rather than queued behind the compile.
  * - A failed GPU job is sampled in JS; a shader error turns the GPU path off (told once).
  */
 import type { CubeSphereSpace } from '../lod/index';
@@ -87,7 +89,8 @@ export class PlanetChunkJobs {
   /** Runs one chunk job; `remesh`: a piece of this chunk exists (its worker may have kept the samples). */
   run(params: PlanetChunkParams, run: ChunkRunOptions, remesh: boolean): PoolJob<PlanetChunkReply> {
     const gpu = this.gpu;
-    if (!gpu || !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
+    // Until the planet's programs have linked on the GPU, chunks are sampled in JS, not queued behind the compile.
+    if (!gpu || !gpu.isReady(this.options.body) || !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
       return this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, run);
     }
     if (remesh) {

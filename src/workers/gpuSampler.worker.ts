@@ -14,6 +14,7 @@ import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } f
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
+import type { FieldRecipe } from '../field/index';
 import { planetChunkGrid } from './planetGpuSamples';
 import { measureSamplingPaths } from './samplingMeasure';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
@@ -94,11 +95,44 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
   return (probe = { ok: true, renderer, reason: '' });
 }
 
+/** What the worker tells unasked: a body's programs linked (`ok`) or failed to (`reason`). */
+export interface GpuBodyReadyEvent {
+  event: 'bodyReady';
+  body: string;
+  ok: boolean;
+  reason: string;
+}
+
 /** Starts compiling a registered body's programs (the planet's on its sampler), if a sampler exists. */
 function prepareBody(id: string): void {
   const body = registeredBody(id);
   if (body.space) planetSampler?.prepare(body.recipe);
   else sampler?.prepare(body.recipe);
+  watchReady(id, body.recipe);
+}
+
+/**
+ * Tells the main thread when body `id`'s programs have linked: until then its jobs are better run
+ * in JS than queued behind a compile (a fresh profile on the H100 machine waited seconds).
+ * Without KHR_parallel_shader_compile the first ask waits for the link, here in the worker.
+ */
+function watchReady(id: string, recipe: FieldRecipe): void {
+  let current: ReturnType<typeof registeredBody>;
+  try {
+    current = registeredBody(id);
+  } catch {
+    return; // unregistered meanwhile
+  }
+  if (current.recipe !== recipe) return; // registered again: that registration watches
+  const target = current.space ? planetSampler : sampler;
+  if (!target) return;
+  const tell = (ok: boolean, reason: string) => scope.postMessage({ event: 'bodyReady', body: id, ok, reason } satisfies GpuBodyReadyEvent);
+  try {
+    if (target.programsReady(recipe)) tell(true, '');
+    else setTimeout(() => watchReady(id, recipe), 5);
+  } catch (e) {
+    tell(false, e instanceof Error ? e.message : String(e));
+  }
 }
 
 function releaseBody(id: string): void {

@@ -72,4 +72,11 @@ describe('BodyMesher', () => {
     expect(Math.abs(r.gpu.triangles - r.js.triangles) / r.js.triangles).toBeLessThan(0.02);
     expect(log.errors).toEqual([]);
   });
+
+  it('a body is sampled in JS until its GPU programs have linked, then on the GPU', async () => {
+    const { page, log } = await openBlankPage(browser, server);
+    const r = await page.evaluate(async (path) => (await srImport(path)).readinessRouting(4, 16), PAGE);
+    expect(r).toEqual({ before: 'js', readyOk: true, after: 'gpu' });
+    expect(log.errors).toEqual([]);
+  });
 });

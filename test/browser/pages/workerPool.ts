@@ -103,7 +103,7 @@ export async function gpuVersusJs(seed: number, cells: number): Promise<{ gpu: S
   const { validateMesh } = await import('../../../src/mesher/index');
   const gpuWorker = await GpuSamplerClient.create();
   if (!gpuWorker) throw new Error('no GPU sampling worker');
-  const gpuMesher = new BodyMesher({ sampling: 'gpu-worker', gpuWorker, workers: 1 });
+  const gpuMesher = new BodyMesher({ sampling: 'gpu-worker', gpuWorker, workers: 1, gpuBeforeReady: 'wait' });
   const jsMesher = new BodyMesher({ sampling: 'js-worker', workers: 1 });
   const summarise = (r: BodyMeshResult): Summary => {
     const report = validateMesh({ positions: r.positions, indices: r.indices });
@@ -188,4 +188,26 @@ export async function inWorkerOrder(): Promise<{ order: string[]; cancelled: str
   await new Promise((r) => setTimeout(r, 1500));
   p.dispose();
   return { order, cancelled };
+}
+
+/**
+ * Routing by readiness: with the default `gpuBeforeReady: 'js'`, a job asked for right after the
+ * body is registered (its programs still compiling) is sampled in JS; once the worker says they
+ * linked, the next is sampled on the GPU. Also a registration and a release under the same id.
+ */
+export async function readinessRouting(seed: number, cells: number): Promise<{ before: string; readyOk: boolean; after: string }> {
+  const { BodyMesher } = await import('../../../src/workers/BodyMesher');
+  const { GpuSamplerClient } = await import('../../../src/workers/GpuSamplerClient');
+  const gpuWorker = await GpuSamplerClient.create();
+  if (!gpuWorker) throw new Error('no GPU sampling worker');
+  const mesher = new BodyMesher({ sampling: 'gpu-worker', gpuWorker, workers: 1 });
+  try {
+    mesher.registerBody(bodyOf(seed), { recipe: asteroidRecipe(seed) });
+    const first = mesher.mesh(params(seed, cells));
+    const readyOk = await gpuWorker.whenReady(bodyOf(seed));
+    const second = mesher.mesh(params(seed, cells));
+    return { before: (await first.promise).sampledBy, readyOk, after: (await second.promise).sampledBy };
+  } finally {
+    mesher.dispose();
+  }
 }
