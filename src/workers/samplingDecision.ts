@@ -3,15 +3,19 @@
  * the cache that keeps the answer per GPU and core count so later page loads skip the probe.
  * Pure: no DOM beyond a Storage-like object, so Node tests reach it.
  *
- * The measurement (samplingMeasure.ts, run in the GPU sampling worker) times what the GPU takes
- * over from the body workers: one asteroid chunk's grid values and hermite edges. The GPU is one
- * queue; the JS back end runs in every body worker at once. So the GPU wins when one GPU chunk is
- * faster than one JS chunk divided by the body workers. A software rasteriser shows itself here:
- * its "GPU" time is CPU time, and it loses to the workers without anyone reading its name.
+ * The measurement (samplingMeasure.ts, run in the GPU sampling worker) times one asteroid-like
+ * chunk: on the GPU (grid values + hermite edges, per chunk in a batch), and in JS as a body worker
+ * meshes it (sampling, then the rest of Dual Contouring). The two paths are pipelines:
+ *
+ * - JS path: each of W body workers samples and meshes: W / (sample + mesh) chunks per ms;
+ * - GPU path: the GPU samples while the workers only mesh: min(1 / gpu, W / mesh).
+ *
+ * The faster pipeline wins. A software rasteriser shows itself here: its "GPU" time is CPU time,
+ * and it loses to the workers without anyone reading its name.
  */
 
 /** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
-export const SAMPLING_PROBE_VERSION = 1;
+export const SAMPLING_PROBE_VERSION = 2;
 /** A cached answer older than this is measured again (drivers and browsers update in place). */
 export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
@@ -20,12 +24,16 @@ export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
 export interface SamplingMeasurement {
   /** Grid points per axis of the probe chunk. */
   points: number;
-  /** GPU grid + edge passes, dispatch → results in the worker, ms. */
+  /** Chunks the GPU was given at once. */
+  batch: number;
+  /** GPU grid + edge passes per chunk, dispatch → results in the worker, ms. */
   gpuMs: number;
-  /** The first GPU run, program compile included, ms (reported, not compared). */
+  /** The first GPU run (a 2³ grid: the program compile), ms (reported, not compared). */
   gpuFirstMs: number;
-  /** JS grid values + hermite edges for the same chunk in one worker, ms. */
-  jsMs: number;
+  /** JS grid values + hermite edges for the chunk in one worker, ms. */
+  jsSampleMs: number;
+  /** The rest of the body job in that worker (QEF, octree, contouring), ms: both paths pay it. */
+  jsMeshMs: number;
 }
 
 export interface SamplingDecision {
@@ -46,17 +54,26 @@ export interface CachedSamplingProbe {
 
 const ms = (v: number): string => (v >= 10 ? v.toFixed(0) : v.toFixed(1));
 
+/** Chunks per second of each path for `workers` body workers. */
+export function pathRates(m: SamplingMeasurement, workers: number): { gpu: number; js: number } {
+  const w = Math.max(1, Math.floor(workers));
+  return {
+    js: (1000 * w) / (m.jsSampleMs + m.jsMeshMs),
+    gpu: Math.min(1000 / m.gpuMs, (1000 * w) / m.jsMeshMs),
+  };
+}
+
 /** The faster path for `workers` body workers. */
 export function decideSamplingPath(m: SamplingMeasurement, workers: number): SamplingDecision {
   const w = Math.max(1, Math.floor(workers));
-  const jsPerChunk = m.jsMs / w;
-  const gpuWins = m.gpuMs < jsPerChunk;
-  const chunk = `${m.points}³ chunk`;
-  const js = `JS ${ms(m.jsMs)} ms ÷ ${w} worker${w === 1 ? '' : 's'} = ${ms(jsPerChunk)} ms`;
-  const gpu = `GPU ${ms(m.gpuMs)} ms`;
-  return gpuWins
-    ? { path: 'gpu-worker', why: `measured a ${chunk}: ${gpu} < ${js}` }
-    : { path: 'js-worker', why: `measured a ${chunk}: ${js} ≤ ${gpu}` };
+  const rates = pathRates(m, w);
+  const ws = `${w} worker${w === 1 ? '' : 's'}`;
+  const gpu = `GPU path ${rates.gpu.toFixed(0)}/s (GPU ${ms(m.gpuMs)} ms a chunk in batches of ${m.batch}, meshing ${ms(m.jsMeshMs)} ms ÷ ${ws})`;
+  const js = `JS path ${rates.js.toFixed(0)}/s (${ms(m.jsSampleMs)} + ${ms(m.jsMeshMs)} ms ÷ ${ws})`;
+  const head = `measured ${m.points}³ chunks:`;
+  return rates.gpu > rates.js
+    ? { path: 'gpu-worker', why: `${head} ${gpu} > ${js}` }
+    : { path: 'js-worker', why: `${head} ${js} ≥ ${gpu}` };
 }
 
 const finitePositive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -64,7 +81,7 @@ const finitePositive = (v: unknown): v is number => typeof v === 'number' && Num
 function isMeasurement(v: unknown): v is SamplingMeasurement {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
-  return finitePositive(m.points) && finitePositive(m.gpuMs) && finitePositive(m.gpuFirstMs) && finitePositive(m.jsMs);
+  return [m.points, m.batch, m.gpuMs, m.gpuFirstMs, m.jsSampleMs, m.jsMeshMs].every(finitePositive);
 }
 
 /**

@@ -9,17 +9,19 @@
  * noise, as many as a blob asteroid's two layers — rather than a scene body: its program compiles
  * in a fraction of an asteroid's (SwiftShader took 4.2 s over the potato shape's, 7.8 s beside
  * generation), and what is measured is the GPU's speed against JS, not the scene's compiles. JS
- * is timed first; the GPU's warm runs stop once one has lost by twice the JS figure.
+ * is timed first (sampling and meshing apart: samplingDecision.ts weighs them); the GPU's warm
+ * runs stop once one has lost by twice the JS figure.
  */
 import { compileToJs, parseRecipe, recipeBounds, type FieldRecipe } from '../field/index';
 import type { GpuFieldSampler, ChunkGrid } from '../gpu/GpuFieldSampler';
-import { computedEdges, signGrid } from '../mesher/hermite';
-import { cartesianMapping } from '../mesher/index';
+import { BODY_SIMPLIFY, cartesianMapping, meshChunk } from '../mesher/index';
 import type { SamplingMeasurement } from './samplingDecision';
 
 /** Cells per axis of the probe chunk: an asteroid's middle level (asteroidLevels.ts). */
 export const PROBE_CELLS = 32;
 const WARM_RUNS = 3;
+/** Chunks the GPU gets at once per timed run. */
+export const PROBE_BATCH = 4;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -48,8 +50,8 @@ export function probeRecipe(): FieldRecipe {
   });
 }
 
-/** JS: the grid values and the hermite edges the body worker would compute without the GPU, ms. */
-export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): number {
+/** JS: the chunk as a body worker meshes it without the GPU: sampling (grid + hermite edges) and the rest, ms. */
+export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: number; meshMs: number } {
   const field = compileToJs(recipe);
   const cells = grid.points - 1;
   const start = performance.now();
@@ -59,32 +61,36 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): number {
   for (let z = 0; z < grid.points; z++)
     for (let y = 0; y < grid.points; y++)
       for (let x = 0; x < grid.points; x++) values[n++] = field(ox + grid.stepM * x, oy + grid.stepM * y, oz + grid.stepM * z);
-  const input = { originGrid: [0, 0, 0] as [number, number, number], level: 0, cells, values, field, mapping: cartesianMapping(grid.stepM, grid.originM) };
-  const edges = computedEdges(input, signGrid(input));
-  if (edges.count === 0) throw new Error('sampling probe: the probe chunk has no surface');
-  return performance.now() - start;
+  const gridMs = performance.now() - start;
+  const { stats } = meshChunk({ originGrid: [0, 0, 0], level: 0, cells, values, field, mapping: cartesianMapping(grid.stepM, grid.originM), simplify: BODY_SIMPLIFY });
+  if (stats.triangles === 0) throw new Error('sampling probe: the probe chunk has no surface');
+  return { sampleMs: gridMs + stats.hermiteMs, meshMs: stats.totalMs - stats.hermiteMs };
 }
 
 /**
- * Times both paths on the probe chunk, for `workers` body workers (the JS figure they divide).
- * Rejects when the GPU job fails (the caller falls back to JS).
+ * Times both paths on the probe chunk, for `workers` body workers. The GPU runs batches of
+ * {@link PROBE_BATCH} chunks, as it does when jobs come in bursts; its first run (the compile) is
+ * a 2³ grid. Rejects when the GPU job fails (the caller falls back to JS).
  */
 export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: number, recipe = probeRecipe()): Promise<SamplingMeasurement> {
   const grid = probeChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
-  const js: number[] = [];
+  const js: Array<{ sampleMs: number; meshMs: number }> = [];
   for (let i = 0; i < WARM_RUNS; i++) js.push(timeJsChunk(recipe, grid));
-  const jsMs = median(js);
-  const gpuRun = async (): Promise<number> => {
-    const start = performance.now();
-    await sampler.sampleChunk(recipe, grid).promise;
-    return performance.now() - start;
-  };
-  const gpuFirstMs = await gpuRun();
-  const gpu: number[] = [];
+  const jsSampleMs = median(js.map((j) => j.sampleMs));
+  const jsMeshMs = median(js.map((j) => j.meshMs));
+
+  let start = performance.now();
+  await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
+  const gpuFirstMs = performance.now() - start;
+  const perChunk: number[] = [];
+  const w = Math.max(1, workers);
   for (let i = 0; i < WARM_RUNS; i++) {
-    gpu.push(await gpuRun());
-    if (gpu[i] > (2 * jsMs) / Math.max(1, workers)) break; // lost already: no need to load a software GPU more
+    start = performance.now();
+    await Promise.all(Array.from({ length: PROBE_BATCH }, () => sampler.sampleChunk(recipe, grid).promise));
+    perChunk.push((performance.now() - start) / PROBE_BATCH);
+    // Lost already (slower than the JS path by twice): no need to load a software GPU more.
+    if (perChunk[i] > (2 * (jsSampleMs + jsMeshMs)) / w) break;
   }
-  return { points: grid.points, gpuMs: median(gpu), gpuFirstMs, jsMs };
+  return { points: grid.points, batch: PROBE_BATCH, gpuMs: median(perChunk), gpuFirstMs, jsSampleMs, jsMeshMs };
 }

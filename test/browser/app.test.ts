@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { newPage, resultPath, type Served, useBrowser } from './harness';
+import { pathRates } from '../../src/workers/samplingDecision';
 
 let browser: Browser;
 let server: Served;
@@ -53,7 +54,7 @@ describe('app shell (production build)', () => {
     // worker on the probe chunk) and picks the JS back end in workers, and says why on screen.
     await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 120_000, polling: 250 });
     expect(await page.evaluate(() => window.__sr!.samplingPath())).toBe('js-worker');
-    await page.waitForFunction(() => /sampling: js-worker .*measured a 33³ chunk: JS/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
+    await page.waitForFunction(() => /sampling: js-worker .*measured 33³ chunks: JS path/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
@@ -142,11 +143,12 @@ describe('app shell (production build)', () => {
     expect(m, first.detail).not.toBeNull();
     expect(first.cached).toBe(false);
     expect(m.points).toBe(33);
-    for (const v of [m.gpuMs, m.jsMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
+    for (const v of [m.gpuMs, m.jsSampleMs, m.jsMeshMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
     const workers = await page.evaluate(() => Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
-    // The path is the faster by the figures, whatever this machine's GPU is.
-    expect(first.path).toBe(m.gpuMs < m.jsMs / workers ? 'gpu-worker' : 'js-worker');
-    expect(first.detail).toMatch(/measured a 33³ chunk: /);
+    // The path is the faster pipeline by the figures, whatever this machine's GPU is.
+    const rates = pathRates(m, workers);
+    expect(first.path).toBe(rates.gpu > rates.js ? 'gpu-worker' : 'js-worker');
+    expect(first.detail).toMatch(/measured 33³ chunks: /);
     await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
 
     await page.reload();

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decideSamplingPath, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_MAX_AGE_MS, SAMPLING_PROBE_STORAGE_KEY,
+  decideSamplingPath, pathRates, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_MAX_AGE_MS, SAMPLING_PROBE_STORAGE_KEY,
   SAMPLING_PROBE_VERSION, type CachedSamplingProbe, type SamplingMeasurement,
 } from '../../src/workers/samplingDecision';
 import { probeChunk, probeRecipe, timeJsChunk } from '../../src/workers/samplingMeasure';
 
-const m = (gpuMs: number, jsMs: number): SamplingMeasurement => ({ points: 33, gpuMs, gpuFirstMs: gpuMs * 20, jsMs });
+const m = (gpuMs: number, jsSampleMs: number, jsMeshMs: number): SamplingMeasurement => ({
+  points: 33, batch: 4, gpuMs, gpuFirstMs: gpuMs * 20, jsSampleMs, jsMeshMs,
+});
 
 class MemoryStorage {
   readonly items = new Map<string, string>();
@@ -18,27 +20,31 @@ class MemoryStorage {
 }
 
 describe('decideSamplingPath', () => {
-  it('compares one GPU chunk with one JS chunk divided by the body workers', () => {
-    // The H100's shape: GPU far faster than one worker, and still faster than fifteen.
-    expect(decideSamplingPath(m(1.5, 60), 15).path).toBe('gpu-worker');
-    // A GPU 26× faster than one worker loses to 30 of them.
-    expect(decideSamplingPath(m(2, 52), 30).path).toBe('js-worker');
-    // This machine's shape: a software GPU slower than one JS worker.
-    const soft = decideSamplingPath(m(40, 25), 1);
+  it('compares the two pipelines: workers sampling and meshing, or the GPU sampling while they mesh', () => {
+    // 15 workers at 26 + 15 ms a chunk: 366/s. A GPU at 2 ms a chunk lets them mesh at 1000/s: 500/s.
+    expect(pathRates(m(2, 26, 15), 15)).toEqual({ gpu: 500, js: 15000 / 41 });
+    const fast = decideSamplingPath(m(2, 26, 15), 15);
+    expect(fast.path).toBe('gpu-worker');
+    expect(fast.why).toBe('measured 33³ chunks: GPU path 500/s (GPU 2.0 ms a chunk in batches of 4, meshing 15 ms ÷ 15 workers) > JS path 366/s (26 + 15 ms ÷ 15 workers)');
+    // The same GPU against twice the workers: the JS pipeline (732/s) wins.
+    expect(decideSamplingPath(m(2, 26, 15), 30).path).toBe('js-worker');
+    // When meshing is most of a job, the GPU only takes the sampling off: the workers bound both.
+    expect(pathRates(m(0.5, 5, 40), 15).gpu).toBe(15000 / 40);
+    // This machine's shape: a software GPU far slower than one JS worker.
+    const soft = decideSamplingPath(m(350, 46, 20), 1);
     expect(soft.path).toBe('js-worker');
-    expect(soft.why).toBe('measured a 33³ chunk: JS 25 ms ÷ 1 worker = 25 ms ≤ GPU 40 ms');
-    expect(decideSamplingPath(m(1.5, 60), 15).why).toBe('measured a 33³ chunk: GPU 1.5 ms < JS 60 ms ÷ 15 workers = 4.0 ms');
+    expect(soft.why).toMatch(/^measured 33³ chunks: JS path 15\/s \(46 \+ 20 ms ÷ 1 worker\) ≥ GPU path 3\/s/);
   });
 
   it('a tie or a bad worker count keeps JS, which is always there', () => {
-    expect(decideSamplingPath(m(10, 10), 1).path).toBe('js-worker');
-    expect(decideSamplingPath(m(10, 30), 0).path).toBe('gpu-worker'); // 0 workers counts as one
+    expect(decideSamplingPath(m(10, 5, 5), 1).path).toBe('js-worker');
+    expect(decideSamplingPath(m(1, 30, 2), 0).path).toBe('gpu-worker'); // 0 workers counts as one
   });
 });
 
 describe('the cached probe', () => {
   const key = { renderer: 'ANGLE (NVIDIA H100)', cores: 16, workers: 15 };
-  const probe: CachedSamplingProbe = { version: SAMPLING_PROBE_VERSION, ...key, atMs: 1_000_000, measurement: m(1.5, 60) };
+  const probe: CachedSamplingProbe = { version: SAMPLING_PROBE_VERSION, ...key, atMs: 1_000_000, measurement: m(1.5, 40, 20) };
 
   it('round-trips for the same renderer, cores and workers', () => {
     const storage = new MemoryStorage();
@@ -60,7 +66,7 @@ describe('the cached probe', () => {
   it('never trusts a damaged entry, and a throwing storage costs only the shortcut', () => {
     const storage = new MemoryStorage();
     for (const raw of ['{', 'null', '42', JSON.stringify({ ...probe, measurement: { ...probe.measurement, gpuMs: -1 } }),
-      JSON.stringify({ ...probe, measurement: { ...probe.measurement, jsMs: 'fast' } }), JSON.stringify({ ...probe, atMs: 'x' })]) {
+      JSON.stringify({ ...probe, measurement: { ...probe.measurement, jsMeshMs: 'fast' } }), JSON.stringify({ ...probe, atMs: 'x' })]) {
       storage.items.set(SAMPLING_PROBE_STORAGE_KEY, raw);
       expect(readCachedProbe(storage, key, 2_000_000), raw).toBeNull();
     }
@@ -77,6 +83,8 @@ describe('the probe chunk', () => {
     const grid = probeChunk(recipe);
     expect(grid.points).toBe(33);
     expect(recipe.name).toBe('sampling probe');
-    expect(timeJsChunk(recipe, grid)).toBeGreaterThan(0);
+    const t = timeJsChunk(recipe, grid);
+    expect(t.sampleMs).toBeGreaterThan(0);
+    expect(t.meshMs).toBeGreaterThan(0);
   });
 });
