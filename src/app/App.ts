@@ -99,7 +99,8 @@ export class App {
   private readonly maxPixelRatio: number;
   private readonly debugFailAsteroid: number | undefined;
   private readonly debugFailJobs: number | undefined;
-  private mesher: BodyMesher | null = null;
+  /** Body jobs on the sampling path the probe picked (null until it answers; read by __sr). */
+  mesher: BodyMesher | null = null;
   private readonly url: UrlSync;
   private contextLost = false;
   private lastFrameMs = -1;

@@ -40,6 +40,10 @@ export interface DebugHooks {
   jobs(): { done: number; stale: number; pending: number; crashes: number };
   /** Frames whose render call compiled a shader program, and which (issue 16: there should be none). */
   frameCompiles(): import('./frameCompiles').FrameCompiles;
+  /** The GL programs the page's renderer holds, by name (three's material programs). */
+  programs(): { count: number; names: string };
+  /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
+  samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
 
 declare global {
@@ -77,6 +81,13 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
       return { base64: btoa(bin), name: shot.name, width: shot.width, height: shot.height, capped: shot.capped };
     },
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
+    samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
+    programs: () => {
+      const list = app?.renderer.info.programs ?? [];
+      const byName = new Map<string, number>();
+      for (const p of list) byName.set(p.name || '(unnamed)', (byName.get(p.name || '(unnamed)') ?? 0) + 1);
+      return { count: list.length, names: [...byName].map(([n, c]) => `${n} ×${c}`).join(', ') };
+    },
     jobs: () => ({
       done: app?.field?.jobsDone ?? 0,
       stale: app?.field?.staleCancelled ?? 0,

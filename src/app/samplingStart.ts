@@ -3,6 +3,7 @@
  * generation starts on the first answer — cached, forced, or JS while the GPU is measured — and
  * moves to the GPU if the measurement then says so (`BodyMesher.useGpu`).
  */
+import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, type SamplingChoice, type SamplingPath } from '../workers/samplingPath';
 
@@ -21,7 +22,8 @@ export async function startMesher(
   prefer: SamplingPath | 'auto',
   hooks: SamplingStartHooks,
 ): Promise<BodyMesher | null> {
-  const choice = await chooseSamplingPath(caps, prefer, {}, { measureInBackground: true });
+  // The probe body is a blob asteroid: the programs it compiles are the ones blob asteroids use next.
+  const choice = await chooseSamplingPath(caps, prefer, {}, { measureInBackground: true, probeRecipe: asteroidRecipe(1, { family: 'potato' }) });
   if (!hooks.alive()) {
     choice.gpuWorker?.dispose();
     void choice.upgrade?.then((m) => m.gpuWorker?.dispose());

@@ -237,7 +237,7 @@ export class GpuFieldSampler {
       t.gpuBusyMs += seen - Math.max(batch.dispatchedAt, this.lastSignalAt);
       this.lastSignalAt = seen;
       try {
-        const done = this.passes.collect(batch);
+        const done = this.passes.collect(batch, t);
         if (done.size > 0) this.jobs = this.jobs.filter((j) => !done.has(j));
       } catch (e) {
         for (const job of batch.jobs) if (job.state === 'inflight') this.fail(job, e);

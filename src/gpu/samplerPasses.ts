@@ -175,7 +175,7 @@ export class SamplerPasses {
   }
 
   /** One readback for the batch; each job still in flight resolves with its part. */
-  collect(batch: Batch): Set<Job> {
+  collect(batch: Batch, timing: { readMs: number }): Set<Job> {
     const gl = this.gl;
     const done = new Set(batch.jobs.filter((j) => j.state === 'inflight'));
     if (done.size === 0) return done;
@@ -187,6 +187,7 @@ export class SamplerPasses {
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, texels);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      timing.readMs += performance.now() - now;
       batch.jobs.forEach((job, index) => {
         if (!done.has(job)) return;
         const values = unpackGridBlock(batch.layout!, index, texels, batch.readWidth);
@@ -196,9 +197,11 @@ export class SamplerPasses {
     }
     const raw = new Float32Array(batch.bufferBytes / 4);
     if (batch.bufferBytes > 16 || batch.jobs.some((j) => j.edgeIds!.length > 0)) {
+      const readStart = performance.now();
       gl.bindBuffer(gl.COPY_READ_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, raw);
       gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+      timing.readMs += performance.now() - readStart;
     }
     batch.jobs.forEach((job, n) => {
       if (!done.has(job)) return;

@@ -74,6 +74,8 @@ export interface GpuPassTiming {
   dispatchMs: number;
   /** Time reading back and splitting finished batches (getBufferSubData, unpacking). */
   collectMs: number;
+  /** Of `collectMs`, the getBufferSubData calls alone. */
+  readMs: number;
   /**
    * Time with a batch of this kind on the GPU, seen from poll(): from its dispatch (or the previous
    * batch's signal, if later) to the poll that saw its fence signalled — an upper bound on GPU time.
@@ -168,5 +170,5 @@ export interface Batch {
 }
 
 export function passTiming(): GpuPassTiming {
-  return { batches: 0, jobs: 0, dispatchMs: 0, collectMs: 0, gpuBusyMs: 0 };
+  return { batches: 0, jobs: 0, dispatchMs: 0, collectMs: 0, readMs: 0, gpuBusyMs: 0 };
 }

@@ -6,6 +6,7 @@
  * a crashed worker rejects everything pending, and nothing waits forever.
  */
 import type { BodyDefinition } from './bodyRegistry';
+import type { FieldRecipe } from '../field/index';
 import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import type { SamplingMeasurement } from './samplingDecision';
@@ -125,9 +126,12 @@ export class GpuSamplerClient {
     return this.send<GpuChunkSamples>({ id: 0, kind: 'planetChunk', params: { body, key } });
   }
 
-  /** One probe chunk timed on this worker's GPU and in JS beside it, for `workers` body workers (samplingMeasure.ts). */
-  measure(workers: number): Promise<SamplingMeasurement> {
-    return this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { workers } }).promise;
+  /**
+   * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers
+   * (samplingMeasure.ts); `recipe`: the probe body (default: samplingMeasure's noisy sphere).
+   */
+  measure(workers: number, recipe?: FieldRecipe): Promise<SamplingMeasurement> {
+    return this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { workers, recipe } }).promise;
   }
 
   /** Where the worker's time went so far (benchmarks). */

@@ -34,7 +34,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'planetChunk', { body: string; key: string }>
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>
-  | WorkerRequest<'measure', { workers: number }>;
+  | WorkerRequest<'measure', { workers: number; recipe?: FieldRecipe }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {
@@ -178,7 +178,7 @@ function handle(msg: GpuWorkerRequest): void {
     }
     if (msg.kind === 'measure') {
       if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
-      measureSamplingPaths(sampler, msg.params.workers).then(
+      measureSamplingPaths(sampler, msg.params.workers, msg.params.recipe).then(
         (result) => reply({ id: msg.id, result }),
         (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),
       );

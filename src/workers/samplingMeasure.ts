@@ -5,10 +5,9 @@
  * warm runs; the first GPU run (its program compile) is reported apart. samplingDecision.ts
  * compares the figures.
  *
- * The probe body is a small recipe of the scene's kind of work — a sphere under ten octaves of
- * noise, as many as a blob asteroid's two layers — rather than a scene body: its program compiles
- * in a fraction of an asteroid's (SwiftShader took 4.2 s over the potato shape's, 7.8 s beside
- * generation), and what is measured is the GPU's speed against JS, not the scene's compiles. JS
+ * The probe body is the caller's (the app passes a blob asteroid, so the programs it compiles are
+ * the ones the scene's blob asteroids use next), else a sphere under ten octaves of noise, as many
+ * as a blob asteroid's two layers. JS
  * is timed first (sampling and meshing apart: samplingDecision.ts weighs them); the GPU's warm
  * runs stop once one has lost by twice the JS figure.
  */
@@ -72,7 +71,7 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
  * {@link PROBE_BATCH} chunks, as it does when jobs come in bursts; its first run (the compile) is
  * a 2³ grid. Rejects when the GPU job fails (the caller falls back to JS).
  */
-export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: number, recipe = probeRecipe()): Promise<SamplingMeasurement> {
+export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
   const grid = probeChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
   const js: Array<{ sampleMs: number; meshMs: number }> = [];

@@ -19,6 +19,7 @@ import {
   type SamplingMeasurement,
 } from './samplingDecision';
 import { defaultWorkerCount } from './WorkerPool';
+import type { FieldRecipe } from '../field/index';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 
@@ -62,6 +63,8 @@ export interface SamplingProbeEnv {
    * GPU takes seconds over. Default false (benchmarks wait for the measured path).
    */
   measureInBackground?: boolean;
+  /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
+  probeRecipe?: FieldRecipe;
 }
 
 function defaultStorage(): Storage | null {
@@ -72,10 +75,10 @@ function defaultStorage(): Storage | null {
   }
 }
 
-function measureWithin(client: GpuSamplerClient, workers: number, ms: number): Promise<SamplingMeasurement> {
+function measureWithin(client: GpuSamplerClient, workers: number, recipe: FieldRecipe | undefined, ms: number): Promise<SamplingMeasurement> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the GPU probe took over ${ms / 1000} s`)), ms);
-    client.measure(workers).then(
+    client.measure(workers, recipe).then(
       (m) => { clearTimeout(timer); resolve(m); },
       (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
     );
@@ -125,20 +128,25 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
     return { path: 'js-worker', detail: 'JS field in workers: the GPU worker did not start this time', gpuWorker: null, ...base };
   }
 
-  const measured = measure(gpuOptions, workers, (measurement) =>
+  const measured = measure(gpuOptions, workers, env.probeRecipe, (measurement) =>
     writeCachedProbe(storage, { version: SAMPLING_PROBE_VERSION, ...key, atMs: nowMs, measurement }));
   if (!env.measureInBackground) return measured;
   return { path: 'js-worker', detail: 'JS field in workers while the GPU is measured…', gpuWorker: null, measurement: null, cached: false, upgrade: measured };
 }
 
 /** Starts the GPU worker, times the probe chunk on both paths and keeps the faster (JS when anything fails). */
-async function measure(gpuOptions: GpuSamplerClientOptions, workers: number, store: (m: SamplingMeasurement) => void): Promise<SamplingChoice> {
+async function measure(
+  gpuOptions: GpuSamplerClientOptions,
+  workers: number,
+  recipe: FieldRecipe | undefined,
+  store: (m: SamplingMeasurement) => void,
+): Promise<SamplingChoice> {
   const none = { gpuWorker: null, measurement: null, cached: false, upgrade: null };
   const gpuWorker = await GpuSamplerClient.create(gpuOptions);
   if (!gpuWorker) return { path: 'js-worker', detail: 'JS field in workers: no WebGL2 in workers', ...none };
   let measurement: SamplingMeasurement;
   try {
-    measurement = await measureWithin(gpuWorker, workers, MEASURE_TIMEOUT_MS);
+    measurement = await measureWithin(gpuWorker, workers, recipe, MEASURE_TIMEOUT_MS);
   } catch (e) {
     gpuWorker.dispose();
     const why = e instanceof Error ? e.message : String(e);

@@ -44,8 +44,18 @@ function mainSpinSampler(): GpuFieldSampler {
 function breakdown(t: GpuSamplerTiming): string {
   const g = t.grid;
   const per = (ms: number) => (g.batches > 0 ? (ms / g.batches).toFixed(2) : '-');
-  return `per batch: dispatch ${per(g.dispatchMs)} ms, dispatch→signal seen ${per(g.gpuBusyMs)} ms, collect ${per(g.collectMs)} ms; ${(t.polls / Math.max(1, g.batches)).toFixed(1)} polls`;
+  return `per batch: dispatch ${per(g.dispatchMs)} ms, dispatch→signal seen ${per(g.gpuBusyMs)} ms, collect ${per(g.collectMs)} ms (getBufferSubData ${per(g.readMs)} ms); ${(t.polls / Math.max(1, g.batches)).toFixed(1)} polls`;
 }
+
+/** The counters since `before` (the setup's compile run left out). */
+function since(t: GpuSamplerTiming, before: GpuSamplerTiming | null): GpuSamplerTiming {
+  if (!before) return t;
+  const d = structuredClone(t);
+  for (const k of ['grid', 'edges'] as const) for (const f of Object.keys(d[k]) as (keyof typeof d.grid)[]) d[k][f] -= before[k][f];
+  d.polls -= before.polls;
+  return d;
+}
+const afterSetup: Record<string, GpuSamplerTiming | null> = {};
 
 const workerTiming: { poll: GpuSamplerTiming | null; spin: GpuSamplerTiming | null } = { poll: null, spin: null };
 
@@ -71,9 +81,10 @@ export const benchmarks: Benchmark[] = [
     setup: async () => {
       // Compile once outside the timing (compiles are cached per recipe).
       await mainSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
+      afterSetup.main = structuredClone(mainSampler().timing);
     },
     run: timed('gpu-main', () => mainSampler().sampleGrid(ASTEROID6, GRID).promise),
-    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s; ${breakdown(mainSampler().timing)}`,
+    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s; ${breakdown(since(mainSampler().timing, afterSetup.main))}`,
   },
   {
     name: 'sampling/gpu-main-spin/grid/65^3/asteroid6',
@@ -82,9 +93,10 @@ export const benchmarks: Benchmark[] = [
     warmup: 1,
     setup: async () => {
       await mainSpinSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
+      afterSetup.spin = structuredClone(mainSpinSampler().timing);
     },
     run: timed('gpu-main-spin', () => mainSpinSampler().sampleGrid(ASTEROID6, GRID).promise),
-    notes: () => `fences asked every ~0.1 ms after a dispatch (collect: 'spin'); ${breakdown(mainSpinSampler().timing)}`,
+    notes: () => `fences asked every ~0.1 ms after a dispatch (collect: 'spin'); ${breakdown(since(mainSpinSampler().timing, afterSetup.spin))}`,
   },
   {
     name: 'sampling/gpu-worker/grid/65^3/asteroid6',
@@ -95,10 +107,13 @@ export const benchmarks: Benchmark[] = [
       client = await GpuSamplerClient.create();
       if (!client) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
       client.registerBody('asteroid6', { recipe: ASTEROID6 });
+      await client.sampleGrid('asteroid6', { ...GRID, points: 2 }).promise;
+      afterSetup.worker = (await client.stats()).bodies;
     },
     run: timed('gpu-worker', () => client!.sampleGrid('asteroid6', GRID).promise),
     teardown: async () => {
-      workerTiming.poll = (await client!.stats()).bodies;
+      const t = (await client!.stats()).bodies;
+      workerTiming.poll = t && since(t, afterSetup.worker);
     },
     notes: () =>
       `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s${workerTiming.poll ? `; ${breakdown(workerTiming.poll)}` : ''}`,
@@ -112,10 +127,13 @@ export const benchmarks: Benchmark[] = [
       spinClient = await GpuSamplerClient.create({ collect: 'spin' });
       if (!spinClient) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
       spinClient.registerBody('asteroid6', { recipe: ASTEROID6 });
+      await spinClient.sampleGrid('asteroid6', { ...GRID, points: 2 }).promise;
+      afterSetup.workerSpin = (await spinClient.stats()).bodies;
     },
     run: timed('gpu-worker-spin', () => spinClient!.sampleGrid('asteroid6', GRID).promise),
     teardown: async () => {
-      workerTiming.spin = (await spinClient!.stats()).bodies;
+      const t = (await spinClient!.stats()).bodies;
+      workerTiming.spin = t && since(t, afterSetup.workerSpin);
     },
     notes: () => `collect: 'spin'${workerTiming.spin ? `; ${breakdown(workerTiming.spin)}` : ''}`,
   },
