@@ -15,12 +15,12 @@
  */
 
 /** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
-export const SAMPLING_PROBE_VERSION = 2;
+export const SAMPLING_PROBE_VERSION = 3;
 /** A cached answer older than this is measured again (drivers and browsers update in place). */
 export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
 
-/** What the GPU sampling worker measured on one chunk (medians of warm runs). */
+/** What the GPU sampling worker measured on probe chunks (the best of warm runs). */
 export interface SamplingMeasurement {
   /** Grid points per axis of the probe chunk. */
   points: number;
