@@ -182,15 +182,15 @@ export class App {
     canvas.addEventListener('webglcontextrestored', this.onContextRestored);
   }
 
-  /** Starts the render loop, and the sampling-path probe beside it; generation follows. */
+  /** Starts the render loop and generation (in JS until a first load has measured the GPU: samplingStart.ts). */
   start(): void {
     // What the scene already holds (the sky, the sun disc) compiles before the first frame, not in it.
     void this.renderer.compileAsync(this.scene, this.camera).catch(() => undefined);
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
-    // With nothing cached, generation starts in JS while the GPU is measured beside it.
     void startMesher(this.caps, this.state.sampling, {
       alive: () => !this.disposed,
+      settled: () => this.settled(),
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
     }).then((mesher) => {

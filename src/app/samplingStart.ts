@@ -1,7 +1,8 @@
 /**
  * The app's body mesher on the sampling path the start-up probe picks (workers/samplingPath.ts):
- * generation starts on the first answer — cached, forced, or JS while the GPU is measured — and
- * moves to the GPU if the measurement then says so (`BodyMesher.useGpu`).
+ * generation starts on the first answer — cached, forced, or JS until the GPU is measured — and
+ * moves to the GPU if the measurement says so (`BodyMesher.useGpu`). A first page load measures
+ * once the scene has settled (`idle`), so neither slows the other.
  */
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
@@ -14,6 +15,19 @@ export interface SamplingStartHooks {
   onSampling(choice: SamplingChoice): void;
   /** A body worker died or stopped answering and was replaced (WorkerPool's words). */
   onWorkerLost(why: string): void;
+  /** Whether the scene has settled: a first page load measures the GPU then (or after IDLE_CAP_MS). */
+  settled(): boolean;
+}
+
+/** Longest a first page load waits for the scene to settle before it measures the GPU anyway. */
+const IDLE_CAP_MS = 20_000;
+
+function whenSettled(settled: () => boolean, capMs: number): Promise<void> {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const check = () => (settled() || performance.now() - start > capMs ? resolve() : setTimeout(check, 250));
+    check();
+  });
 }
 
 /** Resolves with the mesher once the first choice is in (null when the app went away first). */
@@ -26,12 +40,13 @@ export async function startMesher(
   const choice = await chooseSamplingPath(caps, prefer, {}, { measureInBackground: true, probeRecipe: asteroidRecipe(1, { family: 'potato' }) });
   if (!hooks.alive()) {
     choice.gpuWorker?.dispose();
-    void choice.upgrade?.then((m) => m.gpuWorker?.dispose());
     return null;
   }
   hooks.onSampling(choice);
   const mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker, onWorkerLost: hooks.onWorkerLost });
-  void choice.upgrade?.then((measured) => {
+  const upgrade = choice.upgrade;
+  if (upgrade) void whenSettled(hooks.settled, IDLE_CAP_MS).then(() => (hooks.alive() ? upgrade() : null)).then((measured) => {
+    if (!measured) return;
     if (!hooks.alive()) {
       measured.gpuWorker?.dispose();
       return;
