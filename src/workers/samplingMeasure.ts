@@ -18,8 +18,13 @@ import type { SamplingMeasurement } from './samplingDecision';
 /** Cells per axis of the probe chunk: an asteroid's middle level (asteroidLevels.ts). */
 export const PROBE_CELLS = 32;
 const WARM_RUNS = 3;
-/** Chunks the GPU gets at once per timed run. */
-export const PROBE_BATCH = 4;
+/**
+ * Chunks the GPU gets at once in each timed run: a small batch first, which a software GPU fails
+ * by far (and stops there), then batches as large as the bursts asteroid and planet jobs come in —
+ * on the H100 a 33³ chunk cost 7.4 ms in batches of 4, the fence and readback round trips more
+ * than the passes.
+ */
+export const PROBE_BATCHES = [2, 8, 8] as const;
 /**
  * The GPU's timed runs stop early once one is this many times slower than the JS path: a first
  * page load measures beside the page's own start-up (its compiles, the first jobs), so one slow
@@ -68,7 +73,7 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
 
 /**
  * Times both paths on the probe chunk, for `workers` body workers. The GPU runs batches of
- * {@link PROBE_BATCH} chunks, as it does when jobs come in bursts; its first run (the compile) is
+ * {@link PROBE_BATCHES} chunks, as it does when jobs come in bursts; its first run (the compile) is
  * a 2³ grid. Rejects when the GPU job fails (the caller falls back to JS).
  */
 export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
@@ -80,20 +85,22 @@ export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: nu
   const jsMeshMs = Math.min(...js.map((j) => j.meshMs));
 
   // The compile, both passes' programs, outside the timing: a 2³ grid has no surface, so it would
-  // not wait for the edge pass's link, and the first timed batch would (the H100 measured 11 ms a
-  // chunk that way instead of ~2).
+  // not wait for the edge pass's link, and the first timed batch would (on the H100 that batch
+  // measured 11 ms a chunk).
   let start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
   const gpuFirstMs = performance.now() - start;
   const perChunk: number[] = [];
   const w = Math.max(1, workers);
-  for (let i = 0; i < WARM_RUNS; i++) {
+  let batch = 0;
+  for (const [i, size] of PROBE_BATCHES.entries()) {
     start = performance.now();
-    await Promise.all(Array.from({ length: PROBE_BATCH }, () => sampler.sampleChunk(recipe, grid).promise));
-    perChunk.push((performance.now() - start) / PROBE_BATCH);
+    await Promise.all(Array.from({ length: size }, () => sampler.sampleChunk(recipe, grid).promise));
+    perChunk.push((performance.now() - start) / size);
+    if (perChunk[i] <= Math.min(...perChunk)) batch = size;
     // Far behind the JS path already (a software GPU): no need to load it more.
     if (perChunk[i] > (LOST_BY * (jsSampleMs + jsMeshMs)) / w) break;
   }
-  return { points: grid.points, batch: PROBE_BATCH, gpuMs: Math.min(...perChunk), gpuFirstMs, jsSampleMs, jsMeshMs };
+  return { points: grid.points, batch, gpuMs: Math.min(...perChunk), gpuFirstMs, jsSampleMs, jsMeshMs };
 }
