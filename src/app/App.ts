@@ -73,6 +73,8 @@ export class App {
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
   private disposed = false;
+  /** Frames skipped while set: the sampling probe's timed GPU batches (samplingStart.ts). */
+  private framesPaused = false;
   gallery: Gallery | null = null;
   /** The bodies the explorer shows now, built from their SceneSpec (null in the gallery). */
   bodies: SceneBodies | null = null;
@@ -150,7 +152,7 @@ export class App {
       current: () => (this.state = { ...this.state, camera: this.currentCamera() }),
       navigated: (state, problems) => {
         this.applyState(state);
-        this.reportUrlProblems(problems);
+        this.notices.showUrlProblems(problems, this.state.ui);
       },
     });
     this.controlsGui = new ControlsGui(this.ui, {
@@ -191,6 +193,7 @@ export class App {
     void startMesher(this.caps, this.state.sampling, {
       alive: () => !this.disposed,
       settled: () => this.settled(),
+      pauseFrames: (paused) => void (this.framesPaused = paused),
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
     }).then((mesher) => {
@@ -201,16 +204,8 @@ export class App {
     });
   }
 
-  /** Reports bad URL parameters on the page (or the console in screenshot mode). */
-  reportUrlProblems(problems: readonly { param: string; message: string }[]): void {
-    for (const p of problems) {
-      if (!this.state.ui) console.warn(`URL parameter ${p.param}: ${p.message}`);
-      else this.notices.show('warning', `URL parameter “${p.param}”: ${p.message}`, `url-${p.param}`);
-    }
-  }
-
   private frame(timeMs: number): void {
-    if (this.contextLost || this.state.mode === 'gallery') return;
+    if (this.contextLost || this.framesPaused || this.state.mode === 'gallery') return;
     const dtS = this.lastFrameMs < 0 ? 0 : Math.min(0.25, (timeMs - this.lastFrameMs) / 1000);
     this.lastFrameMs = timeMs;
     if (this.fly.enabled) this.fly.update(dtS);

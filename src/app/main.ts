@@ -27,7 +27,7 @@ function boot(): void {
   // Test hook, set by a browser test before the page loads: which asteroid's jobs fail, how many.
   const debug = (window as { __srDebug?: { failAsteroid?: number; failJobs?: number } }).__srDebug;
   const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid, debugFailJobs: debug?.failJobs });
-  app.reportUrlProblems(problems);
+  app.notices.showUrlProblems(problems, state.ui);
   installDebugHooks({ app, caps, fatal: null });
   app.start();
 }

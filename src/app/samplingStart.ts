@@ -17,7 +17,12 @@ export interface SamplingStartHooks {
   onWorkerLost(why: string): void;
   /** Whether the scene has settled: a first page load measures the GPU then (or after IDLE_CAP_MS). */
   settled(): boolean;
+  /** Stops (true) and restarts (false) the page's frames: the GPU's timed batches run without them. */
+  pauseFrames(paused: boolean): void;
 }
+
+/** Longest the page's frames stay paused for the probe's GPU batches, whatever happens. */
+const PAUSE_CAP_MS = 3_000;
 
 /** Longest a first page load waits for the scene to settle before it measures the GPU anyway. */
 const IDLE_CAP_MS = 20_000;
@@ -37,7 +42,18 @@ export async function startMesher(
   hooks: SamplingStartHooks,
 ): Promise<BodyMesher | null> {
   // The probe body is a blob asteroid: the programs it compiles are the ones blob asteroids use next.
-  const choice = await chooseSamplingPath(caps, prefer, {}, { measureInBackground: true, probeRecipe: asteroidRecipe(1, { family: 'potato' }) });
+  const choice = await chooseSamplingPath(caps, prefer, {}, {
+    measureInBackground: true,
+    probeRecipe: asteroidRecipe(1, { family: 'potato' }),
+    quietGpu: () => {
+      hooks.pauseFrames(true);
+      const timer = setTimeout(() => hooks.pauseFrames(false), PAUSE_CAP_MS);
+      return () => {
+        clearTimeout(timer);
+        hooks.pauseFrames(false);
+      };
+    },
+  });
   if (!hooks.alive()) {
     choice.gpuWorker?.dispose();
     return null;

@@ -10,6 +10,7 @@ import type { FieldRecipe } from '../field/index';
 import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import type { SamplingMeasurement } from './samplingDecision';
+import type { PreparedMeasurement } from './samplingMeasure';
 import { deserializeError, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -129,9 +130,17 @@ export class GpuSamplerClient {
   /**
    * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers
    * (samplingMeasure.ts); `recipe`: the probe body (default: samplingMeasure's noisy sphere).
+   * `quietGpu` is called around the GPU's timed batches (the page pauses its frames; it returns
+   * the resume): the JS figures and the compile come first, outside it.
    */
-  measure(workers: number, recipe?: FieldRecipe): Promise<SamplingMeasurement> {
-    return this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { workers, recipe } }).promise;
+  async measure(workers: number, recipe?: FieldRecipe, quietGpu: () => () => void = () => () => {}): Promise<SamplingMeasurement> {
+    const prepared = await this.send<PreparedMeasurement>({ id: 0, kind: 'measure', params: { phase: 'prepare', recipe } }).promise;
+    const resume = quietGpu();
+    try {
+      return await this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { phase: 'gpu', prepared, workers, recipe } }).promise;
+    } finally {
+      resume();
+    }
   }
 
   /** Where the worker's time went so far (benchmarks). */

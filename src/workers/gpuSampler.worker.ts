@@ -16,7 +16,7 @@ import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
 import type { FieldRecipe } from '../field/index';
 import { planetChunkGrid } from './planetGpuSamples';
-import { measureSamplingPaths } from './samplingMeasure';
+import { measureGpu, prepareMeasurement, type PreparedMeasurement } from './samplingMeasure';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 export interface GpuWorkerProbe {
@@ -34,7 +34,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'planetChunk', { body: string; key: string }>
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>
-  | WorkerRequest<'measure', { workers: number; recipe?: FieldRecipe }>;
+  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {
@@ -178,7 +178,9 @@ function handle(msg: GpuWorkerRequest): void {
     }
     if (msg.kind === 'measure') {
       if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
-      measureSamplingPaths(sampler, msg.params.workers, msg.params.recipe).then(
+      const p = msg.params;
+      const work: Promise<unknown> = p.phase === 'prepare' ? prepareMeasurement(sampler, p.recipe) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
+      work.then(
         (result) => reply({ id: msg.id, result }),
         (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),
       );

@@ -71,36 +71,47 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
   return { sampleMs: gridMs + stats.hermiteMs, meshMs: stats.totalMs - stats.hermiteMs };
 }
 
+/** What the first phase measured: the JS figures and the GPU's compile. */
+export type PreparedMeasurement = Pick<SamplingMeasurement, 'points' | 'gpuFirstMs' | 'jsSampleMs' | 'jsMeshMs'>;
+
 /**
- * Times both paths on the probe chunk, for `workers` body workers. The GPU runs batches of
- * {@link PROBE_BATCHES} chunks, as it does when jobs come in bursts; its first run (the compile) is
- * a 2³ grid. Rejects when the GPU job fails (the caller falls back to JS).
+ * Phase 1: the JS figures (best of warm runs), and the GPU programs compiled and linked — both
+ * passes: a 2³ grid has no surface, so it would not wait for the edge pass's link, and the first
+ * timed batch would (on the H100 that batch measured 11 ms a chunk).
  */
-export async function measureSamplingPaths(sampler: GpuFieldSampler, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
+export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: FieldRecipe = probeRecipe()): Promise<PreparedMeasurement> {
   const grid = probeChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
   const js: Array<{ sampleMs: number; meshMs: number }> = [];
   for (let i = 0; i < WARM_RUNS; i++) js.push(timeJsChunk(recipe, grid));
-  const jsSampleMs = Math.min(...js.map((j) => j.sampleMs));
-  const jsMeshMs = Math.min(...js.map((j) => j.meshMs));
-
-  // The compile, both passes' programs, outside the timing: a 2³ grid has no surface, so it would
-  // not wait for the edge pass's link, and the first timed batch would (on the H100 that batch
-  // measured 11 ms a chunk).
-  let start = performance.now();
+  const start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
-  const gpuFirstMs = performance.now() - start;
+  return {
+    points: grid.points,
+    gpuFirstMs: performance.now() - start,
+    jsSampleMs: Math.min(...js.map((j) => j.sampleMs)),
+    jsMeshMs: Math.min(...js.map((j) => j.meshMs)),
+  };
+}
+
+/**
+ * Phase 2: the GPU in batches of {@link PROBE_BATCHES} chunks, as it runs when jobs come in
+ * bursts; the best per chunk counts. The caller keeps the page's own frames off the GPU meanwhile
+ * (a few frames on a real GPU): beside explore's frames on the H100 a chunk took 470 ms.
+ */
+export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
+  const grid = probeChunk(recipe);
   const perChunk: number[] = [];
   const w = Math.max(1, workers);
   let batch = 0;
   for (const [i, size] of PROBE_BATCHES.entries()) {
-    start = performance.now();
+    const start = performance.now();
     await Promise.all(Array.from({ length: size }, () => sampler.sampleChunk(recipe, grid).promise));
     perChunk.push((performance.now() - start) / size);
     if (perChunk[i] <= Math.min(...perChunk)) batch = size;
     // Far behind the JS path already (a software GPU): no need to load it more.
-    if (perChunk[i] > (LOST_BY * (jsSampleMs + jsMeshMs)) / w) break;
+    if (perChunk[i] > (LOST_BY * (prepared.jsSampleMs + prepared.jsMeshMs)) / w) break;
   }
-  return { points: grid.points, batch, gpuMs: Math.min(...perChunk), gpuFirstMs, jsSampleMs, jsMeshMs };
+  return { ...prepared, batch, gpuMs: Math.min(...perChunk) };
 }

@@ -67,6 +67,8 @@ export interface SamplingProbeEnv {
   measureInBackground?: boolean;
   /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
   probeRecipe?: FieldRecipe;
+  /** Keeps the page's frames off the GPU during its timed batches; returns the resume (GpuSamplerClient.measure). */
+  quietGpu?: () => () => void;
 }
 
 function defaultStorage(): Storage | null {
@@ -77,10 +79,10 @@ function defaultStorage(): Storage | null {
   }
 }
 
-function measureWithin(client: GpuSamplerClient, workers: number, recipe: FieldRecipe | undefined, ms: number): Promise<SamplingMeasurement> {
+function measureWithin(client: GpuSamplerClient, workers: number, env: SamplingProbeEnv, ms: number): Promise<SamplingMeasurement> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the GPU probe took over ${ms / 1000} s`)), ms);
-    client.measure(workers, recipe).then(
+    client.measure(workers, env.probeRecipe, env.quietGpu).then(
       (m) => { clearTimeout(timer); resolve(m); },
       (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
     );
@@ -130,7 +132,7 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
     return { path: 'js-worker', detail: 'JS field in workers: the GPU worker did not start this time', gpuWorker: null, ...base };
   }
 
-  const run = () => measure(gpuOptions, workers, env.probeRecipe, (measurement) =>
+  const run = () => measure(gpuOptions, workers, env, (measurement) =>
     writeCachedProbe(storage, { version: SAMPLING_PROBE_VERSION, ...key, atMs: Date.now(), measurement }));
   if (!env.measureInBackground) return run();
   return { path: 'js-worker', detail: 'JS field in workers until the GPU is measured…', gpuWorker: null, measurement: null, cached: false, upgrade: run };
@@ -140,7 +142,7 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
 async function measure(
   gpuOptions: GpuSamplerClientOptions,
   workers: number,
-  recipe: FieldRecipe | undefined,
+  env: SamplingProbeEnv,
   store: (m: SamplingMeasurement) => void,
 ): Promise<SamplingChoice> {
   const none = { gpuWorker: null, measurement: null, cached: false, upgrade: null };
@@ -148,7 +150,7 @@ async function measure(
   if (!gpuWorker) return { path: 'js-worker', detail: 'JS field in workers: no WebGL2 in workers', ...none };
   let measurement: SamplingMeasurement;
   try {
-    measurement = await measureWithin(gpuWorker, workers, recipe, MEASURE_TIMEOUT_MS);
+    measurement = await measureWithin(gpuWorker, workers, env, MEASURE_TIMEOUT_MS);
   } catch (e) {
     gpuWorker.dispose();
     const why = e instanceof Error ? e.message : String(e);

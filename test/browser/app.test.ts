@@ -149,6 +149,9 @@ describe('app shell (production build)', () => {
     const rates = pathRates(m, workers);
     expect(first.path).toBe(rates.gpu > rates.js ? 'gpu-worker' : 'js-worker');
     expect(first.detail).toMatch(/measured 33³ chunks: /);
+    // The frames paused for the GPU's timed batches run again.
+    const frames = await page.evaluate(() => window.__sr!.frames());
+    await waitForFrames(page, frames + 3);
     await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
 
     await page.reload();

@@ -73,4 +73,12 @@ export class Notices {
   list(): Notice[] {
     return [...this.items.values()].map((i) => i.notice);
   }
+
+  /** Bad URL parameters, named on the page — or in the console when the UI is hidden (screenshot mode). */
+  showUrlProblems(problems: readonly { param: string; message: string }[], onPage: boolean): void {
+    for (const p of problems) {
+      if (!onPage) console.warn(`URL parameter ${p.param}: ${p.message}`);
+      else this.show('warning', `URL parameter “${p.param}”: ${p.message}`, `url-${p.param}`);
+    }
+  }
 }
