@@ -15,16 +15,11 @@ import type { GpuFieldSampler, ChunkGrid } from '../gpu/GpuFieldSampler';
 import { BODY_SIMPLIFY, cartesianMapping, meshChunk } from '../mesher/index';
 import type { SamplingMeasurement } from './samplingDecision';
 
-/** Cells per axis of the probe chunk: an asteroid's middle level (asteroidLevels.ts). */
+/** Cells per axis of the first probe chunk: an asteroid's middle level (asteroidLevels.ts). */
 export const PROBE_CELLS = 32;
 const WARM_RUNS = 3;
-/**
- * Chunks the GPU gets at once in each timed run: a small batch first, which a software GPU fails
- * by far (and stops there), then batches as large as the bursts asteroid and planet jobs come in —
- * on the H100 a 33³ chunk cost 7.4 ms in batches of 4, the fence and readback round trips more
- * than the passes.
- */
-export const PROBE_BATCHES = [2, 8, 8] as const;
+/** Cells per axis of the fine probe chunk: an asteroid's finest level, where most of its work is. */
+export const FINE_CELLS = 64;
 /**
  * The GPU's timed runs stop early once one is this many times slower than the JS path: a first
  * page load measures beside the page's own start-up (its compiles, the first jobs), so one slow
@@ -71,47 +66,61 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
   return { sampleMs: gridMs + stats.hermiteMs, meshMs: stats.totalMs - stats.hermiteMs };
 }
 
-/** What the first phase measured: the JS figures and the GPU's compile. */
-export type PreparedMeasurement = Pick<SamplingMeasurement, 'points' | 'gpuFirstMs' | 'jsSampleMs' | 'jsMeshMs'>;
+/** What the first phase measured: the JS figures at both sizes and the GPU's compile. */
+export interface PreparedMeasurement {
+  gpuFirstMs: number;
+  /** Best of warm runs of a PROBE_CELLS³ chunk, and one run of a FINE_CELLS³ chunk. */
+  js: Record<'coarse' | 'fine', { points: number; sampleMs: number; meshMs: number }>;
+}
 
 /**
- * Phase 1: the JS figures (best of warm runs), and the GPU programs compiled and linked — both
- * passes: a 2³ grid has no surface, so it would not wait for the edge pass's link, and the first
- * timed batch would (on the H100 that batch measured 11 ms a chunk).
+ * Phase 1: the JS figures and the GPU programs compiled and linked — both passes: a 2³ grid has
+ * no surface, so it would not wait for the edge pass's link, and the first timed batch would (on
+ * the H100 that batch measured 11 ms a chunk).
  */
 export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: FieldRecipe = probeRecipe()): Promise<PreparedMeasurement> {
   const grid = probeChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
-  const js: Array<{ sampleMs: number; meshMs: number }> = [];
-  for (let i = 0; i < WARM_RUNS; i++) js.push(timeJsChunk(recipe, grid));
+  const runs: Array<{ sampleMs: number; meshMs: number }> = [];
+  for (let i = 0; i < WARM_RUNS; i++) runs.push(timeJsChunk(recipe, grid));
+  const fineGrid = probeChunk(recipe, FINE_CELLS);
+  const fine = { points: fineGrid.points, ...timeJsChunk(recipe, fineGrid) };
   const start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
-  return {
-    points: grid.points,
-    gpuFirstMs: performance.now() - start,
-    jsSampleMs: Math.min(...js.map((j) => j.sampleMs)),
-    jsMeshMs: Math.min(...js.map((j) => j.meshMs)),
-  };
+  const coarse = { points: grid.points, sampleMs: Math.min(...runs.map((r) => r.sampleMs)), meshMs: Math.min(...runs.map((r) => r.meshMs)) };
+  return { gpuFirstMs: performance.now() - start, js: { coarse, fine } };
+}
+
+/** The best per-chunk time over batches of `sizes` chunks; stops after a batch slower than `lostAboveMs` a chunk. */
+async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: ChunkGrid, sizes: readonly number[], lostAboveMs: number): Promise<{ ms: number; batch: number }> {
+  let best = { ms: Infinity, batch: 0 };
+  for (const size of sizes) {
+    const start = performance.now();
+    await Promise.all(Array.from({ length: size }, () => sampler.sampleChunk(recipe, grid).promise));
+    const ms = (performance.now() - start) / size;
+    if (ms < best.ms) best = { ms, batch: size };
+    if (ms > lostAboveMs) break;
+  }
+  return best;
 }
 
 /**
- * Phase 2: the GPU in batches of {@link PROBE_BATCHES} chunks, as it runs when jobs come in
- * bursts; the best per chunk counts. The caller keeps the page's own frames off the GPU meanwhile
- * (a few frames on a real GPU): beside explore's frames on the H100 a chunk took 470 ms.
+ * Phase 2, the GPU's timed batches (the caller keeps the page's own frames off the GPU meanwhile:
+ * beside explore's frames on the H100 a chunk took 470 ms). First two PROBE_CELLS³ chunks: a
+ * software GPU far behind the JS path stops there. A real GPU is then timed on FINE_CELLS³ chunks,
+ * the asteroid level that holds most of the work: at 33³ its fence and readback round trips
+ * weigh more than its passes, and the two paths tied on the H100 (183 vs 172/s) where the
+ * asteroids bench ran the GPU path 2.5× faster.
  */
 export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
-  const grid = probeChunk(recipe);
-  const perChunk: number[] = [];
   const w = Math.max(1, workers);
-  let batch = 0;
-  for (const [i, size] of PROBE_BATCHES.entries()) {
-    const start = performance.now();
-    await Promise.all(Array.from({ length: size }, () => sampler.sampleChunk(recipe, grid).promise));
-    perChunk.push((performance.now() - start) / size);
-    if (perChunk[i] <= Math.min(...perChunk)) batch = size;
-    // Far behind the JS path already (a software GPU): no need to load it more.
-    if (perChunk[i] > (LOST_BY * (prepared.jsSampleMs + prepared.jsMeshMs)) / w) break;
-  }
-  return { ...prepared, batch, gpuMs: Math.min(...perChunk) };
+  const { coarse, fine } = prepared.js;
+  const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [2], Infinity);
+  const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
+    points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs: prepared.gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
+  });
+  if (first.ms > (LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
+  const fineGpu = await gpuPerChunk(sampler, recipe, probeChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);
+  return result(fine, fineGpu);
 }

@@ -54,7 +54,7 @@ describe('app shell (production build)', () => {
     // worker on the probe chunk) and picks the JS back end in workers, and says why on screen.
     await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 120_000, polling: 250 });
     expect(await page.evaluate(() => window.__sr!.samplingPath())).toBe('js-worker');
-    await page.waitForFunction(() => /sampling: js-worker .*measured 33³ chunks: JS path/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
+    await page.waitForFunction(() => /sampling: js-worker .*measured \d+³ chunks: JS path/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
@@ -142,13 +142,13 @@ describe('app shell (production build)', () => {
     const m = first.measurement!;
     expect(m, first.detail).not.toBeNull();
     expect(first.cached).toBe(false);
-    expect(m.points).toBe(33);
+    expect([33, 65]).toContain(m.points); // 65³ once the GPU is within reach of the JS path at 33³
     for (const v of [m.gpuMs, m.jsSampleMs, m.jsMeshMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
     const workers = await page.evaluate(() => Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
     // The path is the faster pipeline by the figures, whatever this machine's GPU is.
     const rates = pathRates(m, workers);
     expect(first.path).toBe(rates.gpu > rates.js ? 'gpu-worker' : 'js-worker');
-    expect(first.detail).toMatch(/measured 33³ chunks: /);
+    expect(first.detail).toMatch(/measured (33|65)³ chunks: /);
     // The frames paused for the GPU's timed batches run again.
     const frames = await page.evaluate(() => window.__sr!.frames());
     await waitForFrames(page, frames + 3);

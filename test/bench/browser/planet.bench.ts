@@ -14,7 +14,7 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
-import { planetRecipe, sceneSpec } from '../../../src/scene/index';
+import { asteroidRecipe, planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, isReselectMode, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
@@ -31,6 +31,8 @@ const SURFACE_CAP_S = 60;
 
 let renderer: WebGLRenderer | null = null;
 let mesher: BodyMesher | null = null;
+/** Why the sampling path is what it is (the probe's line). */
+let samplingWhy = '';
 let finestCellM = 1;
 let cascadeCount = 1;
 const samples = {
@@ -51,7 +53,11 @@ async function setup(): Promise<void> {
   const permutationTexture = new URLSearchParams(location.search).get('gpuPermutation') !== 'const';
   // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
   const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) });
+  // Measured afresh each run (not the app's cached answer), with the app's probe body.
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
+    storage: null, probeRecipe: asteroidRecipe(1, { family: 'potato' }),
+  });
+  samplingWhy = choice.detail;
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 
@@ -321,7 +327,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
     `body-worker ms: ${Object.entries(s.workerMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}; ${s.seamsResent} seams sent again; ` +
     (s.gpu.enabled
       ? `GPU-sampled chunks ${s.gpu.chunks} (mean latency ${s.gpu.meanLatencyMs.toFixed(1)} ms; ${s.gpu.remeshSampled} re-meshes without kept samples; ${s.gpu.queueFull} to JS with the GPU queue full; ${s.gpu.failed} failed)`
-      : 'chunks sampled in JS') +
+      : `chunks sampled in JS (${samplingWhy})`) +
     `; timeline (drawn/chunks/seams since the jump/planet in flight+queued/pool busy+queued/GPU waiting of its limit/tx jobs left (that second: frames, jobs started, main-thread ms in apply/schedule/transaction/select/render)): ${timeline.join(', ')}`);
   if (errors.length > 0) console.error(errors.join('\n'));
   planet.dispose();
