@@ -74,9 +74,9 @@ export interface PreparedMeasurement {
 }
 
 /**
- * Phase 1: the JS figures and the GPU programs compiled and linked — both passes: a 2³ grid has
- * no surface, so it would not wait for the edge pass's link, and the first timed batch would (on
- * the H100 that batch measured 11 ms a chunk).
+ * Phase 1: the JS figures and the GPU programs compiled, linked and drawn once — both passes: a
+ * 2³ grid has no surface, so it would not wait for the edge pass's link, and the first timed batch
+ * would (on the H100 that batch measured 11 ms a chunk).
  */
 export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: FieldRecipe = probeRecipe()): Promise<PreparedMeasurement> {
   const grid = probeChunk(recipe);
@@ -88,6 +88,10 @@ export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: Field
   const start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
+  // One real chunk, untimed: the first draws of each pass also build the driver's pipelines (ANGLE
+  // on Vulkan does it at the first draw), which the H100 paid inside explore's first timed batch:
+  // 358 ms a chunk, against 6 ms after.
+  await sampler.sampleChunk(recipe, grid).promise;
   const coarse = { points: grid.points, sampleMs: Math.min(...runs.map((r) => r.sampleMs)), meshMs: Math.min(...runs.map((r) => r.meshMs)) };
   return { gpuFirstMs: performance.now() - start, js: { coarse, fine } };
 }
