@@ -8,10 +8,10 @@
  * 3. `js-worker`: the JS back end of the field in the body workers (always there).
  *
  * Between 1 and 3 the choice is measured, not read from the renderer's name (issue 16): the GPU
- * worker times one asteroid chunk on its GPU and in JS (samplingMeasure.ts), and
- * samplingDecision.ts compares one GPU chunk with one JS chunk divided by the body workers. The
- * answer is cached per renderer, core count and worker count, so a page load after the first
- * starts at once; the overlay says which figures chose the path and whether they were cached.
+ * worker times probe chunks on its GPU and in JS (samplingMeasure.ts), and samplingDecision.ts
+ * compares the two pipelines (the workers sampling and meshing, or the GPU sampling while they
+ * mesh). The answer is cached per renderer, core count and worker count, so only a profile's
+ * first load measures; the overlay says which figures chose the path and whether they were cached.
  */
 import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClient';
 import {
@@ -37,7 +37,7 @@ export interface SamplingChoice {
    * With `measureInBackground` and nothing cached: starts the measurement and resolves with the
    * measured choice, while this one (JS in workers) lets generation start at once. The caller
    * says when: measured beside the page's own start-up, the GPU's figures are its contention's
-   * (on the H100 machine, 218 ms a chunk beside explore's start, 20 ms once idle). Null otherwise.
+   * (on the H100 machine, 218 ms a chunk beside explore's start, 6–11 ms once settled). Null otherwise.
    */
   upgrade: (() => Promise<SamplingChoice>) | null;
 }
@@ -60,9 +60,9 @@ export interface SamplingProbeEnv {
   /** Clock for the cache's age (default: Date.now). */
   nowMs?: number;
   /**
-   * With nothing cached, answer JS at once and measure beside the first jobs (`upgrade`), rather
-   * than hold generation back: the first measurement costs a program compile, which a software
-   * GPU takes seconds over. Default false (benchmarks wait for the measured path).
+   * With nothing cached, answer JS at once and leave the measurement to the caller (`upgrade`),
+   * rather than hold generation back: it costs a program compile, which a software GPU takes
+   * seconds over. Default false (benchmarks wait for the measured path).
    */
   measureInBackground?: boolean;
   /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
