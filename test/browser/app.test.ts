@@ -50,11 +50,15 @@ describe('app shell (production build)', () => {
     await page.screenshot({ path: resultPath('app-shadows.png') });
     expect(shadowed).toBeGreaterThan(0.001);
 
-    // The sampling-path probe measures SwiftShader here (a software GPU: 5–20× slower than one JS
-    // worker on the probe chunk) and picks the JS back end in workers, and says why on screen.
+    // The sampling-path probe measures this machine's GPU once the scene has settled and says on
+    // screen which path won and by what figures (SwiftShader here: usually JS, by 1.4–10×; the
+    // figures, not this test, decide — app.test's probe test checks the choice against them).
     await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 120_000, polling: 250 });
-    expect(await page.evaluate(() => window.__sr!.samplingPath())).toBe('js-worker');
-    await page.waitForFunction(() => /sampling: js-worker .*measured \d+³ chunks: JS path/.test(document.querySelector('.sr-stats')?.textContent ?? ''), null, { timeout: 120_000, polling: 250 });
+    const path = await page.evaluate(() => window.__sr!.samplingPath());
+    await page.waitForFunction(
+      (p) => new RegExp(`sampling: ${p} .*measured \\d+³ chunks: `).test(document.querySelector('.sr-stats')?.textContent ?? ''),
+      path, { timeout: 120_000, polling: 250 },
+    );
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
@@ -155,10 +159,11 @@ describe('app shell (production build)', () => {
     await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
 
     await page.reload();
-    await page.waitForFunction(() => window.__sr?.samplingProbe() != null, null, { timeout: 180_000, polling: 250 });
+    // The cached answer, at once (a GPU answer takes the jobs once the scene has settled).
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.cached === true, null, { timeout: 180_000, polling: 250 });
+    await page.waitForFunction((p) => window.__sr?.samplingProbe()?.path === p, first.path, { timeout: 180_000, polling: 250 });
     const second = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
     expect(second.cached).toBe(true);
-    expect(second.path).toBe(first.path);
     expect(second.measurement).toEqual(m);
     expect(second.detail).toMatch(/\(cached \d{4}-\d\d-\d\d\)/);
     expect(log.errors).toEqual([]);
