@@ -15,7 +15,7 @@
  */
 
 /** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
-export const SAMPLING_PROBE_VERSION = 7;
+export const SAMPLING_PROBE_VERSION = 8;
 /** A cached answer older than this is measured again (drivers and browsers update in place). */
 export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
@@ -63,15 +63,23 @@ export function pathRates(m: SamplingMeasurement, workers: number): { gpu: numbe
   };
 }
 
+/**
+ * The GPU path must also pay its program compiles (a set for each recipe shape: the probe's first
+ * run measures one): its lead must cover that time over this horizon of work. SwiftShader here
+ * compiles a set in ~4 s and led by nothing once it did; the H100 compiles one in 0.1–0.6 s.
+ */
+export const COMPILE_HORIZON_MS = 10_000;
+
 /** The faster path for `workers` body workers. */
 export function decideSamplingPath(m: SamplingMeasurement, workers: number): SamplingDecision {
   const w = Math.max(1, Math.floor(workers));
   const rates = pathRates(m, w);
   const ws = `${w} worker${w === 1 ? '' : 's'}`;
-  const gpu = `GPU path ${rates.gpu.toFixed(0)}/s (GPU ${ms(m.gpuMs)} ms a chunk in batches of ${m.batch}, meshing ${ms(m.jsMeshMs)} ms ÷ ${ws})`;
+  const compile = m.gpuFirstMs >= 1000 ? `, its compile ${(m.gpuFirstMs / 1000).toFixed(1)} s` : '';
+  const gpu = `GPU path ${rates.gpu.toFixed(0)}/s (GPU ${ms(m.gpuMs)} ms a chunk in batches of ${m.batch}, meshing ${ms(m.jsMeshMs)} ms ÷ ${ws}${compile})`;
   const js = `JS path ${rates.js.toFixed(0)}/s (${ms(m.jsSampleMs)} + ${ms(m.jsMeshMs)} ms ÷ ${ws})`;
   const head = `measured ${m.points}³ chunks:`;
-  return rates.gpu > rates.js
+  return rates.gpu > rates.js * (1 + m.gpuFirstMs / COMPILE_HORIZON_MS)
     ? { path: 'gpu-worker', why: `${head} ${gpu} > ${js}` }
     : { path: 'js-worker', why: `${head} ${js} ≥ ${gpu}` };
 }

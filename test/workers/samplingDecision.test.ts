@@ -36,6 +36,17 @@ describe('decideSamplingPath', () => {
     expect(soft.why).toMatch(/^measured 33³ chunks: JS path 15\/s \(46 \+ 20 ms ÷ 1 worker\) ≥ GPU path 3\/s/);
   });
 
+  it('the GPU path\'s lead must cover its compile over ten seconds of work', () => {
+    // SwiftShader's shape here: JS 420 + 17 ms a 65³ chunk (2.3/s), a 4 s compile.
+    const soft = { ...m(380, 420, 17), gpuFirstMs: 4000 };
+    const rates = pathRates(soft, 1);
+    expect(rates.gpu / rates.js).toBeGreaterThan(1.1); // a GPU at 380 ms a chunk is faster…
+    const d = decideSamplingPath(soft, 1);
+    expect(d.path).toBe('js-worker'); // …but not by the 40 % its compile costs over 10 s
+    expect(d.why).toMatch(/its compile 4\.0 s\)$/);
+    expect(decideSamplingPath({ ...soft, gpuMs: 300 }, 1).path).toBe('gpu-worker');
+  });
+
   it('a tie or a bad worker count keeps JS, which is always there', () => {
     expect(decideSamplingPath(m(10, 5, 5), 1).path).toBe('js-worker');
     expect(decideSamplingPath(m(1, 30, 2), 0).path).toBe('gpu-worker'); // 0 workers counts as one
