@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { newPage, resultPath, type Served, useBrowser } from './harness';
-import { pathRates } from '../../src/workers/samplingDecision';
+import { decideSamplingPath } from '../../src/workers/samplingDecision';
 
 let browser: Browser;
 let server: Served;
@@ -149,9 +149,8 @@ describe('app shell (production build)', () => {
     expect([33, 65]).toContain(m.points); // 65³ once the GPU is within reach of the JS path at 33³
     for (const v of [m.gpuMs, m.jsSampleMs, m.jsMeshMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
     const workers = await page.evaluate(() => Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
-    // The path is the faster pipeline by the figures, whatever this machine's GPU is.
-    const rates = pathRates(m, workers);
-    expect(first.path).toBe(rates.gpu > rates.js ? 'gpu-worker' : 'js-worker');
+    // The path is the one the figures choose, whatever this machine's GPU is.
+    expect(first.path).toBe(decideSamplingPath(m, workers).path);
     expect(first.detail).toMatch(/measured (33|65)³ chunks: /);
     // The frames paused for the GPU's timed batches run again.
     const frames = await page.evaluate(() => window.__sr!.frames());
