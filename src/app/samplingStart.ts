@@ -59,15 +59,13 @@ export async function startMesher(
     choice.gpuWorker?.dispose();
     return null;
   }
-  // The scene starts in JS whatever was chosen, unless a path was forced: the GPU path's program
-  // compiles share the GPU process with the page's own start (no KHR_parallel_shader_compile on the
-  // H100 machine), and explore settled in 4.5–7.0 s on it against 2.6–4.3 s in JS. The GPU takes
-  // the jobs from when the scene has settled: flights, new bodies, teleports.
-  const forced = prefer !== 'auto';
-  const startOnGpu = forced && choice.gpuWorker !== null;
-  const mesher = new BodyMesher({ sampling: startOnGpu ? choice.path : 'js-worker', gpuWorker: startOnGpu ? choice.gpuWorker : null, onWorkerLost: hooks.onWorkerLost });
-  const later = startOnGpu ? null : choice.gpuWorker ? () => Promise.resolve(choice) : choice.upgrade;
-  hooks.onSampling(later && !startOnGpu && choice.gpuWorker ? { ...choice, path: 'js-worker', detail: `JS field in workers until the scene settles, then ${choice.detail}` } : choice);
+  // The scene starts in JS unless a path was forced (chooseSamplingPath's `measureInBackground`):
+  // the GPU path's worker and program compiles share the GPU process with the page's own start
+  // (no KHR_parallel_shader_compile on the H100 machine). The GPU takes the jobs from when the
+  // scene has settled — flights, new bodies, teleports — if it won, now or in the cached answer.
+  hooks.onSampling(choice);
+  const mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker, onWorkerLost: hooks.onWorkerLost });
+  const later = choice.upgrade;
   if (later) void whenSettled(hooks.settled, IDLE_CAP_MS).then(() => (hooks.alive() ? later() : null)).then((measured) => {
     if (!measured) return;
     if (!hooks.alive()) {

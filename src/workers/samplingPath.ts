@@ -34,10 +34,11 @@ export interface SamplingChoice {
   /** Whether `measurement` came from an earlier page load's probe. */
   cached: boolean;
   /**
-   * With `measureInBackground` and nothing cached: starts the measurement and resolves with the
-   * measured choice, while this one (JS in workers) lets generation start at once. The caller
-   * says when: measured beside the page's own start-up, the GPU's figures are its contention's
-   * (on the H100 machine, 218 ms a chunk beside explore's start, 6–11 ms once settled). Null otherwise.
+   * With `measureInBackground`, unless JS won: starts the GPU path — measuring it first when
+   * nothing is cached — and resolves with that choice, while this one (JS in workers) lets
+   * generation start at once. The caller says when: beside the page's own start-up the GPU's
+   * figures are its contention's (on the H100 machine, 218 ms a chunk beside explore's start,
+   * 6–16 ms once settled), and even an idle GPU worker's context slowed that start. Null otherwise.
    */
   upgrade: (() => Promise<SamplingChoice>) | null;
 }
@@ -127,9 +128,15 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
     const detail = `${decision.why} (cached ${when})`;
     const base = { measurement: cachedProbe.measurement, cached: true, upgrade: null };
     if (decision.path === 'js-worker') return { path: 'js-worker', detail: `JS field in workers: ${detail}`, gpuWorker: null, ...base };
-    const gpuWorker = await GpuSamplerClient.create(gpuOptions);
-    if (gpuWorker) return { path: 'gpu-worker', detail: `GPU in a worker: ${detail}`, gpuWorker, ...base };
-    return { path: 'js-worker', detail: 'JS field in workers: the GPU worker did not start this time', gpuWorker: null, ...base };
+    const start = async (): Promise<SamplingChoice> => {
+      const gpuWorker = await GpuSamplerClient.create(gpuOptions);
+      if (gpuWorker) return { path: 'gpu-worker', detail: `GPU in a worker: ${detail}`, gpuWorker, ...base };
+      return { path: 'js-worker', detail: 'JS field in workers: the GPU worker did not start this time', gpuWorker: null, ...base };
+    };
+    if (!env.measureInBackground) return start();
+    // Not even the worker's context at start: on the H100 machine explore's later loads settled in
+    // 8.3–10.2 s (planet 10.6–15.5 s) with it there, idle, against 2.6–5.6 s (3.0–8.8 s) without.
+    return { path: 'js-worker', detail: `JS field in workers until the scene settles, then GPU in a worker: ${detail}`, gpuWorker: null, ...base, upgrade: start };
   }
 
   const run = () => measure(gpuOptions, workers, env, (measurement) =>
