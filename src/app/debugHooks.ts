@@ -23,7 +23,7 @@ export interface DebugHooks {
   /** The chosen sampling path, or null while probing. */
   samplingPath(): string | null;
   /** Why that path: the overlay's line and the measurement behind it (null before the probe answers). */
-  samplingProbe(): { path: string; detail: string; cached: boolean; measurement: SamplingMeasurement | null } | null;
+  samplingProbe(): { path: string; detail: string; cached: boolean; measurement: SamplingMeasurement | null; pending: boolean } | null;
   /** Per-asteroid level, hash, triangles and failures of the explore scene. */
   asteroids(): AsteroidStatus[];
   /** Every asteroid has its wanted mesh and nothing is in flight. */
@@ -64,7 +64,8 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     samplingPath: () => app?.sampling?.path ?? null,
     samplingProbe: () => {
       const s = app?.sampling;
-      return s ? { path: s.path, detail: s.detail, cached: s.cached, measurement: s.measurement } : null;
+      // pending: a later answer is to come (the measurement, or the GPU taking over once settled).
+      return s ? { path: s.path, detail: s.detail, cached: s.cached, measurement: s.measurement, pending: s.upgrade !== null } : null;
     },
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,

@@ -117,6 +117,7 @@ export class BodyMesher {
    */
   mesh(params: BodyMeshParams, priority = 0): BodyJob {
     const gpu = this.gpu;
+    gpu?.prepare(params.body); // its programs compile from the first job on (an asteroid's: gpuSampler.worker.ts)
     if (!gpu || (this.gpuBeforeReady === 'js' && !gpu.isReady(params.body))) {
       return this.track(this.pool.run<BodyMeshResult>('meshBody', params, { priority }));
     }

@@ -36,6 +36,8 @@ export class GpuSamplerClient {
   /** Bodies whose programs linked (true) or failed (false), as the worker told. */
   private readonly ready = new Map<string, boolean>();
   private readonly readyWaiters = new Map<string, Array<(ok: boolean) => void>>();
+  /** Bodies whose programs were asked for ({@link prepare}). */
+  private readonly preparing = new Set<string>();
 
   private constructor(
     private readonly worker: Worker,
@@ -105,8 +107,19 @@ export class GpuSamplerClient {
     });
   }
 
+  /**
+   * Starts compiling body `id`'s programs if nothing has yet (a planet's start at registration);
+   * {@link isReady} turns true when they have linked. Cheap to call again.
+   */
+  prepare(id: string): void {
+    if (this.dead || this.preparing.has(id)) return;
+    this.preparing.add(id);
+    this.worker.postMessage({ id: 0, kind: 'prepareBody', params: { body: id } } satisfies GpuWorkerRequest);
+  }
+
   unregisterBody(id: string): void {
     this.ready.delete(id);
+    this.preparing.delete(id);
     if (!this.dead) this.worker.postMessage({ id: 0, kind: 'unregisterBody', params: { body: id } } satisfies GpuWorkerRequest);
   }
 

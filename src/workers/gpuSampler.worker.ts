@@ -34,6 +34,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'planetChunk', { body: string; key: string }>
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>
+  | WorkerRequest<'prepareBody', { body: string }>
   | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
@@ -103,9 +104,14 @@ export interface GpuBodyReadyEvent {
   reason: string;
 }
 
+/** Bodies whose programs were asked for since their registration (prepareBody runs once each). */
+const prepared = new Set<string>();
+
 /** Starts compiling a registered body's programs (the planet's on its sampler), if a sampler exists. */
 function prepareBody(id: string): void {
+  if (prepared.has(id)) return;
   const body = registeredBody(id);
+  prepared.add(id);
   if (body.space) planetSampler?.prepare(body.recipe);
   else sampler?.prepare(body.recipe);
   watchReady(id, body.recipe);
@@ -190,12 +196,20 @@ function handle(msg: GpuWorkerRequest): void {
       jobs.get(msg.params.id)?.cancel();
       return;
     }
+    if (msg.kind === 'prepareBody') {
+      prepareBody(msg.params.body);
+      return;
+    }
     // A body's recipe data (not its shape's programs) leaves the GPU with its last registration.
-    if (msg.kind === 'unregisterBody') releaseBody(msg.params.body);
+    if (msg.kind === 'unregisterBody') {
+      if (prepared.delete(msg.params.body)) releaseBody(msg.params.body);
+    }
     if (handleRegistration(msg)) {
-      // A body's programs start compiling when it is registered, not at its first job: with its
-      // numbers as data most bodies find their shape's programs there already (issue 16).
-      if (msg.kind === 'registerBody') prepareBody(msg.params.body);
+      // A planet's programs start compiling when it is registered: its chunks stream from then on.
+      // An asteroid's wait for its first job (prepareBody), which runs in JS meanwhile: most are
+      // meshed at every level they need before the GPU takes over, and each shape is two programs
+      // more (issue 16: the explore scene within 12).
+      if (msg.kind === 'registerBody' && registeredBody(msg.params.body).space) prepareBody(msg.params.body);
       return;
     }
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);

@@ -26,6 +26,11 @@ export const FINE_CELLS = 64;
  * run alone proves little; each path's figure is its best run.
  */
 const LOST_BY = 8;
+/**
+ * At 33³ a real GPU's round trips weigh most, and the H100 stayed within 1.6× of the JS path there;
+ * SwiftShader was 3.6–6× behind (and its 65³ chunks cost it seconds more): it stops at this.
+ */
+const COARSE_LOST_BY = 3;
 
 /** The probe chunk: the recipe's bounding box in PROBE_CELLS³ cells. */
 export function probeChunk(recipe: FieldRecipe, cells = PROBE_CELLS): ChunkGrid {
@@ -124,7 +129,7 @@ export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMea
   const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
     points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs: prepared.gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
   });
-  if (first.ms > (LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
+  if (first.ms > (COARSE_LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
   const fineGpu = await gpuPerChunk(sampler, recipe, probeChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);
   return result(fine, fineGpu);
 }

@@ -53,16 +53,16 @@ describe('app shell (production build)', () => {
     // The sampling-path probe measures this machine's GPU once the scene has settled and says on
     // screen which path won and by what figures (SwiftShader here: usually JS, by 1.4–10×; the
     // figures, not this test, decide — app.test's probe test checks the choice against them).
-    await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 120_000, polling: 250 });
-    const path = await page.evaluate(() => window.__sr!.samplingPath());
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.pending === false, null, { timeout: 120_000, polling: 250 });
+    const probe = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
     await page.waitForFunction(
-      (p) => new RegExp(`sampling: ${p} .*measured \\d+³ chunks: `).test(document.querySelector('.sr-stats')?.textContent ?? ''),
-      path, { timeout: 120_000, polling: 250 },
+      (line) => (document.querySelector('.sr-stats')?.textContent ?? '').includes(line),
+      `sampling: ${probe.path} — ${probe.detail}`, { timeout: 120_000, polling: 250 },
     );
 
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
-  });
+  }, 420_000);
 
   it('names a bad mode (and seed) on the page and still renders', async () => {
     const { page, log } = await newPage(browser);
@@ -139,34 +139,40 @@ describe('app shell (production build)', () => {
   it('auto sampling measures both paths, takes the faster, says why, and the next load reads the cache', async () => {
     const { page, log } = await newPage(browser);
     await page.goto(`${server.url}/?seed=2`);
-    // Generation starts in JS at once; the measurement answers beside it.
-    await page.waitForFunction(() => window.__sr?.samplingProbe() != null, null, { timeout: 180_000, polling: 250 });
-    await page.waitForFunction(() => window.__sr?.samplingProbe()?.measurement != null, null, { timeout: 180_000, polling: 250 });
+    // Generation starts in JS at once; the measurement runs once the scene has settled.
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.pending === false, null, { timeout: 300_000, polling: 250 });
     const first = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
-    const m = first.measurement!;
-    expect(m, first.detail).not.toBeNull();
     expect(first.cached).toBe(false);
+    await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
+    // The frames paused for the GPU's timed batches run again.
+    const frames = await page.evaluate(() => window.__sr!.frames());
+    await waitForFrames(page, frames + 3);
+    const m = first.measurement;
+    if (m === null) {
+      // A GPU too slow to finish the probe in its 20 s (SwiftShader with the other core busy): JS,
+      // said so, and nothing cached to read back.
+      expect(first.path).toBe('js-worker');
+      expect(first.detail).toMatch(/the GPU probe took over|no WebGL2 in workers/);
+      console.log(`sampling probe did not finish here: ${first.detail}`);
+      return;
+    }
     expect([33, 65]).toContain(m.points); // 65³ once the GPU is within reach of the JS path at 33³
     for (const v of [m.gpuMs, m.jsSampleMs, m.jsMeshMs, m.gpuFirstMs]) expect(v).toBeGreaterThan(0);
     const workers = await page.evaluate(() => Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
     // The path is the one the figures choose, whatever this machine's GPU is.
     expect(first.path).toBe(decideSamplingPath(m, workers).path);
     expect(first.detail).toMatch(/measured (33|65)³ chunks: /);
-    // The frames paused for the GPU's timed batches run again.
-    const frames = await page.evaluate(() => window.__sr!.frames());
-    await waitForFrames(page, frames + 3);
-    await expect.poll(() => page.locator('.sr-stats').innerText(), { timeout: 60_000, interval: 250 }).toContain(`sampling: ${first.path}`);
 
     await page.reload();
     // The cached answer, at once (a GPU answer takes the jobs once the scene has settled).
     await page.waitForFunction(() => window.__sr?.samplingProbe()?.cached === true, null, { timeout: 180_000, polling: 250 });
-    await page.waitForFunction((p) => window.__sr?.samplingProbe()?.path === p, first.path, { timeout: 180_000, polling: 250 });
+    await page.waitForFunction(() => window.__sr?.samplingProbe()?.pending === false, null, { timeout: 300_000, polling: 250 });
     const second = (await page.evaluate(() => window.__sr!.samplingProbe()))!;
-    expect(second.cached).toBe(true);
+    expect(second.path).toBe(first.path);
     expect(second.measurement).toEqual(m);
     expect(second.detail).toMatch(/\(cached \d{4}-\d\d-\d\d\)/);
     expect(log.errors).toEqual([]);
-  });
+  }, 720_000);
 
   it('?sampling=gpu-worker forces the OffscreenCanvas worker path', async () => {
     const { page, log } = await newPage(browser);
