@@ -3,7 +3,7 @@
  * grid values and hermite edges on this worker's GPU sampler, and the same chunk meshed by the JS
  * back end in this same worker (the body workers run the same JS on the same kind of thread),
  * sampling and meshing timed apart (samplingDecision.ts weighs them). Each figure is the best of
- * its warm runs — a first page load measures beside its own start-up — and the compile is
+ * its warm runs — the page still draws and the workers may still run jobs — and the compile is
  * reported apart.
  *
  * The probe body is the caller's (the app passes a blob asteroid, so the programs it compiles are
@@ -21,9 +21,9 @@ const WARM_RUNS = 3;
 /** Cells per axis of the fine probe chunk: an asteroid's finest level, where most of its work is. */
 export const FINE_CELLS = 64;
 /**
- * The GPU's timed runs stop early once one is this many times slower than the JS path: a first
- * page load measures beside the page's own start-up (its compiles, the first jobs), so one slow
- * run alone proves little; each path's figure is its best run.
+ * The 65³ timed runs stop early once one is this many times slower than the JS path: the page may
+ * still be busy beside the probe, so one slow run alone proves little; each path's figure is its
+ * best run.
  */
 const LOST_BY = 8;
 /**
