@@ -64,6 +64,8 @@ export class GpuFieldSampler {
   private readonly recipes = new Map<string, RecipeEntry>();
   /** Recipe keys by recipe object (the same object comes back with every job of a body). */
   private readonly recipeKeys = new WeakMap<FieldRecipe, string>();
+  /** Recipes released by their last holder whose data still waits for their jobs (sweepReleased). */
+  private releasedCount = 0;
   /** Programs built so far (grid + edge pass each), the bench's `programs-compiled`. */
   programsBuilt = 0;
   /** Jobs waiting or in flight, in arrival order. */
@@ -350,6 +352,7 @@ export class GpuFieldSampler {
     // Every GL object died with the context: forget them without deleting.
     this.programs.clear();
     this.recipes.clear();
+    this.releasedCount = 0;
     this.passes.forget();
   }
 
@@ -374,6 +377,7 @@ export class GpuFieldSampler {
     try {
       const entry = this.recipes.get(this.programsFor(recipe))!;
       entry.holders++;
+      if (entry.released) this.releasedCount--;
       entry.released = false;
     } catch {
       // A recipe that does not compile: its jobs reject with the error.
@@ -389,7 +393,10 @@ export class GpuFieldSampler {
     const key = this.recipeKeys.get(recipe) ?? JSON.stringify(recipe);
     const entry = this.recipes.get(key);
     if (!entry || entry.holders === 0) return;
-    if (--entry.holders === 0) entry.released = true;
+    if (--entry.holders === 0 && !entry.released) {
+      entry.released = true;
+      this.releasedCount++;
+    }
     this.sweepReleased();
   }
 
@@ -399,11 +406,13 @@ export class GpuFieldSampler {
   }
 
   private sweepReleased(): void {
+    if (this.releasedCount === 0) return; // the usual poll: nothing to look at
     for (const [key, entry] of this.recipes) {
       if (!entry.released || entry.holders > 0 || this.jobs.some((j) => j.recipeKey === key && j.state === 'waiting')) continue;
       // Batches in flight already bound the data: GL keeps deleted objects alive until they finish.
       if (!this.gl.isContextLost()) deleteRecipeGpuData(this.gl, entry.data);
       this.recipes.delete(key);
+      this.releasedCount--;
     }
   }
 
@@ -460,6 +469,7 @@ export class GpuFieldSampler {
     }
     this.programs.clear();
     this.recipes.clear();
+    this.releasedCount = 0;
     this.passes.dispose();
   }
 }

@@ -12,7 +12,7 @@
  */
 import { compileToJs, parseRecipe, recipeBounds, type FieldRecipe } from '../field/index';
 import type { GpuFieldSampler, ChunkGrid } from '../gpu/GpuFieldSampler';
-import { BODY_SIMPLIFY, cartesianMapping, meshChunk } from '../mesher/index';
+import { BODY_SIMPLIFY, cartesianMapping, meshChunk, sampleChunk } from '../mesher/index';
 import type { SamplingMeasurement } from './samplingDecision';
 
 /** Cells per axis of the first probe chunk: an asteroid's middle level (asteroidLevels.ts). */
@@ -58,15 +58,12 @@ export function probeRecipe(): FieldRecipe {
 export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: number; meshMs: number } {
   const field = compileToJs(recipe);
   const cells = grid.points - 1;
+  const spec = { originGrid: [0, 0, 0] as [number, number, number], level: 0, cells };
+  const mapping = cartesianMapping(grid.stepM, grid.originM);
   const start = performance.now();
-  const values = new Float32Array(grid.points ** 3);
-  const [ox, oy, oz] = grid.originM;
-  let n = 0;
-  for (let z = 0; z < grid.points; z++)
-    for (let y = 0; y < grid.points; y++)
-      for (let x = 0; x < grid.points; x++) values[n++] = field(ox + grid.stepM * x, oy + grid.stepM * y, oz + grid.stepM * z);
+  const values = sampleChunk(spec, field, mapping);
   const gridMs = performance.now() - start;
-  const { stats } = meshChunk({ originGrid: [0, 0, 0], level: 0, cells, values, field, mapping: cartesianMapping(grid.stepM, grid.originM), simplify: BODY_SIMPLIFY });
+  const { stats } = meshChunk({ ...spec, values, field, mapping, simplify: BODY_SIMPLIFY });
   if (stats.triangles === 0) throw new Error('sampling probe: the probe chunk has no surface');
   return { sampleMs: gridMs + stats.hermiteMs, meshMs: stats.totalMs - stats.hermiteMs };
 }

@@ -15,9 +15,6 @@ const { originM, stepM } = benchGrid(ASTEROID6);
 const GRID: ChunkGrid = { originM, stepM, points: GRID_N };
 
 let sampler: GpuFieldSampler | null = null;
-let spinSampler: GpuFieldSampler | null = null;
-let client: GpuSamplerClient | null = null;
-let spinClient: GpuSamplerClient | null = null;
 let jsWorker: Worker | null = null;
 let edgeIds: Uint32Array = new Uint32Array(0);
 const medians: Record<string, number> = {};
@@ -29,15 +26,6 @@ function mainSampler(): GpuFieldSampler {
     sampler = new GpuFieldSampler(gl, { label: 'bench' });
   }
   return sampler;
-}
-
-function mainSpinSampler(): GpuFieldSampler {
-  if (!spinSampler) {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) throw new Error('no WebGL2');
-    spinSampler = new GpuFieldSampler(gl, { label: 'bench (spin)', collect: 'spin' });
-  }
-  return spinSampler;
 }
 
 /** Where a grid job's time went, per batch: issuing it, until a poll saw its fence, reading it back. */
@@ -55,9 +43,6 @@ function since(t: GpuSamplerTiming, before: GpuSamplerTiming | null): GpuSampler
   d.polls -= before.polls;
   return d;
 }
-const afterSetup: Record<string, GpuSamplerTiming | null> = {};
-
-const workerTiming: { poll: GpuSamplerTiming | null; spin: GpuSamplerTiming | null } = { poll: null, spin: null };
 
 function timed(name: string, run: () => Promise<unknown>): () => Promise<unknown> {
   const times: number[] = [];
@@ -72,71 +57,62 @@ function timed(name: string, run: () => Promise<unknown>): () => Promise<unknown
 const ratio = (a: string, b: string): string =>
   medians[a] && medians[b] ? `${(medians[b] / medians[a]).toFixed(2)}× faster than ${b}` : '';
 
-export const benchmarks: Benchmark[] = [
-  {
-    name: 'sampling/gpu-main/grid/65^3/asteroid6',
+/** A 65³ grid row on a main-thread sampler of its own, finding finished batches by `collect`. */
+function mainThreadRow(key: string, collect: 'poll' | 'spin', what: string): Benchmark {
+  let own: GpuFieldSampler | null = null;
+  let afterSetup: GpuSamplerTiming | null = null;
+  const get = (): GpuFieldSampler => {
+    if (collect === 'poll') return mainSampler(); // shared with the edge row
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) throw new Error('no WebGL2');
+    return (own ??= new GpuFieldSampler(gl, { label: `bench (${collect})`, collect }));
+  };
+  return {
+    name: `sampling/${key}/grid/65^3/asteroid6`,
     unit: 'ms',
     runs: 5,
     warmup: 1,
     setup: async () => {
       // Compile once outside the timing (compiles are cached per recipe).
-      await mainSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
-      afterSetup.main = structuredClone(mainSampler().timing);
+      await get().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
+      afterSetup = structuredClone(get().timing);
     },
-    run: timed('gpu-main', () => mainSampler().sampleGrid(ASTEROID6, GRID).promise),
-    notes: () => `dispatch→collect latency, ${(POINTS / (medians['gpu-main'] / 1000)).toExponential(3)} points/s; ${breakdown(since(mainSampler().timing, afterSetup.main))}`,
-  },
-  {
-    name: 'sampling/gpu-main-spin/grid/65^3/asteroid6',
+    run: timed(key, () => get().sampleGrid(ASTEROID6, GRID).promise),
+    notes: () => `${what}, ${(POINTS / (medians[key] / 1000)).toExponential(3)} points/s; ${breakdown(since(get().timing, afterSetup))}`,
+  };
+}
+
+/** A 65³ grid row on an OffscreenCanvas sampling worker of its own, finding finished batches by `collect`. */
+function workerRow(key: string, collect: 'poll' | 'spin', what: string): Benchmark {
+  let client: GpuSamplerClient | null = null;
+  let afterSetup: GpuSamplerTiming | null = null;
+  let timing: GpuSamplerTiming | null = null;
+  return {
+    name: `sampling/${key}/grid/65^3/asteroid6`,
     unit: 'ms',
     runs: 5,
     warmup: 1,
     setup: async () => {
-      await mainSpinSampler().sampleGrid(ASTEROID6, { ...GRID, points: 2 }).promise;
-      afterSetup.spin = structuredClone(mainSpinSampler().timing);
-    },
-    run: timed('gpu-main-spin', () => mainSpinSampler().sampleGrid(ASTEROID6, GRID).promise),
-    notes: () => `fences asked every ~0.1 ms after a dispatch (collect: 'spin'); ${breakdown(since(mainSpinSampler().timing, afterSetup.spin))}`,
-  },
-  {
-    name: 'sampling/gpu-worker/grid/65^3/asteroid6',
-    unit: 'ms',
-    runs: 5,
-    warmup: 1,
-    setup: async () => {
-      client = await GpuSamplerClient.create();
+      client = await GpuSamplerClient.create({ collect });
       if (!client) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
       client.registerBody('asteroid6', { recipe: ASTEROID6 });
       await client.sampleGrid('asteroid6', { ...GRID, points: 2 }).promise;
-      afterSetup.worker = (await client.stats()).bodies;
+      afterSetup = (await client.stats()).bodies;
     },
-    run: timed('gpu-worker', () => client!.sampleGrid('asteroid6', GRID).promise),
+    run: timed(key, () => client!.sampleGrid('asteroid6', GRID).promise),
     teardown: async () => {
       const t = (await client!.stats()).bodies;
-      workerTiming.poll = t && since(t, afterSetup.worker);
+      timing = t && since(t, afterSetup);
     },
-    notes: () =>
-      `OffscreenCanvas worker incl. postMessage, ${(POINTS / (medians['gpu-worker'] / 1000)).toExponential(3)} points/s${workerTiming.poll ? `; ${breakdown(workerTiming.poll)}` : ''}`,
-  },
-  {
-    name: 'sampling/gpu-worker-spin/grid/65^3/asteroid6',
-    unit: 'ms',
-    runs: 5,
-    warmup: 1,
-    setup: async () => {
-      spinClient = await GpuSamplerClient.create({ collect: 'spin' });
-      if (!spinClient) throw new Error('no OffscreenCanvas WebGL2 worker in this browser');
-      spinClient.registerBody('asteroid6', { recipe: ASTEROID6 });
-      await spinClient.sampleGrid('asteroid6', { ...GRID, points: 2 }).promise;
-      afterSetup.workerSpin = (await spinClient.stats()).bodies;
-    },
-    run: timed('gpu-worker-spin', () => spinClient!.sampleGrid('asteroid6', GRID).promise),
-    teardown: async () => {
-      const t = (await spinClient!.stats()).bodies;
-      workerTiming.spin = t && since(t, afterSetup.workerSpin);
-    },
-    notes: () => `collect: 'spin'${workerTiming.spin ? `; ${breakdown(workerTiming.spin)}` : ''}`,
-  },
+    notes: () => `${what}, ${(POINTS / (medians[key] / 1000)).toExponential(3)} points/s${timing ? `; ${breakdown(timing)}` : ''}`,
+  };
+}
+
+export const benchmarks: Benchmark[] = [
+  mainThreadRow('gpu-main', 'poll', 'dispatch→collect latency'),
+  mainThreadRow('gpu-main-spin', 'spin', "fences asked every ~0.1 ms after a dispatch (collect: 'spin')"),
+  workerRow('gpu-worker', 'poll', 'OffscreenCanvas worker incl. postMessage'),
+  workerRow('gpu-worker-spin', 'spin', "collect: 'spin'"),
   {
     name: 'sampling/js-worker/grid/65^3/asteroid6',
     unit: 'ms',
