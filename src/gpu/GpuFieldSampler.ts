@@ -37,8 +37,8 @@ import mapCartesian from '../../glsl/sr_map_cartesian.glsl?raw';
 export { GpuShaderError } from './glProgram';
 export {
   GpuContextLostError, GpuJobCancelledError,
-  type ChunkGrid, type EdgeSamples, type GpuChunkSamples, type GpuFieldSamplerOptions, type GpuJob, type GpuPassTiming, type GpuSamplerTiming,
-  type GridSamples,
+  type ChunkGrid, type EdgeSamples, type GpuChunkSamples, type GpuCollect, type GpuFieldSamplerOptions, type GpuJob, type GpuPassTiming,
+  type GpuSamplerTiming, type GridSamples,
 } from './samplerTypes';
 
 const PARALLEL_COMPILE = 'KHR_parallel_shader_compile';
@@ -221,18 +221,22 @@ export class GpuFieldSampler {
     // One flush for every batch dispatched in this poll: their fences go to the GPU together.
     if (dispatched) gl.flush();
     if (dispatched && this.options.collect === 'spin') this.spinCollect();
+    if (dispatched && this.options.collect === 'sync') this.collectSignalled(true);
     if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
     this.sweepReleased();
     this.timing.pollMs += performance.now() - start;
     return this.jobs.length;
   }
 
-  /** Collects the batches whose fences have signalled, oldest first (fences signal in order). */
-  private collectSignalled(): void {
+  /**
+   * Collects the batches whose fences have signalled, oldest first (fences signal in order); with
+   * `waitForGpu` (collect: 'sync') every batch in flight, each read waiting for the GPU to finish it.
+   */
+  private collectSignalled(waitForGpu = false): void {
     const gl = this.gl;
     while (this.inflight.length > 0) {
       const batch = this.inflight[0];
-      if (gl.getSyncParameter(batch.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
+      if (!waitForGpu && gl.getSyncParameter(batch.fence!, gl.SYNC_STATUS) !== gl.SIGNALED) break;
       this.inflight.shift();
       const t = this.timing[batch.kind];
       const seen = performance.now();

@@ -129,10 +129,17 @@ export interface GpuFieldSamplerOptions {
    * How finished batches are found (issue 16's latency): `poll` (default) asks the oldest fence on
    * each timer poll; `spin` also asks right after a dispatch, every ~0.1 ms for up to
    * {@link SPIN_MS}, before going back to the timer (for a worker that owns its thread: a timer
-   * poll waits 4 ms or more once timers nest).
+   * poll waits 4 ms or more once timers nest); `sync` reads every batch back right after its
+   * dispatch, without asking its fence: `getBufferSubData` then waits for the GPU. It blocks the
+   * thread for the GPU's time, so it is for a worker that owns its thread: the fence's signal reaches
+   * the page 6–12 ms after a 65³ grid is done on the H100 (Chromium's GPU process reports it late),
+   * while a blocking read returns when the copy is done.
    */
-  collect?: 'poll' | 'spin';
+  collect?: GpuCollect;
 }
+
+/** How a sampler finds its finished batches (GpuFieldSamplerOptions.collect). */
+export type GpuCollect = 'poll' | 'spin' | 'sync';
 
 /** Longest a `spin` collect asks a fence after a dispatch, ms. */
 export const SPIN_MS = 4;

@@ -7,7 +7,7 @@
  */
 import type { BodyDefinition } from './bodyRegistry';
 import type { FieldRecipe } from '../field/index';
-import type { ChunkGrid, GpuChunkSamples, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
+import type { ChunkGrid, GpuChunkSamples, GpuCollect, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import type { SamplingMeasurement } from './samplingDecision';
 import type { PreparedMeasurement } from './samplingMeasure';
@@ -26,7 +26,7 @@ export interface GpuSamplerClientOptions {
   /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
   maxBatchJobs?: number;
   /** How finished batches are found (GpuFieldSamplerOptions.collect; benchmarks compare). */
-  collect?: 'poll' | 'spin';
+  collect?: GpuCollect;
 }
 
 export class GpuSamplerClient {

@@ -10,7 +10,7 @@
  * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → one probe chunk timed
  * on this GPU and in JS here (samplingMeasure.ts), for the start-up choice of sampling path.
  */
-import { GpuFieldSampler, type ChunkGrid, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
@@ -26,7 +26,7 @@ export interface GpuWorkerProbe {
 }
 
 export type GpuWorkerRequest =
-  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: 'poll' | 'spin' }>
+  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: GpuCollect }>
   | BodyRegistrationMessage
   | WorkerRequest<'grid', { body: string; grid: ChunkGrid }>
   | WorkerRequest<'edges', { body: string; grid: ChunkGrid; edgeIds: Uint32Array }>
@@ -64,7 +64,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, collect?: 'poll' | 'spin'): GpuWorkerProbe {
+function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, collect?: GpuCollect): GpuWorkerProbe {
   if (probe) return probe;
   if (typeof OffscreenCanvas === 'undefined') {
     return (probe = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });

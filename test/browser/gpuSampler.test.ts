@@ -165,6 +165,17 @@ describe('worker-owned context (OffscreenCanvas)', () => {
     expect(r.maxAbsDiffM / r.sizeM).toBeLessThanOrEqual(1e-4);
   });
 
+  it("collect: 'sync' reads each batch back at once, waiting for the GPU: the same grid, no poisoned texel left", async () => {
+    await open();
+    const r = await page.evaluate(
+      async ([path, recipe]) => (await srImport(path)).workerGridParity(recipe, 33, 'sync'),
+      [PAGE, asteroidRecipe(9)] as const,
+    );
+    expect(r.nanCount).toBe(0);
+    expect(r.maxAbsDiffM / r.sizeM).toBeLessThanOrEqual(1e-4);
+    expect(r.signMismatches).toBe(0);
+  });
+
   it('a bad recipe comes back as a named RecipeError, and the worker keeps going', async () => {
     await open();
     const message = await page.evaluate(async (path) => (await srImport(path)).workerRecipeError(), PAGE);

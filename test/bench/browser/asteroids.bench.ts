@@ -14,6 +14,7 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath, type SamplingPath } from '../../../src/workers/samplingPath';
 import { asteroidFieldSpec, asteroidRecipe } from '../../../src/scene/index';
+import { gpuCollectParam } from './gpuCollectParam';
 
 const COUNT = 50;
 const W = 512;
@@ -43,7 +44,7 @@ async function setup(): Promise<void> {
   renderer.shadowMap.enabled = true;
   document.body.appendChild(renderer.domElement);
   // As the app: the probe measures a blob asteroid (its programs are the blob shape's), never cached here.
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', {}, { probeRecipe: asteroidRecipe(1, { family: 'potato' }), storage: null });
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', gpuCollectParam(), { probeRecipe: asteroidRecipe(1, { family: 'potato' }), storage: null });
   path = choice.path;
   pathWhy = choice.detail;
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
@@ -102,7 +103,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 1,
     setup,
     run: generate,
-    notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}, ${mesher?.pool.size} body worker(s) (${pathWhy})`,
+    notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}${gpuCollectParam().collect ? ` (collect: ${gpuCollectParam().collect})` : ''}, ${mesher?.pool.size} body worker(s) (${pathWhy})`,
     extraRows: (): BenchRow[] => {
       const keep = (a: number[]) => a.slice(-3); // the timed runs, not the warm-up
       return [

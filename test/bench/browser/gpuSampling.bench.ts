@@ -5,7 +5,7 @@
  * transform-feedback edge pass (edges/s). On SwiftShader the ratios are the figure.
  */
 import type { Benchmark } from '../harness';
-import { GpuFieldSampler, type ChunkGrid, type GpuSamplerTiming } from '../../../src/gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuSamplerTiming } from '../../../src/gpu/GpuFieldSampler';
 import { signChangingEdges } from '../../../src/gpu/edgeList';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 import { ASTEROID6, benchGrid, GRID_N } from '../field.bench';
@@ -58,7 +58,7 @@ const ratio = (a: string, b: string): string =>
   medians[a] && medians[b] ? `${(medians[b] / medians[a]).toFixed(2)}× faster than ${b}` : '';
 
 /** A 65³ grid row on a main-thread sampler of its own, finding finished batches by `collect`. */
-function mainThreadRow(key: string, collect: 'poll' | 'spin', what: string): Benchmark {
+function mainThreadRow(key: string, collect: GpuCollect, what: string): Benchmark {
   let own: GpuFieldSampler | null = null;
   let afterSetup: GpuSamplerTiming | null = null;
   const get = (): GpuFieldSampler => {
@@ -83,7 +83,7 @@ function mainThreadRow(key: string, collect: 'poll' | 'spin', what: string): Ben
 }
 
 /** A 65³ grid row on an OffscreenCanvas sampling worker of its own, finding finished batches by `collect`. */
-function workerRow(key: string, collect: 'poll' | 'spin', what: string): Benchmark {
+function workerRow(key: string, collect: GpuCollect, what: string): Benchmark {
   let client: GpuSamplerClient | null = null;
   let afterSetup: GpuSamplerTiming | null = null;
   let timing: GpuSamplerTiming | null = null;
@@ -111,8 +111,10 @@ function workerRow(key: string, collect: 'poll' | 'spin', what: string): Benchma
 export const benchmarks: Benchmark[] = [
   mainThreadRow('gpu-main', 'poll', 'dispatch→collect latency'),
   mainThreadRow('gpu-main-spin', 'spin', "fences asked every ~0.1 ms after a dispatch (collect: 'spin')"),
+  mainThreadRow('gpu-main-sync', 'sync', "read back at once, waiting for the GPU (collect: 'sync')"),
   workerRow('gpu-worker', 'poll', 'OffscreenCanvas worker incl. postMessage'),
   workerRow('gpu-worker-spin', 'spin', "collect: 'spin'"),
+  workerRow('gpu-worker-sync', 'sync', "collect: 'sync' (read back at once, waiting for the GPU)"),
   {
     name: 'sampling/js-worker/grid/65^3/asteroid6',
     unit: 'ms',

@@ -13,6 +13,7 @@ import { Progress } from '../../../src/app/progress';
 import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
+import { gpuCollectParam } from './gpuCollectParam';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
 import { asteroidRecipe, planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
@@ -54,10 +55,10 @@ async function setup(): Promise<void> {
   // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
   const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
   // Measured afresh each run (not the app's cached answer), with the app's probe body.
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...gpuCollectParam(), ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
     storage: null, probeRecipe: asteroidRecipe(1, { family: 'potato' }),
   });
-  samplingWhy = choice.detail;
+  samplingWhy = choice.detail + (gpuCollectParam().collect ? ` (collect: ${gpuCollectParam().collect})` : '');
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 

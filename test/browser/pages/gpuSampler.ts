@@ -4,7 +4,7 @@
  * for the Node side to assert on.
  */
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
-import { GpuFieldSampler, type ChunkGrid } from '../../../src/gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type GpuCollect } from '../../../src/gpu/GpuFieldSampler';
 import { signChangingEdges } from '../../../src/gpu/edgeList';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 
@@ -284,9 +284,9 @@ export async function contextLossRejects(recipe: FieldRecipe): Promise<{ name: s
   return { name, after };
 }
 
-/** The same grid through the OffscreenCanvas worker. */
-export async function workerGridParity(recipe: FieldRecipe, points: number): Promise<GridParity & { renderer: string }> {
-  const client = await GpuSamplerClient.create({ poison: true });
+/** The same grid through the OffscreenCanvas worker, its sampler finding finished batches by `collect`. */
+export async function workerGridParity(recipe: FieldRecipe, points: number, collect: GpuCollect = 'poll'): Promise<GridParity & { renderer: string }> {
+  const client = await GpuSamplerClient.create({ poison: true, collect });
   if (!client) throw new Error('no GPU sampling worker (OffscreenCanvas WebGL2) in this browser');
   try {
     const grid = gridAround(recipe, points);
