@@ -14,6 +14,7 @@ import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
 import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
 import type { Progress } from './progress';
+import { StartupTimeline } from './startupTimeline';
 
 export interface SceneBodiesOptions {
   renderer: WebGLRenderer;
@@ -40,6 +41,8 @@ export class SceneBodies {
   readonly planet: PlanetView | null;
   /** The light of every body. */
   readonly sun: Sun;
+  /** When this scene's start reached each stage (`window.__sr.startup()`). */
+  readonly startup = new StartupTimeline();
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.field = spec.asteroids && new AsteroidField({
@@ -72,6 +75,7 @@ export class SceneBodies {
 
   /** Starts generation on the body workers (once the sampling probe has answered). */
   start(mesher: BodyMesher): void {
+    this.startup.note('jobsStarted');
     this.field?.start(mesher);
     this.planet?.start(mesher);
   }
@@ -82,6 +86,7 @@ export class SceneBodies {
    */
   update(camera: PerspectiveCamera, orbitTarget: Vector3, heightPx: number, dtS: number, timeS: number): StatsLines {
     const lines: StatsLines = {};
+    this.noteStartup();
     const atPlanet = this.atPlanet(camera.position);
     if (this.field) {
       this.field.update(camera, heightPx, dtS, timeS);
@@ -135,6 +140,17 @@ export class SceneBodies {
     const near = this.field?.nearest(position);
     if (!near) return null;
     return scratch.copy(near.center).sub(position).dot(ahead) > 0 ? near.center : null;
+  }
+
+  /** The start's stages reached by the frame before this one (a stage reached is not asked again). */
+  private noteStartup(): void {
+    const { field, planet, startup } = this;
+    startup.note('firstFrame');
+    if (field) {
+      startup.note('asteroidsGenerated', () => field.allGenerated());
+      startup.note('asteroidsSettled', () => field.settled());
+    }
+    if (planet) startup.note('planetComplete', () => planet.stats().complete);
   }
 
   /** Nothing left to generate or fade in. */

@@ -32,6 +32,8 @@ export interface DebugHooks {
   planet(): PlanetStats | null;
   /** Generated and done fading: safe to take a screenshot. */
   settled(): boolean;
+  /** When the scene's start reached each stage, seconds since navigation (startupTimeline.ts). */
+  startup(): Partial<Record<import('./startupTimeline').StartupStage, number>>;
   exportMesh(format: 'glb' | 'obj'): Promise<{ base64: string; name: string; triangles: number }>;
   gallery(): import('./Gallery').GalleryCellStatus[];
   /** Screenshot at a size: PNG as base64, with its file name (the CLI saves it). */
@@ -70,6 +72,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
     settled: () => app?.settled() ?? false,
+    startup: () => app?.bodies?.startup.report() ?? {},
     exportMesh: (format: 'glb' | 'obj') => (app ? app.exportAsteroid(format) : Promise.reject(new Error('the app did not start'))),
     gallery: () => app?.gallery?.status() ?? [],
     planet: () => app?.planet?.stats() ?? null,

@@ -33,8 +33,9 @@ export async function coldStartRows(baseUrl: string): Promise<BenchRow[]> {
       // A fresh profile starts in JS and measures the GPU once settled: the path is the first answer's.
       const path = await page.evaluate(() => window.__sr?.samplingProbe()?.detail ?? 'none');
       const c = await page.evaluate(() => window.__sr?.frameCompiles() ?? { frames: 0, programs: 0, names: [] });
+      const stages = await page.evaluate(() => window.__sr?.startup() ?? {});
       seconds.push(settled ? s : CAP_S);
-      notes.push(`seed ${seed}: ${settled ? `${s.toFixed(1)} s` : `not settled in ${CAP_S} s`} (${path}; ${c.programs} program(s) compiled in ${c.frames} frame(s): ${c.names.join(', ') || 'none'})`);
+      notes.push(`seed ${seed}: ${settled ? `${s.toFixed(1)} s` : `not settled in ${CAP_S} s`} (${path}; ${c.programs} program(s) compiled in ${c.frames} frame(s): ${c.names.join(', ') || 'none'}; stages at ${Object.entries(stages).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
     } finally {
       await browser.close();
     }
