@@ -25,7 +25,10 @@ export interface GpuSamplerClientOptions {
   permutationTexture?: boolean;
   /** Most chunks a GPU batch holds (default MAX_BATCH_JOBS; benchmarks compare: `?gpuBatch=1`). */
   maxBatchJobs?: number;
-  /** How finished batches are found (GpuFieldSamplerOptions.collect; benchmarks compare). */
+  /**
+   * How finished batches are found (GpuFieldSamplerOptions.collect), for both of the worker's samplers;
+   * by default bodies `sync` and the planet `poll` (benchmarks compare: `?gpuCollect=`).
+   */
   collect?: GpuCollect;
 }
 

@@ -63,9 +63,11 @@ function mainThreadRow(key: string, collect: GpuCollect, what: string): Benchmar
   let afterSetup: GpuSamplerTiming | null = null;
   const get = (): GpuFieldSampler => {
     if (collect === 'poll') return mainSampler(); // shared with the edge row
+    if (own) return own;
+    // One context a row: a context per call ran past the browser's limit and lost the oldest.
     const gl = document.createElement('canvas').getContext('webgl2');
     if (!gl) throw new Error('no WebGL2');
-    return (own ??= new GpuFieldSampler(gl, { label: `bench (${collect})`, collect }));
+    return (own = new GpuFieldSampler(gl, { label: `bench (${collect})`, collect }));
   };
   return {
     name: `sampling/${key}/grid/65^3/asteroid6`,
