@@ -31,6 +31,13 @@ const LOST_BY = 8;
  * SwiftShader was 3.6–6× behind (and its 65³ chunks cost it seconds more): it stops at this.
  */
 const COARSE_LOST_BY = 3;
+/**
+ * The 33³ chunks go out as one batch of this many: a real GPU pays its round trips once a batch
+ * (in batches of 2 the H100 measured 15–35 ms a chunk, 3.2–4× behind 15 JS workers, and the probe
+ * stopped there in 2 of 3 explore loads that the 65³ stage then showed the GPU winning 111/s to
+ * 19/s), while a software GPU's cost is per sample and a batch does not hide it.
+ */
+const COARSE_BATCH = 8;
 
 /** The probe chunk: the recipe's bounding box in PROBE_CELLS³ cells. */
 export function probeChunk(recipe: FieldRecipe, cells = PROBE_CELLS): ChunkGrid {
@@ -113,8 +120,8 @@ async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: 
 
 /**
  * Phase 2, the GPU's timed batches (the caller keeps the page's own frames off the GPU meanwhile:
- * beside explore's frames on the H100 a chunk took 470 ms). First two PROBE_CELLS³ chunks: a
- * software GPU far behind the JS path stops there. A real GPU is then timed on FINE_CELLS³ chunks,
+ * beside explore's frames on the H100 a chunk took 470 ms). First a batch of COARSE_BATCH
+ * PROBE_CELLS³ chunks: a software GPU far behind the JS path stops there. A real GPU is then timed on FINE_CELLS³ chunks,
  * the asteroid level that holds most of the work: at 33³ its fence and readback round trips
  * weigh more than its passes, and the two paths tied on the H100 (183 vs 172/s) where the
  * asteroids bench ran the GPU path 2.5× faster.
@@ -122,7 +129,7 @@ async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: 
 export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
   const w = Math.max(1, workers);
   const { coarse, fine } = prepared.js;
-  const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [2], Infinity);
+  const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [COARSE_BATCH], Infinity);
   const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
     points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs: prepared.gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
   });
