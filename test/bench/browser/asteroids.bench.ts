@@ -25,7 +25,17 @@ let mesher: BodyMesher | null = null;
 let path: SamplingPath = 'js-worker';
 let pathWhy = '';
 let seed = 100;
-const samples = { jobsPerS: [] as number[], longTasks: [] as number[], longestGapMs: [] as number[], jobs: [] as number[], programs: [] as number[], programNotes: [] as string[] };
+const samples = {
+  jobsPerS: [] as number[], longTasks: [] as number[], longestGapMs: [] as number[], jobs: [] as number[], programs: [] as number[], programNotes: [] as string[],
+  samplerBusy: [] as number[], samplerNotes: [] as string[],
+};
+
+/** The bodies' GPU sampler's running totals: time inside its polls (dispatch and readback), grid batches and jobs. */
+async function samplerTotals(): Promise<{ pollMs: number; batches: number; jobs: number; handlerMs: number } | null> {
+  const stats = mesher?.gpuWorker ? await mesher.gpuWorker.stats() : null;
+  const b = stats?.bodies;
+  return b ? { pollMs: b.pollMs, batches: b.grid.batches + b.edges.batches, jobs: b.grid.jobs + b.edges.jobs, handlerMs: stats.handlerMs } : null;
+}
 
 /** GL programs so far: the sampling worker's (two a program set) and the renderer's (materials). */
 async function programsSoFar(): Promise<{ sampler: number; materials: number; names: string }> {
@@ -59,6 +69,7 @@ async function generate(): Promise<void> {
   camera.position.set(...hero.positionM).add(new Vector3(0.6, 0.4, 1).normalize().multiplyScalar(hero.radiusM * 3.2));
   camera.lookAt(...hero.positionM);
   const programsBefore = await programsSoFar();
+  const samplerBefore = await samplerTotals();
   field.start(mesher!);
 
   let longTasks = 0;
@@ -92,6 +103,14 @@ async function generate(): Promise<void> {
   const sampler = programsAfter.sampler - programsBefore.sampler, materials = programsAfter.materials - programsBefore.materials;
   samples.programs.push(sampler + materials);
   samples.programNotes.push(`${sampler} sampling + ${materials} material programs (${programsAfter.names})`);
+  const samplerAfter = await samplerTotals();
+  if (samplerBefore && samplerAfter) {
+    // How busy the GPU worker was: if far below the run's time, batching several bodies' grids in one pass would not shorten it.
+    const busy = samplerAfter.pollMs - samplerBefore.pollMs;
+    const batches = samplerAfter.batches - samplerBefore.batches, jobs = samplerAfter.jobs - samplerBefore.jobs;
+    samples.samplerBusy.push((100 * busy) / (seconds * 1000));
+    samples.samplerNotes.push(`${busy.toFixed(0)} ms in polls of ${(seconds * 1000).toFixed(0)} ms; ${batches} batches, ${(jobs / Math.max(1, batches)).toFixed(2)} jobs a batch; requests ${(samplerAfter.handlerMs - samplerBefore.handlerMs).toFixed(0)} ms`);
+  }
   field.dispose();
 }
 
@@ -105,11 +124,14 @@ export const benchmarks: Benchmark[] = [
     run: generate,
     notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}${gpuCollectParam().collect ? ` (collect: ${gpuCollectParam().collect})` : ''}, ${mesher?.pool.size} body worker(s) (${pathWhy})`,
     extraRows: (): BenchRow[] => {
-      const keep = (a: number[]) => a.slice(-3); // the timed runs, not the warm-up
+      const keep = <T>(a: T[]): T[] => a.slice(-3); // the timed runs, not the warm-up
       return [
         rowFrom('asteroids/50/jobs-per-s', 'jobs/s', keep(samples.jobsPerS), `${keep(samples.jobs).join('/')} jobs per run`),
         rowFrom('asteroids/50/long-tasks', 'count', keep(samples.longTasks), 'main-thread tasks > 50 ms during generation (target 0)'),
         rowFrom('asteroids/50/longest-frame-gap', 'ms', keep(samples.longestGapMs), 'longest rAF interval during generation'),
+        ...(samples.samplerBusy.length > 0
+          ? [rowFrom('asteroids/50/gpu-sampler-busy', '%', keep(samples.samplerBusy), `share of the run the GPU sampling worker spent dispatching and reading back (grid + edge passes): ${keep(samples.samplerNotes).join('; ')}`)]
+          : []),
         // The warm-up run is where a fresh page compiles: its count is the first of the notes.
         rowFrom('asteroids/50/programs-compiled', 'count', samples.programs.slice(0, 1), `GL programs compiled by the first run (a fresh page; target ≤ 12): ${samples.programNotes[0] ?? 'none'}; later runs, new seeds: ${samples.programs.slice(1).join('/')}`),
       ];
