@@ -21,6 +21,7 @@ import type { CompiledGlsl } from '../field/compileGlsl';
 import type { FieldRecipe } from '../field/recipe';
 import { gridAtlasLayout } from './atlas';
 import { groupIntoBatches, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES } from './batches';
+import { splitByRecipes } from './recipeSlots';
 import { signChangingEdges } from './edgeList';
 import {
   buildFieldPrograms, compileSamplerField, deleteFieldPrograms, deleteRecipeGpuData, programLabel, programReady, recipeGpuData,
@@ -284,27 +285,34 @@ export class GpuFieldSampler {
     }
     if (ready.length === 0) return false;
     const max = this.options.maxBatchJobs;
-    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${j.recipeKey}|${j.grid.points}|${j.edgeEnds ? 1 : 0}`, max);
+    // A shape whose chunks read their own recipe's numbers (recipeSlots.ts) batches its recipes together.
+    const slotsOf = (j: Job) => this.programs.get(this.recipes.get(j.recipeKey)!.programsKey)!.slots;
+    const groupOf = (j: Job) => (slotsOf(j) ? `shape ${this.recipes.get(j.recipeKey)!.programsKey}` : j.recipeKey);
+    const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${groupOf(j)}|${j.grid.points}|${j.edgeEnds ? 1 : 0}`, max)
+      .flatMap((jobs) => {
+        const slots = slotsOf(jobs[0]);
+        return slots ? splitByRecipes(jobs, (j) => j.recipeKey, slots.recipes, max) : [jobs];
+      });
     batches.sort((x, y) => (x[0].kind === y[0].kind ? 0 : x[0].kind === 'edges' ? -1 : 1));
     let dispatched = false;
     for (let jobs of batches) {
       const kind = jobs[0].kind;
       const inflight = this.inflight.reduce((n, b) => n + (b.kind === kind ? 1 : 0), 0);
       if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < max) continue;
-      const entry = this.recipes.get(jobs[0].recipeKey)!;
-      const programs = this.programs.get(entry.programsKey)!;
+      const programs = this.programs.get(this.recipes.get(jobs[0].recipeKey)!.programsKey)!;
       let batch: Batch | null = null;
       const started = performance.now();
+      const dataOf = (job: Job) => this.recipes.get(job.recipeKey)!.data;
       try {
         jobs = jobs.slice(0, programs.block.slots);
         if (kind === 'grid') {
           const layout = this.passes.batchLayout(jobs[0].layout!, max);
           jobs = jobs.slice(0, layout.capacity);
           batch = this.newBatch(kind, jobs);
-          this.passes.dispatchGrid(batch, layout, programs, entry.data);
+          this.passes.dispatchGrid(batch, layout, programs, dataOf);
         } else {
           batch = this.newBatch(kind, jobs);
-          this.passes.dispatchEdges(batch, programs, entry.data);
+          this.passes.dispatchEdges(batch, programs, dataOf);
         }
         this.fence(batch);
         dispatched = true;
@@ -324,7 +332,7 @@ export class GpuFieldSampler {
   }
 
   private newBatch(kind: Job['kind'], jobs: Job[]): Batch {
-    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [], dispatchedAt: 0 };
+    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [], dispatchedAt: 0, own: null };
     for (const job of jobs) {
       job.state = 'inflight';
       job.batch = batch;

@@ -12,6 +12,7 @@ import { resolveIncludes } from '../field/glslInclude';
 import type { FieldRecipe } from '../field/recipe';
 import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
 import { describeShaderLog, GpuShaderError } from './glProgram';
+import { recipeSlots, recipeSlotsSource, RECIPE_SLOT_UNIFORMS, type RecipeSlots } from './recipeSlots';
 import quadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
 import gridFrag from '../../glsl/gpu_grid.frag.glsl?raw';
 import edgesVert from '../../glsl/gpu_edges.vert.glsl?raw';
@@ -37,14 +38,24 @@ export interface FieldPrograms {
   block: ChunkBlockLayout;
   grid: PendingProgram;
   edges: PendingProgram;
+  /**
+   * Numbers as data: how many recipes of the shape one batch holds, each chunk reading its own
+   * recipe's numbers and tables (recipeSlots.ts); null: one recipe a batch, its own block and texture.
+   */
+  slots: RecipeSlots | null;
 }
 
 /** What one recipe binds besides its programs. */
 export interface RecipeGpuData {
-  /** The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both passes. */
+  /**
+   * The permutation tables as an R8UI texture (`permutationTexture` compiles), bound to unit 0 in both
+   * passes; null where the shape's batches stack their recipes' tables in a texture of their own.
+   */
   permutation: WebGLTexture | null;
-  /** The `SrParams` block's contents (`numbersAsData` compiles), bound at {@link PARAMS_BLOCK_BINDING}. */
+  /** The `SrParams` block's contents (`numbersAsData` compiles), bound at {@link PARAMS_BLOCK_BINDING}; null as above. */
   params: WebGLBuffer | null;
+  /** The same numbers and tables as bytes, which a batch of several recipes packs (recipeSlots.ts). */
+  arrays: { params: Float32Array; permutation: Uint8Array };
 }
 
 export interface PendingProgram {
@@ -68,14 +79,25 @@ export function buildFieldPrograms(gl: WebGL2RenderingContext, compiled: Compile
   // lost the context on SwiftShader, until grad3 became arithmetic and shared modifiers branch-free.
   // Per-chunk uniforms of the field and the mapping become one uniform block (chunkBlock.ts).
   const perChunk = extractChunkUniforms([compiled.source, options.mappingGlsl]);
-  const block = chunkBlockLayout(perChunk.declarations, gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number, options.maxBatchJobs);
-  const chunks = { ...GLSL_CHUNKS, sr_field: perChunk.sources[0], [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
+  const maxBlockBytes = gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number;
+  const batched = batchesRecipes(compiled, options);
+  const declarations = batched ? [...perChunk.declarations, ...RECIPE_SLOT_UNIFORMS] : perChunk.declarations;
+  const block = chunkBlockLayout(declarations, maxBlockBytes, options.maxBatchJobs);
+  const slots = batched ? recipeSlots(compiled.params.length, compiled.noiseSeeds.length, maxBlockBytes, block.slots) : null;
+  const field = slots ? recipeSlotsSource(perChunk.sources[0], slots) : perChunk.sources[0];
+  const chunks = { ...GLSL_CHUNKS, sr_field: field, [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
   return {
     label,
     block,
     grid: startProgram(gl, `grid pass for ${label}`, quadVert, gridFrag, chunks),
     edges: startProgram(gl, `edge pass for ${label}`, edgesVert, edgesFrag, chunks, ['sr_hermite']),
+    slots,
   };
+}
+
+/** Whether a shape's batches hold several recipes: its numbers are data (recipeSlots.ts). */
+function batchesRecipes(compiled: CompiledGlsl, options: FieldProgramOptions): boolean {
+  return options.fieldOptions.numbersAsData === true && compiled.params.length > 0;
 }
 
 /** A recipe's field compiled as the sampler's programs read it. */
@@ -85,6 +107,9 @@ export function compileSamplerField(recipe: FieldRecipe, options: FieldProgramOp
 
 /** The recipe's own GPU data: its permutation texture (when the field reads one) and its params block. */
 export function recipeGpuData(gl: WebGL2RenderingContext, compiled: CompiledGlsl, options: FieldProgramOptions): RecipeGpuData {
+  const arrays = { params: compiled.params, permutation: compiled.permutation };
+  // Several recipes a batch: the batch binds its own block and texture, packed from the arrays.
+  if (batchesRecipes(compiled, options)) return { permutation: null, params: null, arrays };
   const textured = options.fieldOptions.permutationTexture === true && compiled.noiseSeeds.length > 0;
   let params: WebGLBuffer | null = null;
   if (compiled.params.length > 0) {
@@ -93,7 +118,7 @@ export function recipeGpuData(gl: WebGL2RenderingContext, compiled: CompiledGlsl
     gl.bufferData(gl.UNIFORM_BUFFER, compiled.params, gl.STATIC_DRAW);
     gl.bindBuffer(gl.UNIFORM_BUFFER, null);
   }
-  return { permutation: textured ? permutationTexture(gl, compiled.permutation) : null, params };
+  return { permutation: textured ? permutationTexture(gl, compiled.permutation) : null, params, arrays };
 }
 
 /** A label for a recipe's programs (`key`: its identity, hashed). */
@@ -175,7 +200,7 @@ function programError(gl: WebGL2RenderingContext, p: PendingProgram): GpuShaderE
 }
 
 /** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
-function permutationTexture(gl: WebGL2RenderingContext, bytes: Uint8Array): WebGLTexture {
+export function permutationTexture(gl: WebGL2RenderingContext, bytes: Uint8Array): WebGLTexture {
   const texture = gl.createTexture()!;
   gl.bindTexture(gl.TEXTURE_2D, texture);
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);

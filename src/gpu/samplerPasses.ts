@@ -8,7 +8,8 @@
 import type { GridAtlasLayout } from './atlas';
 import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, unpackGridBlock, type GridBatchLayout } from './batches';
 import { packChunkBlock, CHUNK_BLOCK_BINDING } from './chunkBlock';
-import { PARAMS_BLOCK_BINDING, type FieldPrograms, type RecipeGpuData } from './fieldPrograms';
+import { PARAMS_BLOCK_BINDING, permutationTexture, type FieldPrograms, type RecipeGpuData } from './fieldPrograms';
+import { packBatchRecipes } from './recipeSlots';
 import type { Batch, Job } from './samplerTypes';
 
 /** Floats the edge pass writes per edge: t and the unit gradient. */
@@ -41,14 +42,14 @@ export class SamplerPasses {
   }
 
   /** One draw for every chunk of the batch, each into its block of one target; one readPixels of the rows used. */
-  dispatchGrid(batch: Batch, layout: GridBatchLayout, programs: FieldPrograms, data: RecipeGpuData): void {
+  dispatchGrid(batch: Batch, layout: GridBatchLayout, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData): void {
     const p = programs.grid;
     const gl = this.gl;
     const atlas = layout.atlas;
     const target = this.target(layout.width, layout.height);
     const read = gridBatchReadback(layout, batch.jobs.length);
     gl.useProgram(p.program);
-    this.bindChunkBlock(batch, programs, data);
+    this.bindChunkBlock(batch, programs, dataOf);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, atlas.points);
     gl.uniform1i(u.get('sr_tileWidth')!, atlas.tileWidth);
@@ -77,7 +78,7 @@ export class SamplerPasses {
   }
 
   /** Every job's edge ids and chunk slots in one input; one transform-feedback draw for the batch. */
-  dispatchEdges(batch: Batch, programs: FieldPrograms, data: RecipeGpuData): void {
+  dispatchEdges(batch: Batch, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData): void {
     const p = programs.edges;
     const gl = this.gl;
     const { offsets, total } = edgeBatchOffsets(batch.jobs.map((j) => j.edgeIds!.length));
@@ -96,7 +97,7 @@ export class SamplerPasses {
     });
 
     gl.useProgram(p.program);
-    this.bindChunkBlock(batch, programs, data);
+    this.bindChunkBlock(batch, programs, dataOf);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, batch.jobs[0].grid.points);
     gl.uniform1f(u.get('sr_gradientStepCells')!, this.options.gradientStepCells);
@@ -154,11 +155,12 @@ export class SamplerPasses {
    * chunk block; the recipe's permutation texture on unit 0 where the program reads it, and its
    * params block (numbers as data).
    */
-  private bindChunkBlock(batch: Batch, programs: FieldPrograms, data: RecipeGpuData): void {
+  private bindChunkBlock(batch: Batch, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData): void {
     const gl = this.gl;
     const program = batch.kind === 'grid' ? programs.grid : programs.edges;
-    const bytes = packChunkBlock(programs.block, batch.jobs.map((j) => ({
-      sr_chunkOriginM: j.grid.originM, sr_chunkStepM: j.grid.stepM, ...j.grid.uniforms,
+    const { data, bases } = this.recipeBinding(batch, programs, dataOf);
+    const bytes = packChunkBlock(programs.block, batch.jobs.map((j, n) => ({
+      sr_chunkOriginM: j.grid.originM, sr_chunkStepM: j.grid.stepM, ...j.grid.uniforms, ...bases?.[n],
     })));
     gl.bindBuffer(gl.UNIFORM_BUFFER, (this.chunkBuffer ??= gl.createBuffer()));
     // Sized for every slot: a block bound smaller than the program declares is an error.
@@ -172,6 +174,26 @@ export class SamplerPasses {
       gl.bindTexture(gl.TEXTURE_2D, data.permutation);
       gl.uniform1i(program.uniforms!.get('sr_permutation') ?? null, 0);
     }
+  }
+
+  /**
+   * What the batch binds besides its programs: its one recipe's block and texture; or, where the
+   * shape batches several recipes (recipeSlots.ts), a block and a texture of the batch's own with
+   * each recipe's numbers and tables, and each job's bases into them.
+   */
+  private recipeBinding(batch: Batch, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData):
+  { data: Pick<RecipeGpuData, 'params' | 'permutation'>; bases: Record<string, number>[] | null } {
+    const slots = programs.slots;
+    if (!slots) return { data: dataOf(batch.jobs[0]), bases: null };
+    const gl = this.gl;
+    const packed = packBatchRecipes(batch.jobs, (n) => dataOf(batch.jobs[n]).arrays, slots);
+    const params = gl.createBuffer()!;
+    gl.bindBuffer(gl.UNIFORM_BUFFER, params);
+    gl.bufferData(gl.UNIFORM_BUFFER, packed.params, gl.STREAM_DRAW);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, null);
+    const permutation = packed.permutation ? permutationTexture(gl, packed.permutation) : null;
+    batch.own = { params, permutation };
+    return { data: batch.own, bases: packed.bases };
   }
 
   /** One readback for the batch; each job still in flight resolves with its part. */
@@ -259,6 +281,12 @@ export class SamplerPasses {
   release(batch: Batch): void {
     if (batch.fence) this.gl.deleteSync(batch.fence);
     batch.fence = null;
+    if (batch.own) {
+      // Draws already issued keep them alive until they finish (GL deletes in-use objects later).
+      this.gl.deleteBuffer(batch.own.params);
+      this.gl.deleteTexture(batch.own.permutation);
+      batch.own = null;
+    }
     if (batch.buffer) {
       this.freeBuffers.push({ buffer: batch.buffer, bytes: batch.bufferBytes });
       // Keep the pool small: a few buffers of recent sizes.

@@ -89,6 +89,22 @@ describe('numbers as data: one program set per recipe shape (issue 16)', () => {
     expect(programs).toEqual({ built: 3, held: 3 });
   });
 
+  it("several bodies of one shape share a batch: each reads its own numbers and noise tables, as when sampled alone", async () => {
+    await open();
+    // potato, contactBinary and cratered are one shape (blob): five recipes, two of them the same family.
+    const recipes = [asteroidRecipe(3, { family: 'potato' }), asteroidRecipe(4, { family: 'contactBinary' }), asteroidRecipe(5, { family: 'cratered' }),
+      asteroidRecipe(6, { family: 'potato' }), asteroidRecipe(7, { family: 'contactBinary' })];
+    const r = await page.evaluate(async ([path, recipes]) => (await srImport(path)).batchedRecipes(recipes, 17), [PAGE, recipes] as const);
+    console.log(`five blob recipes together: ${r.gridBatches} grid batch(es), ${r.edgeBatches} edge batch(es), max |gpu−js| / size ${r.worstGridOfSize.toExponential(1)}`);
+    expect(r.gridBatches).toBeLessThan(recipes.length);
+    expect(r.edgeBatches).toBeLessThan(recipes.length);
+    expect(r.gridsIdentical).toBe(true);
+    expect(r.edgesIdentical).toBe(true);
+    expect(r.nanCount).toBe(0);
+    expect(r.signMismatches).toBe(0);
+    expect(r.worstGridOfSize).toBeLessThanOrEqual(1e-4);
+  });
+
   it('a released recipe gives its data back once its last holder lets go; its shape keeps the programs', async () => {
     await open();
     const recipes = [asteroidRecipe(5, { family: 'potato' }), asteroidRecipe(6, { family: 'potato' }), asteroidRecipe(2, { family: 'shard' })];

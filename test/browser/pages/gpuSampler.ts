@@ -4,7 +4,7 @@
  * for the Node side to assert on.
  */
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
-import { GpuFieldSampler, type ChunkGrid, type GpuCollect } from '../../../src/gpu/GpuFieldSampler';
+import { GpuFieldSampler, type ChunkGrid, type EdgeSamples, type GpuCollect } from '../../../src/gpu/GpuFieldSampler';
 import { signChangingEdges } from '../../../src/gpu/edgeList';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 
@@ -55,6 +55,48 @@ export async function releaseCycle(recipes: FieldRecipe[]): Promise<{ prepared: 
   const { values } = await s.sampleGrid(recipes[0], gridAround(recipes[0], 9)).promise;
   s.dispose();
   return { prepared, afterOneRelease, afterAll, programs, resampledNaN: values.filter(Number.isNaN).length };
+}
+
+/**
+ * Recipes of one shape sampled together on a fresh numbers-as-data sampler: every grid job at once,
+ * then every edge job at once (recipeSlots.ts: one batch holds several recipes), against each job
+ * alone on the same sampler (the same programs and numbers: identical) and the grids against JS.
+ */
+export async function batchedRecipes(recipes: FieldRecipe[], points: number): Promise<{
+  gridBatches: number; edgeBatches: number; worstGridOfSize: number; nanCount: number; signMismatches: number; gridsIdentical: boolean; edgesIdentical: boolean;
+}> {
+  const s = new GpuFieldSampler(document.createElement('canvas').getContext('webgl2')!, {
+    label: 'batched recipes test', poison: true, gradientStepCells: GRADIENT_STEP_CELLS, fieldOptions: { permutationTexture: true, numbersAsData: true },
+  });
+  try {
+    const grids = recipes.map((r) => gridAround(r, points));
+    // Alone first (each job awaited before the next: a batch each), which also compiles the shape.
+    const alone: Float32Array[] = [];
+    for (let i = 0; i < recipes.length; i++) alone.push((await s.sampleGrid(recipes[i], grids[i]).promise).values);
+    const ids = alone.map((values) => signChangingEdges(values, points).ids);
+    const aloneEdges: EdgeSamples[] = [];
+    for (let i = 0; i < recipes.length; i++) aloneEdges.push(await s.sampleEdges(recipes[i], grids[i], ids[i]).promise);
+    const before = structuredClone(s.timing);
+    const together = await Promise.all(recipes.map((r, i) => s.sampleGrid(r, grids[i]).promise));
+    const togetherEdges = await Promise.all(recipes.map((r, i) => s.sampleEdges(r, grids[i], ids[i]).promise));
+    const same = (x: ArrayLike<number>, y: ArrayLike<number>) => x.length === y.length && Array.from(x).every((v, i) => Object.is(v, y[i]));
+    let worstGridOfSize = 0, nanCount = 0, signMismatches = 0;
+    together.forEach((g, i) => {
+      const parity = compareGrid(recipes[i], grids[i], g.values, g.latencyMs);
+      worstGridOfSize = Math.max(worstGridOfSize, parity.maxAbsDiffM / parity.sizeM);
+      nanCount += parity.nanCount;
+      signMismatches += parity.signMismatches;
+    });
+    return {
+      gridBatches: s.timing.grid.batches - before.grid.batches,
+      edgeBatches: s.timing.edges.batches - before.edges.batches,
+      worstGridOfSize, nanCount, signMismatches,
+      gridsIdentical: together.every((g, i) => same(g.values, alone[i])),
+      edgesIdentical: togetherEdges.every((e, i) => same(e.t, aloneEdges[i].t) && same(e.normals, aloneEdges[i].normals)),
+    };
+  } finally {
+    s.dispose();
+  }
 }
 
 /** A grid that covers the body's bounds with P points per axis. */
