@@ -12,15 +12,7 @@ import { Frustum, Group, HemisphereLight, Matrix4, Vector3, type PerspectiveCame
 import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
 import type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 import { compileToGlsl } from '../field/glsl';
-import {
-  CubeSphereSpace,
-  parseChunkKey,
-  PlanetStreaming,
-  shouldReselect,
-  type CubeSphereOptions,
-  type LodSelectResult,
-  type PlanetJob,
-} from '../lod/index';
+import { CubeSphereSpace, parseChunkKey, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult, type PlanetJob } from '../lod/index';
 import { BODY_SIMPLIFY } from '../mesher/index';
 import { APPLY_BUDGET_MS } from './frameBudget';
 import { BodyMaterial } from '../render/BodyMaterial';
@@ -465,6 +457,7 @@ export class PlanetView {
       balanceFallbacks: r?.balanceFallbacks ?? 0,
       // No requests left in the LOD worker's own latest answer, given after everything it was told:
       // chunks that landed since it answered are not drawn until it selects again.
+      detailCompiling: this.pieces.detailCompiling,
       complete: r !== null && this.lod.answerIsCurrent && this.lastSelectHeightPx === this.viewportHeightPx && r.holes === 0 &&
         r.requests.length === 0 && committedLatest && m.idle && this.jobs.size === 0 && this.results.length === 0,
     };

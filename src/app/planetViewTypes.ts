@@ -106,6 +106,8 @@ export interface PlanetStats {
   balanceFallbacks: number;
   /** Selection answered, nothing left to generate and the latest snapshot drawn. */
   complete: boolean;
+  /** The per-pixel detail material is compiling: the look changes when it lands (not settled yet). */
+  detailCompiling: boolean;
 }
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */

@@ -189,6 +189,11 @@ export class PlanetPieces {
     );
   }
 
+  /** The detail material is compiling: once it lands the planet's look changes. */
+  get detailCompiling(): boolean {
+    return this.detailState === 'compiling';
+  }
+
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
     this.uploads.dispose();
