@@ -126,4 +126,20 @@ describe('planet: orbit to surface and back', () => {
     }
     expect(log.errors).toEqual([]);
   });
+
+  it('quality=high: the detail material compiles once, off the frame, and the page settles only after it', { timeout: 300_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 320, height: 240 });
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&quality=high`);
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
+    expect((await page.evaluate(() => window.__sr!.planet()))!.detailCompiling).toBe(false);
+    // Frames drawn with the detail material: none of them compiles it again.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
+    const compiles = await page.evaluate(() => window.__sr!.frameCompiles());
+    const programs = await page.evaluate(() => window.__sr!.programs());
+    console.log(`planet quality=high: frames that compiled: ${compiles.names.join(', ') || 'none'}; programs: ${programs.names}`);
+    expect(compiles.names).not.toContain('BodyMaterial');
+    expect(programs.names).toMatch(/BodyMaterial ×1(,|$)/);
+    await page.screenshot({ path: resultPath('planet-detail.png') });
+    expect(log.errors).toEqual([]);
+  });
 });
