@@ -189,7 +189,7 @@ function handle(msg: GpuWorkerRequest): void {
     if (msg.kind === 'measure') {
       if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
       const p = msg.params;
-      const work: Promise<unknown> = p.phase === 'prepare' ? prepareMeasurement(sampler, p.recipe) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
+      const work: Promise<unknown> = p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
       work.then(
         (result) => reply({ id: msg.id, result }),
         (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),

@@ -15,7 +15,7 @@
  */
 
 /** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
-export const SAMPLING_PROBE_VERSION = 8;
+export const SAMPLING_PROBE_VERSION = 9;
 /** A cached answer older than this is measured again (drivers and browsers update in place). */
 export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';

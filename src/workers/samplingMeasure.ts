@@ -75,25 +75,34 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
   return { sampleMs: gridMs + stats.hermiteMs, meshMs: stats.totalMs - stats.hermiteMs };
 }
 
-/** What the first phase measured: the JS figures at both sizes and the GPU's compile. */
+/** What the first phase measured: the JS figures at both sizes. */
 export interface PreparedMeasurement {
-  gpuFirstMs: number;
   /** Best of warm runs of a PROBE_CELLS³ chunk, and one run of a FINE_CELLS³ chunk. */
   js: Record<'coarse' | 'fine', { points: number; sampleMs: number; meshMs: number }>;
 }
 
 /**
- * Phase 1: the JS figures and the GPU programs compiled, linked and drawn once — both passes: a
- * 2³ grid has no surface, so it would not wait for the edge pass's link, and the first timed batch
- * would (on the H100 that batch measured 11 ms a chunk).
+ * Phase 1, the JS figures (in the GPU worker's thread: the page's frames may run meanwhile, they
+ * share no GPU with it).
  */
-export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: FieldRecipe = probeRecipe()): Promise<PreparedMeasurement> {
+export function prepareMeasurement(recipe: FieldRecipe = probeRecipe()): PreparedMeasurement {
   const grid = probeChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
   const runs: Array<{ sampleMs: number; meshMs: number }> = [];
   for (let i = 0; i < WARM_RUNS; i++) runs.push(timeJsChunk(recipe, grid));
   const fineGrid = probeChunk(recipe, FINE_CELLS);
   const fine = { points: fineGrid.points, ...timeJsChunk(recipe, fineGrid) };
+  const coarse = { points: grid.points, sampleMs: Math.min(...runs.map((r) => r.sampleMs)), meshMs: Math.min(...runs.map((r) => r.meshMs)) };
+  return { js: { coarse, fine } };
+}
+
+/**
+ * The GPU programs compiled, linked and drawn once, ms — both passes: a 2³ grid has no surface, so
+ * it would not wait for the edge pass's link, and the first timed batch would (on the H100 that
+ * batch measured 11 ms a chunk).
+ */
+async function compileGpu(sampler: GpuFieldSampler, recipe: FieldRecipe): Promise<number> {
+  const grid = probeChunk(recipe);
   const start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -101,8 +110,7 @@ export async function prepareMeasurement(sampler: GpuFieldSampler, recipe: Field
   // on Vulkan does it at the first draw), which the H100 paid inside explore's first timed batch:
   // 358 ms a chunk, against 6 ms after.
   await sampler.sampleChunk(recipe, grid).promise;
-  const coarse = { points: grid.points, sampleMs: Math.min(...runs.map((r) => r.sampleMs)), meshMs: Math.min(...runs.map((r) => r.meshMs)) };
-  return { gpuFirstMs: performance.now() - start, js: { coarse, fine } };
+  return performance.now() - start;
 }
 
 /** The best per-chunk time over batches of `sizes` chunks; stops after a batch slower than `lostAboveMs` a chunk. */
@@ -119,8 +127,9 @@ async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: 
 }
 
 /**
- * Phase 2, the GPU's timed batches (the caller keeps the page's own frames off the GPU meanwhile:
- * beside explore's frames on the H100 a chunk took 470 ms). First a batch of COARSE_BATCH
+ * Phase 2, the GPU's compile and timed batches (the caller keeps the page's own frames off the GPU
+ * meanwhile: beside explore's frames on the H100 a chunk took 470 ms, and beside planet quality=high's
+ * the compile took 6.0 s instead of 2.0 s). First a batch of COARSE_BATCH
  * PROBE_CELLS³ chunks: a software GPU far behind the JS path stops there. A real GPU is then timed on FINE_CELLS³ chunks,
  * the asteroid level that holds most of the work: at 33³ its fence and readback round trips
  * weigh more than its passes, and the two paths tied on the H100 (183 vs 172/s) where the
@@ -129,9 +138,10 @@ async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: 
 export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
   const w = Math.max(1, workers);
   const { coarse, fine } = prepared.js;
+  const gpuFirstMs = await compileGpu(sampler, recipe);
   const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [COARSE_BATCH], Infinity);
   const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
-    points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs: prepared.gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
+    points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
   });
   if (first.ms > (COARSE_LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
   const fineGpu = await gpuPerChunk(sampler, recipe, probeChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);

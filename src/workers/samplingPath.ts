@@ -68,7 +68,7 @@ export interface SamplingProbeEnv {
   measureInBackground?: boolean;
   /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
   probeRecipe?: FieldRecipe;
-  /** Keeps the page's frames off the GPU during its timed batches; returns the resume (GpuSamplerClient.measure). */
+  /** Keeps the page's frames off the GPU during its compile and timed batches; returns the resume (GpuSamplerClient.measure). */
   quietGpu?: () => () => void;
 }
 
