@@ -7,7 +7,8 @@ import { drawShifted } from '../render/floatingOrigin';
 import { sceneSpec, type SceneKind } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
-import { startMesher } from './samplingStart';
+import { GPU_DRAIN_CAP_MS, startMesher } from './samplingStart';
+import { whenGpuDrained } from './gpuDrain';
 import type { AsteroidField } from './AsteroidField';
 import { Gallery } from './Gallery';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
@@ -194,6 +195,7 @@ export class App {
       alive: () => !this.disposed,
       settled: () => this.settled(),
       pauseFrames: (paused) => void (this.framesPaused = paused),
+      gpuDrained: () => whenGpuDrained(this.renderer.getContext() as WebGL2RenderingContext, GPU_DRAIN_CAP_MS),
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
     }).then((mesher) => {

@@ -20,13 +20,18 @@ export interface SamplingStartHooks {
   settled(): boolean;
   /** Stops (true) and restarts (false) the page's frames: the GPU's timed batches run without them. */
   pauseFrames(paused: boolean): void;
+  /** Resolves once the GPU has done what the page issued so far (gpuDrain.ts), at most GPU_DRAIN_CAP_MS. */
+  gpuDrained(): Promise<void>;
 }
 
 /**
  * Longest the page's frames stay paused for the probe's GPU compile and batches, whatever happens
  * (the H100: 2–2.5 s, once a profile; SwiftShader here takes longer and resumes at the cap).
  */
-const PAUSE_CAP_MS = 4_000;
+const PAUSE_CAP_MS = 5_000;
+
+/** Longest the probe waits for the page's queued GPU work after pausing its frames. */
+export const GPU_DRAIN_CAP_MS = 1_500;
 
 /** Longest a first page load waits for the scene to settle before it measures the GPU anyway. */
 const IDLE_CAP_MS = 20_000;
@@ -49,9 +54,13 @@ export async function startMesher(
   const choice = await chooseSamplingPath(caps, prefer, {}, {
     measureInBackground: true,
     probeRecipe: asteroidRecipe(1, { family: 'potato' }),
-    quietGpu: () => {
+    quietGpu: async () => {
       hooks.pauseFrames(true);
       const timer = setTimeout(() => hooks.pauseFrames(false), PAUSE_CAP_MS);
+      // What the page queued before the pause runs first: planet quality=high's frames and the first
+      // draw of its detail material (the pipeline ANGLE builds then) took the probe's compile from
+      // 2.0 to 5.1 s on the H100, paused or not.
+      await hooks.gpuDrained();
       return () => {
         clearTimeout(timer);
         hooks.pauseFrames(false);

@@ -146,15 +146,15 @@ export class GpuSamplerClient {
   /**
    * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers
    * (samplingMeasure.ts); `recipe`: the probe body (default: samplingMeasure's noisy sphere).
-   * `quietGpu` is called around the GPU's compile and timed batches (the page pauses its frames; it
-   * returns the resume): the JS figures come first, outside it.
+   * `quietGpu` is called around the GPU's compile and timed batches (the page pauses its frames and
+   * lets its queued GPU work finish; it resolves with the resume): the JS figures come first, outside it.
    */
-  async measure(workers: number, recipe?: FieldRecipe, quietGpu: () => () => void = () => () => {}): Promise<SamplingMeasurement> {
+  async measure(workers: number, recipe?: FieldRecipe, quietGpu: () => Promise<() => void> = () => Promise.resolve(() => {})): Promise<SamplingMeasurement> {
     const prepared = await this.send<PreparedMeasurement>({ id: 0, kind: 'measure', params: { phase: 'prepare', recipe } }).promise;
     // The compile and the timed batches with the page's frames off the GPU: a page whose frames fill
     // it (planet quality=high on the H100) left the probe a fifth of the GPU (compile 6.0 s against
     // 2.0 s, 33³ chunks 62 ms) and it chose JS, cached for every mode.
-    const resume = quietGpu();
+    const resume = await quietGpu();
     try {
       return await this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { phase: 'gpu', prepared, workers, recipe } }).promise;
     } finally {

@@ -69,7 +69,7 @@ export interface SamplingProbeEnv {
   /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
   probeRecipe?: FieldRecipe;
   /** Keeps the page's frames off the GPU during its compile and timed batches; returns the resume (GpuSamplerClient.measure). */
-  quietGpu?: () => () => void;
+  quietGpu?: () => Promise<() => void>;
 }
 
 function defaultStorage(): Storage | null {
