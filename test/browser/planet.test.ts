@@ -6,15 +6,17 @@
  * budget, and nothing errs. Screenshots at orbit, mid-altitude and the surface, and close to the
  * surface at a face edge and a cube corner with the chunk-level debug colouring on and off.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
+import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
 
 let browser: Browser;
 let server: Served;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchChromium(), startPreviewServer()]);
 });
+// A page left open keeps streaming and rendering: the next test's page did not load in 30 s in CI.
+afterEach(closePages);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -129,7 +131,7 @@ describe('planet: orbit to surface and back', () => {
 
   it('quality=high: the detail material compiles once, off the frame, and the page settles only after it', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 320, height: 240 });
-    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&quality=high`);
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&quality=high`, { timeout: 120_000 });
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
     expect((await page.evaluate(() => window.__sr!.planet()))!.detailCompiling).toBe(false);
     // Frames drawn with the detail material: none of them compiles it again.
