@@ -1,7 +1,7 @@
 /**
  * The app's body mesher on the sampling path the start-up probe picks (workers/samplingPath.ts).
  * Generation starts in JS at once (unless `?sampling=` forced a path); once the scene has settled,
- * a first page load measures the GPU (frames paused around its timed batches), and the GPU takes
+ * a first page load measures the GPU (frames paused around its compile and timed batches), and the GPU takes
  * the jobs from then on if it won, now or in the cached answer (`BodyMesher.useGpu`). So neither
  * the measurement nor the GPU path's program compiles slow the page's start.
  */
@@ -18,7 +18,7 @@ export interface SamplingStartHooks {
   onWorkerLost(why: string): void;
   /** Whether the scene has settled: a first page load measures the GPU then (or after IDLE_CAP_MS). */
   settled(): boolean;
-  /** Stops (true) and restarts (false) the page's frames: the GPU's timed batches run without them. */
+  /** Stops (true) and restarts (false) the page's frames: the probe's GPU compile and timed batches run without them. */
   pauseFrames(paused: boolean): void;
   /** Resolves once the GPU has done what the page issued so far (gpuDrain.ts), at most GPU_DRAIN_CAP_MS. */
   gpuDrained(): Promise<void>;

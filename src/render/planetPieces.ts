@@ -7,9 +7,7 @@
 import { compileOffFrame } from './compileOffFrame';
 import { GeometryUploader } from './geometryUpload';
 import {
-  BufferGeometry,
   Color,
-  Float32BufferAttribute,
   Mesh,
   MeshStandardMaterial,
   type Group,
@@ -157,9 +155,8 @@ export class PlanetPieces {
   precompileBase(renderer: WebGLRenderer, scene: Scene, camera: PerspectiveCamera): void {
     if (this.basePrecompiled) return;
     this.basePrecompiled = true;
-    const geometry = chunkLikeGeometry();
-    const done = (): void => geometry.dispose();
-    compileOffFrame(this.material, geometry, this.root, renderer, scene, camera).then(done, done); // a failure shows at first draw instead
+    // A failure shows at first draw instead.
+    compileOffFrame(this.material, undefined, this.root, renderer, scene, camera).catch(() => undefined);
   }
 
   /** Compiles the planet's BodyMaterial off the frame path, then switches to it (once). */
@@ -167,10 +164,7 @@ export class PlanetPieces {
     if (this.detailState !== 'none') return;
     this.detailState = 'compiling';
     const m = material();
-    // Compiled for the chunks' attributes: without normals three built a second program at the first
-    // frame that drew it (the H100 compiled the whole planet's field per pixel twice, once in a frame).
-    const geometry = chunkLikeGeometry();
-    compileOffFrame(m, geometry, this.root, renderer, scene, camera).finally(() => geometry.dispose()).then(
+    compileOffFrame(m, undefined, this.root, renderer, scene, camera).then(
       () => {
         if (this.detailState !== 'compiling') {
           m.dispose(); // disposed meanwhile
@@ -251,17 +245,4 @@ export function crackReport(drawn: Iterable<PlanetPiece>): PiecesCrackReport {
   const openAt = report.boundaryEdges > 0 ? piecesAtTriangles(openEdgeTriangles(welded.indices), pieces) : [];
   const nonManifoldAt = report.nonManifoldEdges > 0 ? piecesAtTriangles(nonManifoldEdgeTriangles(welded.indices), pieces) : [];
   return { ...report, chunks, seams, openAt, nonManifoldAt, ms: performance.now() - t0 };
-}
-
-/**
- * A stand-in with a chunk's attributes (positions and normals), to compile a chunk material off the
- * frame: three compiles a material for a geometry without normals as flat-shaded, a program of its
- * own, and the chunks then need another (faceted terrain was found that way).
- */
-function chunkLikeGeometry(): BufferGeometry {
-  const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 1, 0], 3));
-  geometry.setAttribute('normal', new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
-  geometry.setIndex([0, 1, 2]);
-  return geometry;
 }

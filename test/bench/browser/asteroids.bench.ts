@@ -14,7 +14,7 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath, type SamplingPath } from '../../../src/workers/samplingPath';
 import { asteroidFieldSpec, asteroidRecipe } from '../../../src/scene/index';
-import { gpuCollectParam } from './gpuCollectParam';
+import { gpuCollectNote, gpuCollectParam } from './gpuCollectParam';
 
 const COUNT = 50;
 const W = 512;
@@ -122,7 +122,7 @@ export const benchmarks: Benchmark[] = [
     warmup: 1,
     setup,
     run: generate,
-    notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}${gpuCollectParam().collect ? ` (collect: ${gpuCollectParam().collect})` : ''}, ${mesher?.pool.size} body worker(s) (${pathWhy})`,
+    notes: () => `${COUNT} asteroids, 16/32/64-cell levels by screen size, ${W}×${H} view, sampling ${path}${gpuCollectNote()}, ${mesher?.pool.size} body worker(s) (${pathWhy})`,
     extraRows: (): BenchRow[] => {
       const keep = <T>(a: T[]): T[] => a.slice(-3); // the timed runs, not the warm-up
       return [

@@ -11,3 +11,9 @@ export function gpuCollectParam(): { collect?: GpuCollect } {
   if (v === 'poll' || v === 'spin' || v === 'sync') return { collect: v };
   throw new Error(`?gpuCollect= must be poll, spin or sync, not ${JSON.stringify(v)}`);
 }
+
+/** ` (collect: …)` for a row's notes when `?gpuCollect=` chose a mode, else ''. */
+export function gpuCollectNote(): string {
+  const { collect } = gpuCollectParam();
+  return collect ? ` (collect: ${collect})` : '';
+}

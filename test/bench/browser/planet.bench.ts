@@ -13,7 +13,7 @@ import { Progress } from '../../../src/app/progress';
 import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
-import { gpuCollectParam } from './gpuCollectParam';
+import { gpuCollectNote, gpuCollectParam } from './gpuCollectParam';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
 import { asteroidRecipe, planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
@@ -58,7 +58,7 @@ async function setup(): Promise<void> {
   const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...gpuCollectParam(), ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
     storage: null, probeRecipe: asteroidRecipe(1, { family: 'potato' }),
   });
-  samplingWhy = choice.detail + (gpuCollectParam().collect ? ` (collect: ${gpuCollectParam().collect})` : '');
+  samplingWhy = choice.detail + gpuCollectNote();
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
 }
 
