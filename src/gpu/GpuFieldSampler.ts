@@ -3,7 +3,7 @@
  * pass, in WebGL2 form):
  *
  * - grid pass: a fragment shader evaluates the recipe's `sr_field` at every corner of a
- *   chunk's (N+1)³ grid into an RGBA32F atlas (glsl/gpu_grid.frag.glsl, layout in atlas.ts);
+ *   chunk's (N+1)³ grid into an RGBA32F target (glsl/gpu_grid.frag.glsl, layout in atlas.ts: the values in their own order);
  * - edge pass: a transform-feedback vertex shader finds the zero crossing and the gradient on
  *   each sign-changing edge (glsl/gpu_edges.vert.glsl) — hermite data for Dual Contouring.
  *
@@ -27,6 +27,7 @@ import {
   buildFieldPrograms, compileSamplerField, deleteFieldPrograms, deleteRecipeGpuData, programLabel, programReady, recipeGpuData,
   type FieldPrograms, type RecipeGpuData,
 } from './fieldPrograms';
+import { PollTimer } from './pollTimer';
 import { SamplerPasses } from './samplerPasses';
 import {
   GpuContextLostError, GpuJobCancelledError, passTiming, SPIN_MS,
@@ -74,7 +75,7 @@ export class GpuFieldSampler {
   /** Batches dispatched, in dispatch (= fence) order. */
   private readonly inflight: Batch[] = [];
   private readonly passes: SamplerPasses;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly timer = new PollTimer();
   private lost = false;
   private lastSignalAt = 0;
   /** Where the time went (cumulative). */
@@ -207,8 +208,7 @@ export class GpuFieldSampler {
    * busy with queries (177 ms mean latency a chunk on the H100 machine).
    */
   poll(): number {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.cancel();
     const gl = this.gl;
     if (this.lost || gl.isContextLost()) {
       this.contextLost();
@@ -223,7 +223,7 @@ export class GpuFieldSampler {
     if (dispatched) gl.flush();
     if (dispatched && this.options.collect === 'spin') this.spinCollect();
     if (dispatched && this.options.collect === 'sync') this.collectSignalled(true);
-    if (this.jobs.length > 0 && this.options.autoPoll) this.timer = setTimeout(() => this.poll(), 1);
+    if (this.jobs.length > 0 && this.options.autoPoll) this.timer.after(1, () => this.poll());
     this.sweepReleased();
     this.timing.pollMs += performance.now() - start;
     return this.jobs.length;
@@ -319,6 +319,7 @@ export class GpuFieldSampler {
         const t = this.timing[kind];
         t.batches++;
         t.jobs += jobs.length;
+        for (const job of jobs) t.queueMs += started - job.startMs;
         t.dispatchMs += performance.now() - started;
       } catch (e) {
         for (const job of jobs) {
@@ -332,7 +333,7 @@ export class GpuFieldSampler {
   }
 
   private newBatch(kind: Job['kind'], jobs: Job[]): Batch {
-    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, readWidth: 0, offsets: [], dispatchedAt: 0, own: null };
+    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, offsets: [], dispatchedAt: 0, own: null };
     for (const job of jobs) {
       job.state = 'inflight';
       job.batch = batch;
@@ -341,8 +342,8 @@ export class GpuFieldSampler {
   }
 
   private schedulePoll(): void {
-    // A timer, not a synchronous poll: jobs posted in one burst of messages go out as one batch.
-    if (this.options.autoPoll && this.timer === undefined) this.timer = setTimeout(() => this.poll(), 0);
+    // A task, not a synchronous poll: jobs posted in one burst of messages go out as one batch.
+    if (this.options.autoPoll && !this.timer.pending) this.timer.soon(() => this.poll());
   }
 
   private fail(job: Job, error: unknown): void {
@@ -356,8 +357,7 @@ export class GpuFieldSampler {
   /** Call when the context is lost: every pending job rejects with {@link GpuContextLostError}. */
   contextLost(): void {
     this.lost = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.cancel();
     const jobs = this.jobs.splice(0);
     this.inflight.length = 0;
     for (const job of jobs) job.reject(new GpuContextLostError());
@@ -471,8 +471,7 @@ export class GpuFieldSampler {
 
   /** Rejects pending jobs and frees every GL object this sampler created. */
   dispose(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.close();
     for (const batch of this.inflight.splice(0)) this.passes.release(batch);
     for (const job of this.jobs.splice(0)) job.reject(new GpuJobCancelledError());
     if (!this.gl.isContextLost()) {

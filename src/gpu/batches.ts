@@ -3,9 +3,10 @@
  * for many chunks, instead of a pair of them per chunk. Pure arithmetic and bookkeeping, shared by
  * the dispatch and the collect of GpuFieldSampler and tested in Node (test/gpu/batches.test.ts).
  *
- * - Grid batch: the chunks' atlases (atlas.ts) side by side in one render target, `cols` per row;
- *   one draw covers them all (each fragment finds its chunk's slot from its block, and the chunk's
- *   values in the chunk block: chunkBlock.ts), then one readPixels of the block rows used.
+ * - Grid batch: the chunks' rows (atlas.ts) one above the other in one render target; one draw
+ *   covers them all (each fragment finds its chunk's slot from its row, and the chunk's values in
+ *   the chunk block: chunkBlock.ts), then one readPixels of the rows used: nothing but the batch's
+ *   values, each chunk's a run of floats.
  * - Edge batch: every chunk's edge ids and slots in one input, one transform-feedback draw into one
  *   output buffer, then one getBufferSubData.
  *
@@ -13,9 +14,9 @@
  * GPU process, and a 33³ grid fills a sliver of the GPU; one chunk per pass pair delivered ~206
  * chunks/s (docs/lod.md, "Planet chunks sampled on the GPU").
  */
-import { SAMPLES_PER_TEXEL, type GridAtlasLayout } from './atlas';
+import { gridValuesAt, SAMPLES_PER_TEXEL, type GridAtlasLayout } from './atlas';
 
-/** Most jobs one batch holds: 32 chunks of 33³ points are a 594 × 594 RGBA32F target (5.6 MB read back). */
+/** Most jobs one batch holds: 32 chunks of 33³ points are a 95 × 3040 RGBA32F target (4.6 MB read back). */
 export const MAX_BATCH_JOBS = 32;
 
 /**
@@ -24,57 +25,31 @@ export const MAX_BATCH_JOBS = 32;
  */
 export const MAX_INFLIGHT_BATCHES = 2;
 
-/** Where each chunk's atlas lies in a grid batch's render target. */
+/** Where each chunk's rows lie in a grid batch's render target: one above the other. */
 export interface GridBatchLayout {
-  /** The atlas of one chunk (every chunk of a batch has the same). */
+  /** The rows of one chunk (every chunk of a batch has the same). */
   atlas: GridAtlasLayout;
-  /** Chunk blocks per target row. */
-  cols: number;
-  /** Most chunks the target holds (cols × rows of blocks). */
+  /** Most chunks the target holds. */
   capacity: number;
   /** Render target size in texels (sized for `capacity`, reused across batches). */
   width: number;
   height: number;
 }
 
-/** The target layout for batches of chunks with atlas `atlas`, within `maxTextureSize`. */
+/** The target layout for batches of chunks with rows `atlas`, within `maxTextureSize`. */
 export function gridBatchLayout(atlas: GridAtlasLayout, maxTextureSize: number, maxJobs = MAX_BATCH_JOBS): GridBatchLayout {
-  const fitX = Math.max(1, Math.floor(maxTextureSize / atlas.width));
-  const fitY = Math.max(1, Math.floor(maxTextureSize / atlas.height));
-  const cols = Math.max(1, Math.min(fitX, Math.ceil(Math.sqrt(maxJobs))));
-  const rows = Math.max(1, Math.min(fitY, Math.ceil(maxJobs / cols)));
-  return { atlas, cols, capacity: Math.min(maxJobs, cols * rows), width: cols * atlas.width, height: rows * atlas.height };
+  const capacity = Math.max(1, Math.min(maxJobs, Math.floor(maxTextureSize / atlas.height)));
+  return { atlas, capacity, width: atlas.width, height: capacity * atlas.height };
 }
 
-/** Texel origin of job `index`'s block in the target. */
-export function gridBlockOrigin(layout: GridBatchLayout, index: number): [number, number] {
-  return [(index % layout.cols) * layout.atlas.width, Math.floor(index / layout.cols) * layout.atlas.height];
-}
-
-/** The readback rectangle for a batch of `jobs` chunks: full target width, the block rows used. */
+/** The readback rectangle of a batch of `jobs` chunks: their rows and nothing else. */
 export function gridBatchReadback(layout: GridBatchLayout, jobs: number): { width: number; height: number } {
-  return { width: layout.width, height: Math.ceil(jobs / layout.cols) * layout.atlas.height };
+  return { width: layout.width, height: Math.max(1, jobs) * layout.atlas.height };
 }
 
-/**
- * Unpacks job `index`'s grid values (x fastest: i + P (j + P k)) from a batch readback of
- * `readWidth` texels a row (RGBA floats, as readPixels returns them, bottom row first).
- */
-export function unpackGridBlock(layout: GridBatchLayout, index: number, texels: Float32Array, readWidth: number, out?: Float32Array): Float32Array {
-  const { points: p, tileWidth, tilesX } = layout.atlas;
-  const [x0, y0] = gridBlockOrigin(layout, index);
-  const values = out ?? new Float32Array(p * p * p);
-  for (let k = 0; k < p; k++) {
-    const tileX = k % tilesX;
-    const tileY = (k / tilesX) | 0;
-    for (let j = 0; j < p; j++) {
-      const row = y0 + tileY * p + j;
-      const rowBase = (row * readWidth + x0 + tileX * tileWidth) * SAMPLES_PER_TEXEL;
-      const dst = p * (j + p * k);
-      for (let i = 0; i < p; i++) values[dst + i] = texels[rowBase + i];
-    }
-  }
-  return values;
+/** Job `index`'s values (x fastest: i + P (j + P k)) from its batch's readback: one copy of its run of floats. */
+export function gridBlockValues(layout: GridBatchLayout, index: number, texels: Float32Array): Float32Array {
+  return gridValuesAt(layout.atlas, texels, index * layout.atlas.height * layout.width * SAMPLES_PER_TEXEL);
 }
 
 /** First edge of each job in an edge batch's concatenated input, and the total. */

@@ -7,7 +7,7 @@
  * each such declaration (other than the pass-wide ones and samplers) into a global of the same name
  * and type, and emits `sr_chunk_block`: a struct of those members, `uniform SrChunks { SrChunk
  * sr_chunks[SLOTS]; }`, and `sr_loadChunk(slot)`, which copies slot `slot` into the globals. A pass
- * calls it first, with the slot from its fragment's block (grid pass) or its edge's attribute (edge
+ * calls it first, with the slot from its fragment's row (grid pass) or its edge's attribute (edge
  * pass); the field and mapping code stay as they are. {@link packChunkBlock} writes the block's
  * bytes from each job's values by name.
  *
@@ -21,7 +21,7 @@
 
 /** Uniforms set once per draw for every chunk of a batch; never per-chunk data. */
 export const PASS_WIDE_UNIFORMS: ReadonlySet<string> = new Set([
-  'sr_gridPoints', 'sr_tileWidth', 'sr_tilesX', 'sr_gradientStepCells', 'sr_blockSize', 'sr_blockCols', 'sr_jobs',
+  'sr_gridPoints', 'sr_rowTexels', 'sr_chunkRows', 'sr_gradientStepCells', 'sr_jobs',
 ]);
 
 /** The block's binding point (one block per program). */

@@ -6,7 +6,7 @@
  * arrays and the chunk block's uniform buffer it draws with.
  */
 import type { GridAtlasLayout } from './atlas';
-import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, unpackGridBlock, type GridBatchLayout } from './batches';
+import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockValues, type GridBatchLayout } from './batches';
 import { packChunkBlock, CHUNK_BLOCK_BINDING } from './chunkBlock';
 import { PARAMS_BLOCK_BINDING, permutationTexture, type FieldPrograms, type RecipeGpuData } from './fieldPrograms';
 import { packBatchRecipes } from './recipeSlots';
@@ -52,10 +52,8 @@ export class SamplerPasses {
     this.bindChunkBlock(batch, programs, dataOf);
     const u = p.uniforms!;
     gl.uniform1i(u.get('sr_gridPoints')!, atlas.points);
-    gl.uniform1i(u.get('sr_tileWidth')!, atlas.tileWidth);
-    gl.uniform1i(u.get('sr_tilesX')!, atlas.tilesX);
-    gl.uniform2i(u.get('sr_blockSize')!, atlas.width, atlas.height);
-    gl.uniform1i(u.get('sr_blockCols')!, layout.cols);
+    gl.uniform1i(u.get('sr_rowTexels')!, atlas.width);
+    gl.uniform1i(u.get('sr_chunkRows')!, atlas.height);
     gl.uniform1i(u.get('sr_jobs')!, batch.jobs.length);
     gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
     gl.disable(gl.BLEND);
@@ -68,7 +66,6 @@ export class SamplerPasses {
     gl.bindVertexArray(null);
 
     batch.layout = layout;
-    batch.readWidth = read.width;
     batch.bufferBytes = read.width * read.height * 4 * 4;
     batch.buffer = this.acquireBuffer(batch.bufferBytes);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
@@ -203,17 +200,28 @@ export class SamplerPasses {
     if (done.size === 0) return done;
     const now = performance.now();
     if (batch.kind === 'grid') {
+      const layout = batch.layout!;
+      const points = layout.atlas.points;
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
+      if (batch.jobs.length === 1) {
+        // One chunk: its values straight into their own array (the layout is their order), no copy.
+        const values = new Float32Array(points ** 3);
+        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, values, 0, values.length);
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+        timing.readMs += performance.now() - now;
+        batch.jobs[0].resolve({ values, points, latencyMs: now - batch.jobs[0].startMs } as never);
+        return done;
+      }
       // One readback array reused across batches (~5 MB for 32 chunks of 33³): not garbage a batch.
       if (this.readback.length < batch.bufferBytes / 4) this.readback = new Float32Array(batch.bufferBytes / 4);
       const texels = this.readback.subarray(0, batch.bufferBytes / 4);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, batch.buffer);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, texels);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
       timing.readMs += performance.now() - now;
       batch.jobs.forEach((job, index) => {
         if (!done.has(job)) return;
-        const values = unpackGridBlock(batch.layout!, index, texels, batch.readWidth);
-        job.resolve({ values, points: batch.layout!.atlas.points, latencyMs: now - job.startMs } as never);
+        const values = gridBlockValues(layout, index, texels);
+        job.resolve({ values, points, latencyMs: now - job.startMs } as never);
       });
       return done;
     }

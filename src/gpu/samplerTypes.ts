@@ -70,6 +70,8 @@ export interface GpuChunkSamples {
 export interface GpuPassTiming {
   batches: number;
   jobs: number;
+  /** Summed over jobs: from the job's submission to its batch's dispatch (waiting for a poll, a program or room). */
+  queueMs: number;
   /** Main-thread (or worker) time issuing the passes: uniforms, draws, readPixels, fence. */
   dispatchMs: number;
   /** Time reading back and splitting finished batches (getBufferSubData, unpacking). */
@@ -168,9 +170,8 @@ export interface Batch {
   fence: WebGLSync | null;
   buffer: WebGLBuffer | null;
   bufferBytes: number;
-  /** Grid batches: where each job's atlas lies, and the readback's width in texels. */
+  /** Grid batches: where each job's rows lie. */
   layout: GridBatchLayout | null;
-  readWidth: number;
   /** Edge batches: each job's first edge in the output. */
   offsets: number[];
   dispatchedAt: number;
@@ -179,5 +180,5 @@ export interface Batch {
 }
 
 export function passTiming(): GpuPassTiming {
-  return { batches: 0, jobs: 0, dispatchMs: 0, collectMs: 0, readMs: 0, gpuBusyMs: 0 };
+  return { batches: 0, jobs: 0, queueMs: 0, dispatchMs: 0, collectMs: 0, readMs: 0, gpuBusyMs: 0 };
 }

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { gridAtlasLayout, SAMPLES_PER_TEXEL, unpackGridAtlas } from '../../src/gpu/atlas';
+import { gridAtlasLayout, gridValuesAt, SAMPLES_PER_TEXEL } from '../../src/gpu/atlas';
+import { shaderSample } from './gridShaderOracle';
 import { signChangingEdges } from '../../src/gpu/edgeList';
 import { describeShaderLog } from '../../src/gpu/glProgram';
 
 describe('grid atlas layout', () => {
-  it.each([2, 9, 17, 33, 65, 129])('P = %i fits every slice once, near-square', (p) => {
+  it.each([2, 9, 17, 33, 65, 129])('P = %i: a near-square run of rows, at most one row partly spare', (p) => {
     const l = gridAtlasLayout(p, 8192);
-    expect(l.tileWidth).toBe(Math.ceil(p / 4));
-    expect(l.tilesX * l.tilesY).toBeGreaterThanOrEqual(p);
-    expect(l.tilesX * (l.tilesY - 1)).toBeLessThan(p); // no empty tile row
-    expect(l.width).toBe(l.tilesX * l.tileWidth);
-    expect(l.height).toBe(l.tilesY * p);
-    if (p >= 17) expect(Math.max(l.width, l.height) / Math.min(l.width, l.height)).toBeLessThan(2.5);
+    const texels = Math.ceil(p ** 3 / SAMPLES_PER_TEXEL);
+    expect(l.width * l.height).toBeGreaterThanOrEqual(texels);
+    expect(l.width * (l.height - 1)).toBeLessThan(texels);
+    if (p >= 9) expect(Math.max(l.width, l.height) / Math.min(l.width, l.height)).toBeLessThan(1.1);
+  });
+
+  it('a 65³ grid reads back its own 1.1 MB, not the 1.4 MB of the tiled layout it replaced', () => {
+    const l = gridAtlasLayout(65, 16384);
+    expect(l.width * l.height * 16).toBeLessThan(65 ** 3 * 4 * 1.01);
   });
 
   it('refuses grids that do not fit the GPU, and nonsense sizes', () => {
@@ -20,23 +24,19 @@ describe('grid atlas layout', () => {
     expect(() => gridAtlasLayout(2.5, 8192)).toThrow(RangeError);
   });
 
-  it('unpacks exactly what the shader packs (oracle: the shader layout rewritten in JS)', () => {
+  it('a readback is the values in their own order (oracle: the shader layout rewritten in JS)', () => {
     const p = 13;
     const l = gridAtlasLayout(p, 8192);
     const texels = new Float32Array(l.width * l.height * SAMPLES_PER_TEXEL).fill(NaN);
     const value = (i: number, j: number, k: number): number => i + 100 * j + 10_000 * k;
-    // What glsl/gpu_grid.frag.glsl writes at pixel (x, y).
     for (let y = 0; y < l.height; y++)
-      for (let x = 0; x < l.width; x++) {
-        const tx = Math.floor(x / l.tileWidth);
-        const ty = Math.floor(y / p);
-        const z = ty * l.tilesX + tx;
-        const x0 = (x - tx * l.tileWidth) * 4;
-        const j = y - ty * p;
-        for (let c = 0; c < 4; c++)
-          texels[(y * l.width + x) * 4 + c] = z < p && x0 + c < p ? value(x0 + c, j, z) : 0;
-      }
-    const out = unpackGridAtlas(l, texels);
+      for (let x = 0; x < l.width; x++)
+        for (let c = 0; c < 4; c++) {
+          const s = shaderSample(l, x, y, c);
+          texels[(y * l.width + x) * 4 + c] = s ? value(s[1], s[2], s[3]) : 0;
+        }
+    const out = gridValuesAt(l, texels);
+    expect(out.length).toBe(p ** 3);
     for (let k = 0; k < p; k++)
       for (let j = 0; j < p; j++)
         for (let i = 0; i < p; i++) expect(out[i + p * (j + p * k)]).toBe(value(i, j, k));

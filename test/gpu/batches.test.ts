@@ -1,60 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import { gridAtlasLayout, SAMPLES_PER_TEXEL } from '../../src/gpu/atlas';
-import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockOrigin, groupIntoBatches, unpackGridBlock, MAX_BATCH_JOBS } from '../../src/gpu/batches';
+import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockValues, groupIntoBatches, MAX_BATCH_JOBS } from '../../src/gpu/batches';
+import { shaderSample } from './gridShaderOracle';
 
 describe('grid batches', () => {
-  it('lays 32 chunks of 33³ out in one target that fits, blocks disjoint', () => {
+  it('stacks 32 chunks of 33³ in one target that fits', () => {
     const atlas = gridAtlasLayout(33, 4096);
     const l = gridBatchLayout(atlas, 4096);
     expect(l.capacity).toBe(MAX_BATCH_JOBS);
-    expect(l.width).toBeLessThanOrEqual(4096);
+    expect(l.width).toBe(atlas.width);
+    expect(l.height).toBe(MAX_BATCH_JOBS * atlas.height);
     expect(l.height).toBeLessThanOrEqual(4096);
-    const seen = new Set<string>();
-    for (let b = 0; b < l.capacity; b++) {
-      const [x, y] = gridBlockOrigin(l, b);
-      expect(x + atlas.width).toBeLessThanOrEqual(l.width);
-      expect(y + atlas.height).toBeLessThanOrEqual(l.height);
-      seen.add(`${x},${y}`);
-    }
-    expect(seen.size).toBe(l.capacity);
   });
 
   it('holds fewer chunks where the GPU allows a smaller target', () => {
     const atlas = gridAtlasLayout(65, 4096);
-    const l = gridBatchLayout(atlas, Math.max(atlas.width, atlas.height) * 2);
-    expect(l.capacity).toBe(4);
-    expect(gridBatchLayout(atlas, Math.max(atlas.width, atlas.height)).capacity).toBe(1);
+    expect(gridBatchLayout(atlas, atlas.height * 4 + 3).capacity).toBe(4);
+    expect(gridBatchLayout(atlas, atlas.height).capacity).toBe(1);
   });
 
-  it('reads back only the block rows a batch used', () => {
-    const l = gridBatchLayout(gridAtlasLayout(33, 4096), 4096);
+  it('reads back only the rows of the chunks a batch holds', () => {
+    const l = gridBatchLayout(gridAtlasLayout(65, 16384), 16384);
     expect(gridBatchReadback(l, 1)).toEqual({ width: l.width, height: l.atlas.height });
-    expect(gridBatchReadback(l, l.cols + 1)).toEqual({ width: l.width, height: 2 * l.atlas.height });
+    expect(gridBatchReadback(l, 5)).toEqual({ width: l.width, height: 5 * l.atlas.height });
+    // One 65³ chunk: its own values' bytes, within a row (the tiled layout read six blocks, 8.5 MB).
+    expect(l.width * l.atlas.height * 16 - 65 ** 3 * 4).toBeLessThan(l.width * 16);
   });
 
-  it('unpacks each chunk from its block exactly as the shader packs it (oracle: gpu_grid.frag.glsl in JS)', () => {
+  it('gives each chunk its own values from a batch readback (oracle: gpu_grid.frag.glsl in JS)', () => {
     const p = 9;
     const l = gridBatchLayout(gridAtlasLayout(p, 8192), 8192, 5);
-    const jobs = 5;
+    const jobs = 4;
     const read = gridBatchReadback(l, jobs);
     const texels = new Float32Array(read.width * read.height * SAMPLES_PER_TEXEL).fill(NaN);
     const value = (b: number, i: number, j: number, k: number): number => b * 1e6 + i + 100 * j + 10_000 * k;
-    const a = l.atlas;
-    for (let b = 0; b < jobs; b++) {
-      const [ox, oy] = gridBlockOrigin(l, b);
-      // The fragment shader at window pixel (ox + x, oy + y), with sr_atlasOrigin = (ox, oy).
-      for (let y = 0; y < a.height; y++)
-        for (let x = 0; x < a.width; x++) {
-          const tx = Math.floor(x / a.tileWidth), ty = Math.floor(y / p);
-          const z = ty * a.tilesX + tx;
-          const x0 = (x - tx * a.tileWidth) * 4;
-          const j = y - ty * p;
-          for (let c = 0; c < 4; c++)
-            texels[((oy + y) * read.width + ox + x) * 4 + c] = z < p && x0 + c < p ? value(b, x0 + c, j, z) : 0;
+    for (let y = 0; y < read.height; y++)
+      for (let x = 0; x < read.width; x++)
+        for (let c = 0; c < 4; c++) {
+          const s = shaderSample(l.atlas, x, y, c);
+          texels[(y * read.width + x) * 4 + c] = s ? value(...s) : 0;
         }
-    }
     for (let b = 0; b < jobs; b++) {
-      const out = unpackGridBlock(l, b, texels, read.width);
+      const out = gridBlockValues(l, b, texels);
       for (let k = 0; k < p; k++)
         for (let j = 0; j < p; j++)
           for (let i = 0; i < p; i++) expect(out[i + p * (j + p * k)]).toBe(value(b, i, j, k));
