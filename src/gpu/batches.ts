@@ -16,7 +16,7 @@
  */
 import { gridValuesAt, SAMPLES_PER_TEXEL, type GridAtlasLayout } from './atlas';
 
-/** Most jobs one batch holds: 32 chunks of 33³ points are a 95 × 3040 RGBA32F target (4.6 MB read back). */
+/** Most jobs one batch holds: 32 chunks of 33³ points are a 33 × 8736 RGBA32F target (4.6 MB read back). */
 export const MAX_BATCH_JOBS = 32;
 
 /**

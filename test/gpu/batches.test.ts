@@ -4,13 +4,14 @@ import { edgeBatchOffsets, gridBatchLayout, gridBatchReadback, gridBlockValues, 
 import { shaderSample } from './gridShaderOracle';
 
 describe('grid batches', () => {
-  it('stacks 32 chunks of 33³ in one target that fits', () => {
-    const atlas = gridAtlasLayout(33, 4096);
-    const l = gridBatchLayout(atlas, 4096);
+  it('stacks 32 chunks of 33³ in one target that fits (fewer where textures are smaller)', () => {
+    const atlas = gridAtlasLayout(33, 16384);
+    const l = gridBatchLayout(atlas, 16384);
     expect(l.capacity).toBe(MAX_BATCH_JOBS);
     expect(l.width).toBe(atlas.width);
     expect(l.height).toBe(MAX_BATCH_JOBS * atlas.height);
-    expect(l.height).toBeLessThanOrEqual(4096);
+    expect(l.height).toBeLessThanOrEqual(16384);
+    expect(gridBatchLayout(atlas, 8192).capacity).toBe(Math.floor(8192 / atlas.height));
   });
 
   it('holds fewer chunks where the GPU allows a smaller target', () => {
