@@ -333,7 +333,7 @@ export class GpuFieldSampler {
   }
 
   private newBatch(kind: Job['kind'], jobs: Job[]): Batch {
-    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, offsets: [], dispatchedAt: 0, own: null };
+    const batch: Batch = { kind, jobs, fence: null, buffer: null, bufferBytes: 0, layout: null, offsets: [], dispatchedAt: 0 };
     for (const job of jobs) {
       job.state = 'inflight';
       job.batch = batch;

@@ -15,10 +15,15 @@ import type { Batch, Job } from './samplerTypes';
 /** Floats the edge pass writes per edge: t and the unit gradient. */
 const EDGE_OUTPUT_FLOATS = 4;
 
+/** Packed recipe bindings kept for later batches: a few bodies meshing at once. */
+const PACKED_BINDINGS_KEPT = 8;
+
 export class SamplerPasses {
   private readonly freeBuffers: { buffer: WebGLBuffer; bytes: number }[] = [];
   private readonly targets = new Map<string, { texture: WebGLTexture; framebuffer: WebGLFramebuffer }>();
   private readonly batchLayouts = new Map<string, GridBatchLayout>();
+  /** Packed bindings of several recipes (recipeBinding), by their recipe keys, least recently used first. */
+  private readonly packedBindings = new Map<string, { params: WebGLBuffer; permutation: WebGLTexture | null }>();
   private emptyVao: WebGLVertexArrayObject | null = null;
   private edgeVao: WebGLVertexArrayObject | null = null;
   private edgeInput: WebGLBuffer | null = null;
@@ -175,22 +180,37 @@ export class SamplerPasses {
 
   /**
    * What the batch binds besides its programs: its one recipe's block and texture; or, where the
-   * shape batches several recipes (recipeSlots.ts), a block and a texture of the batch's own with
-   * each recipe's numbers and tables, and each job's bases into them.
+   * shape batches several recipes (recipeSlots.ts), a block and a texture packed with each recipe's
+   * numbers and tables, and each job's bases into them. Packed bindings are kept for the next
+   * batches of the same recipes (a body's chunks come in runs): a new texture and block each batch
+   * cost the H100 machine's sampler part of its dispatch and of the GPU process's work.
    */
   private recipeBinding(batch: Batch, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData):
   { data: Pick<RecipeGpuData, 'params' | 'permutation'>; bases: Record<string, number>[] | null } {
     const slots = programs.slots;
     if (!slots) return { data: dataOf(batch.jobs[0]), bases: null };
-    const gl = this.gl;
     const packed = packBatchRecipes(batch.jobs, (n) => dataOf(batch.jobs[n]).arrays, slots);
-    const params = gl.createBuffer()!;
-    gl.bindBuffer(gl.UNIFORM_BUFFER, params);
-    gl.bufferData(gl.UNIFORM_BUFFER, packed.params, gl.STREAM_DRAW);
-    gl.bindBuffer(gl.UNIFORM_BUFFER, null);
-    const permutation = packed.permutation ? permutationTexture(gl, packed.permutation) : null;
-    batch.own = { params, permutation };
-    return { data: batch.own, bases: packed.bases };
+    const key = [...new Set(batch.jobs.map((j) => j.recipeKey))].join(' ');
+    let binding = this.packedBindings.get(key);
+    if (binding) {
+      this.packedBindings.delete(key); // most recent last
+    } else {
+      const gl = this.gl;
+      const params = gl.createBuffer()!;
+      gl.bindBuffer(gl.UNIFORM_BUFFER, params);
+      gl.bufferData(gl.UNIFORM_BUFFER, packed.params, gl.STATIC_DRAW);
+      gl.bindBuffer(gl.UNIFORM_BUFFER, null);
+      binding = { params, permutation: packed.permutation ? permutationTexture(gl, packed.permutation) : null };
+      // Draws already issued keep an evicted binding alive until they finish (GL deletes in-use objects later).
+      for (const [oldest, b] of this.packedBindings) {
+        if (this.packedBindings.size < PACKED_BINDINGS_KEPT) break;
+        this.packedBindings.delete(oldest);
+        gl.deleteBuffer(b.params);
+        gl.deleteTexture(b.permutation);
+      }
+    }
+    this.packedBindings.set(key, binding);
+    return { data: binding, bases: packed.bases };
   }
 
   /** One readback for the batch; each job still in flight resolves with its part. */
@@ -289,12 +309,6 @@ export class SamplerPasses {
   release(batch: Batch): void {
     if (batch.fence) this.gl.deleteSync(batch.fence);
     batch.fence = null;
-    if (batch.own) {
-      // Draws already issued keep them alive until they finish (GL deletes in-use objects later).
-      this.gl.deleteBuffer(batch.own.params);
-      this.gl.deleteTexture(batch.own.permutation);
-      batch.own = null;
-    }
     if (batch.buffer) {
       this.freeBuffers.push({ buffer: batch.buffer, bytes: batch.bufferBytes });
       // Keep the pool small: a few buffers of recent sizes.
@@ -306,6 +320,7 @@ export class SamplerPasses {
   /** After a context loss: every GL object died with the context; forget them without deleting. */
   forget(): void {
     this.freeBuffers.length = 0;
+    this.packedBindings.clear();
     this.targets.clear();
     this.emptyVao = this.edgeVao = this.edgeInput = this.edgeSlots = this.edgeEnds = this.chunkBuffer = this.feedback = null;
   }
@@ -315,6 +330,10 @@ export class SamplerPasses {
     const gl = this.gl;
     if (!gl.isContextLost()) {
       for (const b of this.freeBuffers) gl.deleteBuffer(b.buffer);
+      for (const b of this.packedBindings.values()) {
+        gl.deleteBuffer(b.params);
+        gl.deleteTexture(b.permutation);
+      }
       for (const t of this.targets.values()) {
         gl.deleteFramebuffer(t.framebuffer);
         gl.deleteTexture(t.texture);

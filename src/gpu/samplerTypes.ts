@@ -175,8 +175,6 @@ export interface Batch {
   /** Edge batches: each job's first edge in the output. */
   offsets: number[];
   dispatchedAt: number;
-  /** A batch of several recipes: the params block and stacked tables it packed for itself (deleted with it). */
-  own: { params: WebGLBuffer | null; permutation: WebGLTexture | null } | null;
 }
 
 export function passTiming(): GpuPassTiming {
