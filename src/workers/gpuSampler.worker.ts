@@ -77,7 +77,7 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
   try {
     // Bodies (asteroids): one program set per recipe shape — their numbers are data (issue 16),
     // which needs the permutation tables in a texture. Their few, latency-bound batches are read back
-    // at once (65³ grid 6.3 ms against 9.3 ms polled, H100); the planet's many batches in flight are
+    // at once (65³ grid 2.4–3.2 ms against 4.9–6.1 ms polled, H100); the planet's many batches in flight are
     // polled: read back at once, they held the GPU process and its page got 16 long tasks in a teleport.
     sampler = new GpuFieldSampler(gl, {
       label: 'worker sampler', poison, maxBatchJobs, collect: collect ?? 'sync', fieldOptions: { permutationTexture, numbersAsData: permutationTexture },
