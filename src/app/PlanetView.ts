@@ -23,6 +23,7 @@ import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetChunkJobs } from '../workers/PlanetChunkJobs';
 import type { PlanetChunkParams, PlanetChunkReply } from '../workers/planetChunkJob';
 import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamReply } from '../workers/planetSeamJob';
+import type { PlanetProbe } from '../workers/planetProbe';
 import { JobCancelledError, type PoolJob, type WorkerPool } from '../workers/WorkerPool';
 import type { ProgressTask } from './progress';
 
@@ -212,6 +213,12 @@ export class PlanetView {
     t = this.timed('schedule', t);
     this.pieces.updateMaterials(this.drawnPieces());
     this.timed('materials', t);
+  }
+
+  /** Its registration and drawn surface chunks, finest first: the sampling probe's body (planetProbe.ts). */
+  probeBody(): PlanetProbe {
+    const keys = [...this.streaming.drawnPieces()].filter((d) => d.kind === 'chunk' && d.triangles > 0).map((d) => d.key);
+    return { body: this.bodyId, definition: { recipe: this.recipe, space: this.space }, keys: keys.sort((a, b) => parseChunkKey(b).level - parseChunkKey(a).level) };
   }
 
   private *drawnPieces(): IterableIterator<PlanetPiece> {

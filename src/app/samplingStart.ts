@@ -8,6 +8,7 @@
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, type SamplingChoice, type SamplingPath } from '../workers/samplingPath';
+import type { PlanetProbe } from '../workers/planetProbe';
 
 export interface SamplingStartHooks {
   /** False once the app is disposed: a late answer's GPU worker is then disposed, not used. */
@@ -22,6 +23,8 @@ export interface SamplingStartHooks {
   pauseFrames(paused: boolean): void;
   /** Resolves once the GPU has done what the page issued so far (gpuDrain.ts), at most GPU_DRAIN_CAP_MS. */
   gpuDrained(): Promise<void>;
+  /** The scene's planet as the probe times it (PlanetView.probeBody), or null when it has none. */
+  planetProbe(): PlanetProbe | null;
 }
 
 /**
@@ -50,10 +53,16 @@ export async function startMesher(
   prefer: SamplingPath | 'auto',
   hooks: SamplingStartHooks,
 ): Promise<BodyMesher | null> {
-  // The probe body is a blob asteroid: the programs it compiles are the ones blob asteroids use next.
+  // The probe body is the scene's planet where it draws surface chunks: the programs it compiles are
+  // the ones its chunks use next (explore: 12 programs on the GPU path, not 14 with a probe shape of
+  // its own), and its chunks are most of a planet scene's work. Else a blob asteroid, whose programs
+  // the blob asteroids use next.
   const choice = await chooseSamplingPath(caps, prefer, {}, {
     measureInBackground: true,
-    probeRecipe: asteroidRecipe(1, { family: 'potato' }),
+    probeBody: () => {
+      const planet = hooks.planetProbe();
+      return planet && planet.keys.length > 0 ? planet : asteroidRecipe(1, { family: 'potato' });
+    },
     quietGpu: async () => {
       hooks.pauseFrames(true);
       const timer = setTimeout(() => hooks.pauseFrames(false), PAUSE_CAP_MS);

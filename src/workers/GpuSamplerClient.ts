@@ -11,6 +11,7 @@ import type { ChunkGrid, GpuChunkSamples, GpuCollect, EdgeSamples, GpuJob, GridS
 import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
 import type { SamplingMeasurement } from './samplingDecision';
 import type { PreparedMeasurement } from './samplingMeasure';
+import type { PlanetProbe } from './planetProbe';
 import { deserializeError, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -144,19 +145,21 @@ export class GpuSamplerClient {
   }
 
   /**
-   * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers
-   * (samplingMeasure.ts); `recipe`: the probe body (default: samplingMeasure's noisy sphere).
-   * `quietGpu` is called around the GPU's compile and timed batches (the page pauses its frames and
-   * lets its queued GPU work finish; it resolves with the resume): the JS figures come first, outside it.
+   * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers:
+   * `body` a probe recipe (samplingMeasure.ts; default its noisy sphere) or the scene's planet and
+   * chunks it draws (planetProbe.ts). `quietGpu` is called around the GPU's compile and timed
+   * batches (the page pauses its frames and lets its queued GPU work finish; it resolves with the
+   * resume): the JS figures come first, outside it.
    */
-  async measure(workers: number, recipe?: FieldRecipe, quietGpu: () => Promise<() => void> = () => Promise.resolve(() => {})): Promise<SamplingMeasurement> {
-    const prepared = await this.send<PreparedMeasurement>({ id: 0, kind: 'measure', params: { phase: 'prepare', recipe } }).promise;
+  async measure(workers: number, body?: FieldRecipe | PlanetProbe, quietGpu: () => Promise<() => void> = () => Promise.resolve(() => {})): Promise<SamplingMeasurement> {
+    const source = body && 'keys' in body ? { planet: body } : { recipe: body };
+    const prepared = await this.send<PreparedMeasurement>({ id: 0, kind: 'measure', params: { phase: 'prepare', ...source } }).promise;
     // The compile and the timed batches with the page's frames off the GPU: a page whose frames fill
     // it (planet quality=high on the H100) left the probe a fifth of the GPU (compile 6.0 s against
     // 2.0 s, 33³ chunks 62 ms) and it chose JS, cached for every mode.
     const resume = await quietGpu();
     try {
-      return await this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { phase: 'gpu', prepared, workers, recipe } }).promise;
+      return await this.send<SamplingMeasurement>({ id: 0, kind: 'measure', params: { phase: 'gpu', prepared, workers, ...source } }).promise;
     } finally {
       resume();
     }

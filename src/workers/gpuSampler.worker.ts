@@ -11,12 +11,14 @@
  * on this GPU and in JS here (samplingMeasure.ts), for the start-up choice of sampling path.
  */
 import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
+import type { GpuChunkSamples } from '../gpu/samplerTypes';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
 import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
 import type { FieldRecipe } from '../field/index';
 import { planetChunkGrid } from './planetGpuSamples';
 import { measureGpu, prepareMeasurement, type PreparedMeasurement } from './samplingMeasure';
+import { measurePlanetGpu, preparePlanetMeasurement, type PlanetProbe } from './planetProbe';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 export interface GpuWorkerProbe {
@@ -35,7 +37,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>
   | WorkerRequest<'prepareBody', { body: string }>
-  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe }>;
+  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe; planet?: PlanetProbe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe; planet?: PlanetProbe }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {
@@ -189,7 +191,12 @@ function handle(msg: GpuWorkerRequest): void {
     if (msg.kind === 'measure') {
       if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
       const p = msg.params;
-      const work: Promise<unknown> = p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
+      // On a planet (planetProbe.ts): its chunks and its programs, which the GPU path needs next anyway.
+      const planet = p.planet;
+      const sample = (key: string) => samplePlanetChunk(planet!.body, key) as GpuJob<GpuChunkSamples>;
+      const work: Promise<unknown> = planet
+        ? p.phase === 'prepare' ? preparePlanetMeasurement(planet, sample) : measurePlanetGpu(planet, sample, p.prepared, p.workers)
+        : p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
       work.then(
         (result) => reply({ id: msg.id, result }),
         (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),

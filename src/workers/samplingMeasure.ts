@@ -79,6 +79,8 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
 export interface PreparedMeasurement {
   /** Best of warm runs of a PROBE_CELLS³ chunk, and one run of a FINE_CELLS³ chunk. */
   js: Record<'coarse' | 'fine', { points: number; sampleMs: number; meshMs: number }>;
+  /** The GPU compile when the first phase did it (the planet probe, planetProbe.ts), ms. */
+  gpuFirstMs?: number;
 }
 
 /**
@@ -141,7 +143,7 @@ export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMea
   const gpuFirstMs = await compileGpu(sampler, recipe);
   const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [COARSE_BATCH], Infinity);
   const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
-    points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
+    body: 'asteroid', points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
   });
   if (first.ms > (COARSE_LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
   const fineGpu = await gpuPerChunk(sampler, recipe, probeChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);

@@ -20,6 +20,7 @@ import {
 } from './samplingDecision';
 import { defaultWorkerCount } from './WorkerPool';
 import type { FieldRecipe } from '../field/index';
+import type { PlanetProbe } from './planetProbe';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 
@@ -45,8 +46,13 @@ export interface SamplingChoice {
 
 export const SAMPLING_PATHS: readonly SamplingPath[] = ['gpu-worker', 'gpu-main', 'js-worker'];
 
-/** Longest the measurement may take before the GPU is taken as too slow (a stalled or software GPU). */
-const MEASURE_TIMEOUT_MS = 20_000;
+/**
+ * Longest the measurement may take before the GPU is taken as too slow (a stalled or software GPU).
+ * A planet probe compiles the planet's programs (planetProbe.ts): 4–7 s on the H100 machine, with no
+ * parallel compile there, and 8.5 s on SwiftShader here, whose whole probe then takes ~11 s. The page
+ * runs in JS meanwhile.
+ */
+const MEASURE_TIMEOUT_MS = 30_000;
 
 /** A software rasteriser: its "GPU" is the same CPU the JS workers would use (shown in overlays, not used to choose). */
 export function isSoftwareRenderer(renderer: string): boolean {
@@ -66,8 +72,11 @@ export interface SamplingProbeEnv {
    * seconds over. Default false (benchmarks wait for the measured path).
    */
   measureInBackground?: boolean;
-  /** The probe body (default: samplingMeasure's noisy sphere); a scene body shares its programs. */
-  probeRecipe?: FieldRecipe;
+  /**
+   * The probe body, asked for when the measurement starts (default: samplingMeasure's noisy sphere):
+   * a recipe, or the scene's planet and chunks it draws (planetProbe.ts). A scene body shares its programs.
+   */
+  probeBody?: () => FieldRecipe | PlanetProbe;
   /** Keeps the page's frames off the GPU during its compile and timed batches; returns the resume (GpuSamplerClient.measure). */
   quietGpu?: () => Promise<() => void>;
 }
@@ -83,7 +92,7 @@ function defaultStorage(): Storage | null {
 function measureWithin(client: GpuSamplerClient, workers: number, env: SamplingProbeEnv, ms: number): Promise<SamplingMeasurement> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the GPU probe took over ${ms / 1000} s`)), ms);
-    client.measure(workers, env.probeRecipe, env.quietGpu).then(
+    client.measure(workers, env.probeBody?.(), env.quietGpu).then(
       (m) => { clearTimeout(timer); resolve(m); },
       (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
     );

@@ -43,8 +43,17 @@ describe('decideSamplingPath', () => {
     expect(rates.gpu / rates.js).toBeGreaterThan(1.1); // a GPU at 380 ms a chunk is faster…
     const d = decideSamplingPath(soft, 1);
     expect(d.path).toBe('js-worker'); // …but not by the 40 % its compile costs over 10 s
-    expect(d.why).toMatch(/its compile 4\.0 s\)$/);
+    expect(d.why).toMatch(/its compile 4\.0 s\); the GPU's lead is under the 1\.40× its compile asks over 10 s of work$/);
     expect(decideSamplingPath({ ...soft, gpuMs: 300 }, 1).path).toBe('gpu-worker');
+  });
+
+  it('a compile already paid for the programs the GPU path runs next (the planet probe\'s) is not weighed', () => {
+    // The H100 machine's explore load: planet chunks, GPU 467/s against JS 321/s, a 7.1 s compile.
+    const planet: SamplingMeasurement = { body: 'planet', points: 33, batch: 32, gpuMs: 2.1, gpuFirstMs: 7100, jsSampleMs: 42, jsMeshMs: 4.6 };
+    expect(decideSamplingPath(planet, 15).path).toBe('js-worker'); // 1.45× < the 1.71× a 7.1 s compile asks
+    const d = decideSamplingPath({ ...planet, compileSunk: true }, 15);
+    expect(d.path).toBe('gpu-worker');
+    expect(d.why).toMatch(/^measured 33³ planet chunks: GPU path \d+\/s/);
   });
 
   it('a tie or a bad worker count keeps JS, which is always there', () => {

@@ -54,7 +54,7 @@ async function setup(): Promise<void> {
   renderer.shadowMap.enabled = true;
   document.body.appendChild(renderer.domElement);
   // As the app: the probe measures a blob asteroid (its programs are the blob shape's), never cached here.
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', gpuCollectParam(), { probeRecipe: asteroidRecipe(1, { family: 'potato' }), storage: null });
+  const choice = await chooseSamplingPath(probeGpu(), 'auto', gpuCollectParam(), { probeBody: () => asteroidRecipe(1, { family: 'potato' }), storage: null });
   path = choice.path;
   pathWhy = choice.detail;
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });

@@ -54,9 +54,9 @@ async function setup(): Promise<void> {
   const permutationTexture = new URLSearchParams(location.search).get('gpuPermutation') !== 'const';
   // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
   const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
-  // Measured afresh each run (not the app's cached answer), with the app's probe body.
+  // Measured afresh each run (not the app's cached answer) at setup, before a planet exists: on a blob asteroid.
   const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...gpuCollectParam(), ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
-    storage: null, probeRecipe: asteroidRecipe(1, { family: 'potato' }),
+    storage: null, probeBody: () => asteroidRecipe(1, { family: 'potato' }),
   });
   samplingWhy = choice.detail + gpuCollectNote();
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });
