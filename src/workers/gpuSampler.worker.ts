@@ -7,8 +7,9 @@
  * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
  * one band-limited program for every level, the mapping relative to the chunk); buffers
  * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`. `stats` →
- * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → one probe chunk timed
- * on this GPU and in JS here (samplingMeasure.ts), for the start-up choice of sampling path.
+ * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → probe chunks timed
+ * on this GPU and in JS here (samplingMeasure.ts; the scene's planet chunks: planetProbe.ts), for the
+ * start-up choice of sampling path.
  */
 import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../gpu/samplerTypes';

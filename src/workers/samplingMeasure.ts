@@ -6,9 +6,10 @@
  * its warm runs — the page still draws and the workers may still run jobs — and the compile is
  * reported apart.
  *
- * The probe body is the caller's (the app passes a blob asteroid, so the programs it compiles are
- * the ones the scene's blob asteroids use next), else a sphere under ten octaves of noise, as many
- * as a blob asteroid's two layers.
+ * The probe body is the caller's (the app passes a blob asteroid where the scene has no planet, so
+ * the programs it compiles are the ones the scene's blob asteroids use next; a scene's planet is
+ * timed by planetProbe.ts instead), else a sphere under ten octaves of noise, as many as a blob
+ * asteroid's two layers.
  */
 import { compileToJs, parseRecipe, recipeBounds, type FieldRecipe } from '../field/index';
 import type { GpuFieldSampler, ChunkGrid } from '../gpu/GpuFieldSampler';
