@@ -9,17 +9,17 @@
 import { describe, expect, it } from 'vitest';
 import { recipeBounds } from '../../src/field/index';
 import {
-  canonicalSampleMapping, CubeSphereSpace, keyOf, planetLod, planetShell, randomLodConfiguration, type ChunkAddress, type ChunkKey,
+  CubeSphereSpace, keyOf, planetLod, planetShell, randomLodConfiguration, type ChunkAddress, type ChunkKey,
 } from '../../src/lod/index';
-import { sampleChunk, validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type FieldFn } from '../../src/mesher/index';
+import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type FieldFn } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
-import { signChangingEdges } from '../../src/gpu/edgeList';
 import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from '../../src/workers/planetChunkJob';
 import {
   float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
 } from '../../src/workers/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
 import { registerBody } from '../../src/workers/bodyRegistry';
+import { simulatedEdgePass as simulatedEdges, simulatedGpuValues as simulatedValues } from './simulatedGpu';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';
@@ -31,63 +31,12 @@ registerBody(PLANET, { recipe, space: spaceOptions });
 const space = new CubeSphereSpace(spaceOptions);
 const shell = planetShell(bounds);
 
-/** A deterministic value in [-1, 1) from a chunk key and a point index. */
-function jitter(key: string, p: number): number {
-  let h = 0x811c9dc5 ^ p;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return ((h >>> 0) / 2 ** 32) * 2 - 1;
-}
-
 function levelField(level: number): FieldFn {
   return planetContext(PLANET).level(level).field;
 }
 
-/** The level's JS samples of chunk `a`, each moved by up to `errorM` (independently per chunk). */
-function simulatedGpuValues(a: ChunkAddress, errorM: number): Float32Array {
-  const U = space.chunkUnits(a.level);
-  const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level: a.level, cells: space.chunkCells };
-  const exact = sampleChunk(spec, levelField(a.level), canonicalSampleMapping(space, a.face));
-  const key = keyOf(a);
-  const values = new Float32Array(exact.length);
-  for (let p = 0; p < exact.length; p++) values[p] = exact[p] + errorM * jitter(key, p);
-  return values;
-}
-
-/** A JS stand-in for the GPU edge pass: bisection along each sign-changing edge, gradient in grid coordinates. */
-function simulatedEdgePass(a: ChunkAddress, values: Float32Array): GpuHermite {
-  const N = space.chunkCells, P = N + 1, P3 = P * P * P;
-  const U = space.chunkUnits(a.level), cs = 2 ** a.level;
-  const field = levelField(a.level);
-  const mapping = space.faceMapping(a.face);
-  const w = new Float64Array(3);
-  const at = (i: number, j: number, k: number): number => {
-    mapping.toWorld(a.ci * U + i * cs, a.cj * U + j * cs, a.ck * U + k * cs, w);
-    return field(w[0], w[1], w[2]);
-  };
-  const edgeIds = signChangingEdges(values, P).ids;
-  const t = new Float32Array(edgeIds.length);
-  const normals = new Float32Array(3 * edgeIds.length);
-  for (let e = 0; e < edgeIds.length; e++) {
-    const axis = Math.floor(edgeIds[e] / P3), p = edgeIds[e] - axis * P3;
-    const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / (P * P));
-    const d = [axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0];
-    let lo = 0, hi = 1;
-    const f0 = at(i, j, k);
-    for (let s = 0; s < 20; s++) {
-      const m = 0.5 * (lo + hi);
-      if ((at(i + m * d[0], j + m * d[1], k + m * d[2]) < 0) === (f0 < 0)) lo = m; else hi = m;
-    }
-    const c = 0.5 * (lo + hi), h = 0.01;
-    const x = i + c * d[0], y = j + c * d[1], z = k + c * d[2];
-    t[e] = c;
-    normals[3 * e] = at(x + h, y, z) - at(x - h, y, z);
-    normals[3 * e + 1] = at(x, y + h, z) - at(x, y - h, z);
-    normals[3 * e + 2] = at(x, y, z + h) - at(x, y, z - h);
-  }
-  return { count: edgeIds.length, edgeIds, t, normals };
-}
+const simulatedGpuValues = (a: ChunkAddress, errorM: number): Float32Array => simulatedValues(PLANET, space, a, errorM);
+const simulatedEdgePass = (a: ChunkAddress, values: Float32Array): GpuHermite => simulatedEdges(PLANET, space, a, values);
 
 /** Chunk jobs from simulated GPU samples + seam jobs, welded: the validation report. */
 function weldFromGpuSamples(seed: number, errorM: number, toleranceM: number): ReturnType<typeof validateMesh> {
