@@ -67,10 +67,10 @@ export interface BatchRecipes<R> {
   recipes: R[];
   /** For each job: its recipe's index in `recipes`. */
   recipeOf: number[];
-  /** The params block's contents: `slots.recipes` recipes' room, those used filled. */
-  params: Float32Array;
-  /** The stacked permutation tables (256 bytes a row), or null when the shape has none. */
-  permutation: Uint8Array | null;
+  /** The params block's contents: `slots.recipes` recipes' room, those used filled (built when read). */
+  readonly params: Float32Array;
+  /** The stacked permutation tables (256 bytes a row), or null when the shape has none (built when read). */
+  readonly permutation: Uint8Array | null;
   /** Per job: its chunk-block values `sr_paramBase`, `sr_permBase`. */
   bases: { sr_paramBase: number; sr_permBase: number }[];
 }
@@ -100,15 +100,23 @@ export function packBatchRecipes<R extends { params: Float32Array; permutation: 
       throw new RangeError(`a recipe of ${r.params.length / 4} vec4 and ${r.permutation.length / 256} tables in a shape of ${slots.paramsVec4s} and ${slots.tables}`);
     }
   }
-  const params = new Float32Array(4 * vec4s * slots.recipes);
-  recipes.forEach((r, i) => params.set(r.params.subarray(0, 4 * vec4s), 4 * vec4s * i));
-  let permutation: Uint8Array | null = null;
-  if (slots.tables > 0) {
-    permutation = new Uint8Array(256 * slots.tables * recipes.length);
-    recipes.forEach((r, i) => permutation!.set(r.permutation.subarray(0, 256 * slots.tables), 256 * slots.tables * i));
-  }
   const bases = recipeOf.map((i) => ({ sr_paramBase: vec4s * i, sr_permBase: slots.tables * i }));
-  return { recipes, recipeOf, params, permutation, bases };
+  // The block and tables are built when read: the sampler reads them only for a batch of recipes it
+  // has no packed binding for yet (samplerPasses.ts keeps the last few), and the block is 64 KiB.
+  return {
+    recipes, recipeOf, bases,
+    get params() {
+      const params = new Float32Array(4 * vec4s * slots.recipes);
+      recipes.forEach((r, i) => params.set(r.params.subarray(0, 4 * vec4s), 4 * vec4s * i));
+      return params;
+    },
+    get permutation() {
+      if (slots.tables === 0) return null;
+      const permutation = new Uint8Array(256 * slots.tables * recipes.length);
+      recipes.forEach((r, i) => permutation.set(r.permutation.subarray(0, 256 * slots.tables), 256 * slots.tables * i));
+      return permutation;
+    },
+  };
 }
 
 /**

@@ -182,8 +182,8 @@ export class SamplerPasses {
    * What the batch binds besides its programs: its one recipe's block and texture; or, where the
    * shape batches several recipes (recipeSlots.ts), a block and a texture packed with each recipe's
    * numbers and tables, and each job's bases into them. Packed bindings are kept for the next
-   * batches of the same recipes (a body's chunks come in runs): a new texture and block each batch
-   * cost the H100 machine's sampler part of its dispatch and of the GPU process's work.
+   * batches of the same recipes (a body's chunks come in runs), so those batches create no texture
+   * or block and pack nothing (the packing is built only when read).
    */
   private recipeBinding(batch: Batch, programs: FieldPrograms, dataOf: (job: Job) => RecipeGpuData):
   { data: Pick<RecipeGpuData, 'params' | 'permutation'>; bases: Record<string, number>[] | null } {

@@ -193,11 +193,14 @@ function handle(msg: GpuWorkerRequest): void {
       if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
       const p = msg.params;
       // On a planet (planetProbe.ts): its chunks and its programs, which the GPU path needs next anyway.
-      const planet = p.planet;
-      const sample = (key: string) => samplePlanetChunk(planet!.body, key) as GpuJob<GpuChunkSamples>;
-      const work: Promise<unknown> = planet
-        ? p.phase === 'prepare' ? preparePlanetMeasurement(planet, sample) : measurePlanetGpu(planet, sample, p.prepared, p.workers)
-        : p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
+      let work: Promise<unknown>;
+      if (p.planet) {
+        const { body } = p.planet;
+        const sample = (key: string) => samplePlanetChunk(body, key) as GpuJob<GpuChunkSamples>;
+        work = p.phase === 'prepare' ? preparePlanetMeasurement(p.planet, sample) : measurePlanetGpu(p.planet, sample, p.prepared, p.workers);
+      } else {
+        work = p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
+      }
       work.then(
         (result) => reply({ id: msg.id, result }),
         (error: unknown) => reply({ id: msg.id, error: serializeError(error) }),
