@@ -3,11 +3,14 @@
 // `simplex3`, `fractal`) is the reference: keep the two line-for-line alike.
 //
 // The permutation tables are baked by the field compiler (src/field/glslCodegen.ts), which
-// defines `sr_perm` below the prototype: table t's entry i, i in [0, 256).
+// defines `sr_perm` and `sr_permYZ` below the prototypes: table t's entry i, i in [0, 256), and
+// perm[(y + perm[z & 255]) & 255] (one fetch of a pair table where the tables are a texture:
+// src/field/noise.ts permutationLayers).
 #ifndef SR_NOISE
 #define SR_NOISE
 
 int sr_perm(int table, int i);
+int sr_permYZ(int table, int y, int z);
 
 #define SR_NOISE_FBM 0
 #define SR_NOISE_RIDGED 1
@@ -58,10 +61,10 @@ float sr_simplex3(vec3 v, int table) {
   vec3 x2 = x0 - vec3(o2) + 2.0 * G3;
   vec3 x3 = x0 - 1.0 + 3.0 * G3;
   ivec3 m = c & 255;
-  int g0 = m.x + sr_perm(table, (m.y + sr_perm(table, m.z)) & 255);
-  int g1 = m.x + o1.x + sr_perm(table, (m.y + o1.y + sr_perm(table, (m.z + o1.z) & 255)) & 255);
-  int g2 = m.x + o2.x + sr_perm(table, (m.y + o2.y + sr_perm(table, (m.z + o2.z) & 255)) & 255);
-  int g3 = m.x + 1 + sr_perm(table, (m.y + 1 + sr_perm(table, (m.z + 1) & 255)) & 255);
+  int g0 = m.x + sr_permYZ(table, m.y, m.z);
+  int g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
+  int g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
+  int g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
   float n0 = sr_simplexCorner(table, g0, 0.6 - dot(x0, x0), x0);
   float n1 = sr_simplexCorner(table, g1, 0.6 - dot(x1, x1), x1);
   float n2 = sr_simplexCorner(table, g2, 0.6 - dot(x2, x2), x2);

@@ -12,6 +12,7 @@
  *
  *   const uint SR_PERM[64 * T] = uint[](...);   // T permutation tables, 4 bytes per word
  *   int sr_perm(int table, int i) {...}
+ *   int sr_permYZ(int table, int y, int z) {...}   // perm[(y + perm[z]) & 255]
  *   #include <sr_noise>
  *   const vec3 SR_CRATER_DIR_k[n] ...; float sr_craters_k(vec3 p) {...}
  *   float sr_n7(vec3 p) {...}  ...  float sr_n0(vec3 p) {...}
@@ -55,10 +56,10 @@ export interface GlslCodegenOptions {
    */
   bandUniforms?: boolean;
   /**
-   * Read the permutation tables from `uniform highp usampler2D sr_permutation` (R8UI, 256 × tables,
-   * row t = table t: {@link GlslCodegenResult.permutation}) instead of a constant array. A constant
-   * array indexed by data is copied into every invocation's local memory by some drivers; a
-   * texture fetch is not. Default false.
+   * Read the permutation tables from `uniform highp usampler2DArray sr_permutation` (R8UI, a
+   * 256 × 257 layer per table: noise.ts `permutationLayers` of {@link GlslCodegenResult.permutation})
+   * instead of a constant array. A constant array indexed by data is copied into every
+   * invocation's local memory by some drivers; a texture fetch is not. Default false.
    */
   permutationTexture?: boolean;
   /**
@@ -139,14 +140,28 @@ function permutationTables(seeds: readonly number[]): Uint8Array {
   return permutation;
 }
 
-/** `sr_perm(table, i)` over the tables: a texture fetch, a constant array, or nothing to read. */
+/**
+ * In a texture-table field, the layer of table `table`: recipeSlots.ts rewrites this line so a batch
+ * of several recipes reads each chunk's own tables.
+ */
+export const PERM_LAYER_LINE = 'int sr_permLayer(int table) { return table; }';
+
+/**
+ * `sr_perm(table, i)` and `sr_permYZ(table, y, z)` over the tables: texture fetches (a layer per
+ * table: noise.ts permutationLayers), a constant array, or nothing to read.
+ */
 function permutationLines(tableCount: number, permutation: Uint8Array, texture: boolean): string[] {
   if (tableCount > 0 && texture) {
     return [
-      `// ${glslInt(tableCount)} permutation table(s) of simplex-noise, one row each of sr_permutation.`,
-      'uniform highp usampler2D sr_permutation;',
+      `// ${glslInt(tableCount)} permutation table(s) of simplex-noise, one layer each of sr_permutation:`,
+      '// row z < 256 holds perm[(y + perm[z]) & 255] at column y, row 256 the table.',
+      'uniform highp usampler2DArray sr_permutation;',
+      PERM_LAYER_LINE,
       'int sr_perm(int table, int i) {',
-      '  return int(texelFetch(sr_permutation, ivec2(i, table), 0).r);',
+      '  return int(texelFetch(sr_permutation, ivec3(i, 256, sr_permLayer(table)), 0).r);',
+      '}',
+      'int sr_permYZ(int table, int y, int z) {',
+      '  return int(texelFetch(sr_permutation, ivec3(y & 255, z & 255, sr_permLayer(table)), 0).r);',
       '}',
     ];
   }
@@ -165,9 +180,13 @@ function permutationLines(tableCount: number, permutation: Uint8Array, texture: 
       '  uint word = SR_PERM[table * 64 + (i >> 2)];',
       '  return int((word >> uint((i & 3) * 8)) & 255u);',
       '}',
+      'int sr_permYZ(int table, int y, int z) { return sr_perm(table, (y + sr_perm(table, z & 255)) & 255); }',
     ];
   }
-  return ['int sr_perm(int table, int i) { return (table + i) & 0; } // no noise in this recipe'];
+  return [
+    'int sr_perm(int table, int i) { return (table + i) & 0; } // no noise in this recipe',
+    'int sr_permYZ(int table, int y, int z) { return (table + y + z) & 0; }',
+  ];
 }
 
 /** Everything before the node functions: gradient step, `sr_perm`, the noise chunk, `sr_band`. */

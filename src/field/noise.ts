@@ -56,6 +56,32 @@ export function noisePermutation(seed: number): Uint8Array {
   return p;
 }
 
+/** Rows of one table's layer in {@link permutationLayers}: 256 pair rows and the table itself. */
+export const PERMUTATION_LAYER_ROWS = 257;
+
+/**
+ * Permutation tables as the GPU reads them (glslCodegen.ts `permutationTexture`): each 256-byte
+ * table becomes a 256 × 257 layer whose row z < 256 holds perm[(y + perm[z]) & 255] at column y,
+ * and whose last row is the table itself. Simplex noise's hash perm[x + perm[y + perm[z]]] is then
+ * two dependent fetches instead of three (a third fewer per corner), with exactly the same values.
+ */
+export function permutationLayers(tables: Uint8Array): Uint8Array {
+  const layer = 256 * PERMUTATION_LAYER_ROWS;
+  const count = tables.length / 256;
+  const out = new Uint8Array(layer * count);
+  for (let t = 0; t < count; t++) {
+    const perm = tables.subarray(256 * t, 256 * t + 256);
+    const base = layer * t;
+    for (let z = 0; z < 256; z++) {
+      const pz = perm[z];
+      const row = base + 256 * z;
+      for (let y = 0; y < 256; y++) out[row + y] = perm[(y + pz) & 255];
+    }
+    out.set(perm, base + 256 * 256);
+  }
+  return out;
+}
+
 /** The package's noise3D for a seed. */
 export function seededNoise3D(seed: number): NoiseFunction3D {
   return createNoise3D(createRandom(seed));

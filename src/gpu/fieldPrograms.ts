@@ -9,6 +9,7 @@
 import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../field/compileGlsl';
 import { GLSL_CHUNKS } from '../field/glslChunks';
 import { resolveIncludes } from '../field/glslInclude';
+import { permutationLayers, PERMUTATION_LAYER_ROWS } from '../field/noise';
 import type { FieldRecipe } from '../field/recipe';
 import { chunkBlockGlsl, chunkBlockLayout, extractChunkUniforms, CHUNK_BLOCK_BINDING, type ChunkBlockLayout } from './chunkBlock';
 import { describeShaderLog, GpuShaderError } from './glProgram';
@@ -83,7 +84,7 @@ export function buildFieldPrograms(gl: WebGL2RenderingContext, compiled: Compile
   const batched = batchesRecipes(compiled, options);
   const declarations = batched ? [...perChunk.declarations, ...RECIPE_SLOT_UNIFORMS] : perChunk.declarations;
   const block = chunkBlockLayout(declarations, maxBlockBytes, options.maxBatchJobs);
-  const slots = batched ? recipeSlots(compiled.params.length, compiled.noiseSeeds.length, maxBlockBytes, block.slots) : null;
+  const slots = batched ? recipeSlots(compiled.params.length, compiled.noiseSeeds.length, maxBlockBytes, block.slots, gl.getParameter(gl.MAX_ARRAY_TEXTURE_LAYERS) as number) : null;
   const field = slots ? recipeSlotsSource(perChunk.sources[0], slots) : perChunk.sources[0];
   const chunks = { ...GLSL_CHUNKS, sr_field: field, [CHUNK_MAP]: perChunk.sources[1], [CHUNK_BLOCK]: chunkBlockGlsl(block) };
   return {
@@ -199,15 +200,32 @@ function programError(gl: WebGL2RenderingContext, p: PendingProgram): GpuShaderE
   return new GpuShaderError(`${p.label}: program failed to link:\n${log}`, log);
 }
 
-/** R8UI texture 256 × tables of the noise permutation tables (sampled with texelFetch only). */
-export function permutationTexture(gl: WebGL2RenderingContext, bytes: Uint8Array): WebGLTexture {
+/** Each table set's layers (noise.ts permutationLayers, 64 KiB a table), built once per set. */
+const layersOf = new WeakMap<Uint8Array, Uint8Array>();
+
+/**
+ * R8UI 2D array texture of the noise permutation tables, a 256 × 257 layer per table
+ * (noise.ts permutationLayers; sampled with texelFetch only): `sets` one after another, each a
+ * recipe's tables (256 bytes a table). A set's layers are expanded once and kept while its bytes live.
+ */
+export function permutationTexture(gl: WebGL2RenderingContext, sets: Uint8Array | readonly Uint8Array[]): WebGLTexture {
+  const parts = sets instanceof Uint8Array ? [sets] : sets;
+  const layers = parts.reduce((n, p) => n + p.length / 256, 0);
   const texture = gl.createTexture()!;
-  gl.bindTexture(gl.TEXTURE_2D, texture);
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, texture);
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, 256, bytes.length / 256, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, bytes);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-  gl.bindTexture(gl.TEXTURE_2D, null);
+  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.R8UI, 256, PERMUTATION_LAYER_ROWS, layers);
+  let layer = 0;
+  for (const part of parts) {
+    let bytes = layersOf.get(part);
+    if (!bytes) layersOf.set(part, (bytes = permutationLayers(part)));
+    const count = part.length / 256;
+    gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, layer, 256, PERMUTATION_LAYER_ROWS, count, gl.RED_INTEGER, gl.UNSIGNED_BYTE, bytes);
+    layer += count;
+  }
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
   return texture;
 }
 

@@ -7,10 +7,11 @@
  *
  * Here the sampler's copy of a shape's field reads them per chunk: `sr_params[i]` becomes
  * `sr_params[sr_paramBase + i]` over a block that holds {@link RecipeSlots.recipes} recipes' numbers
- * one after another, and table `t` is row `sr_permBase + t` of a texture that stacks their tables;
+ * one after another, and table `t` is layer `sr_permBase + t` of a texture that stacks their tables;
  * `sr_paramBase` and `sr_permBase` are per-chunk values of the chunk block (chunkBlock.ts), set from
  * the chunk's recipe. Pure string and byte work, tested in Node (test/gpu/recipeSlots.test.ts).
  */
+import { PERM_LAYER_LINE } from '../field/glslCodegen';
 
 /** Per-chunk ints the rewritten field reads (members of the chunk block). */
 export const RECIPE_SLOT_UNIFORMS = [
@@ -23,20 +24,21 @@ export interface RecipeSlots {
   recipes: number;
   /** vec4s of one recipe's params (every recipe of a shape has as many). */
   paramsVec4s: number;
-  /** Permutation tables (texture rows) of one recipe. */
+  /** Permutation tables (texture layers) of one recipe. */
   tables: number;
 }
 
 const DECLARATION = /layout\(std140\) uniform SrParams \{ vec4 sr_params\[(\d+)\]; \};/;
-const PERM_FETCH = 'texelFetch(sr_permutation, ivec2(i, table), 0)';
 
 /**
- * How many recipes of a shape one batch holds: as many params blocks as fit `maxBlockBytes`, at most
- * `maxRecipes` (a batch's chunk slots). 1 when the field has no numbers as data.
+ * How many recipes of a shape one batch holds: as many params blocks as fit `maxBlockBytes` and as
+ * many tables as fit `maxLayers` texture layers, at most `maxRecipes` (a batch's chunk slots). 1 when
+ * the field has no numbers as data.
  */
-export function recipeSlots(paramsFloats: number, tables: number, maxBlockBytes: number, maxRecipes: number): RecipeSlots {
+export function recipeSlots(paramsFloats: number, tables: number, maxBlockBytes: number, maxRecipes: number, maxLayers: number): RecipeSlots {
   const paramsVec4s = Math.ceil(paramsFloats / 4);
-  const recipes = paramsVec4s === 0 ? 1 : Math.max(1, Math.min(maxRecipes, Math.floor(maxBlockBytes / (16 * paramsVec4s))));
+  const byLayers = tables > 0 ? Math.floor(maxLayers / tables) : Infinity;
+  const recipes = paramsVec4s === 0 ? 1 : Math.max(1, Math.min(maxRecipes, byLayers, Math.floor(maxBlockBytes / (16 * paramsVec4s))));
   return { recipes, paramsVec4s, tables };
 }
 
@@ -55,8 +57,8 @@ export function recipeSlotsSource(source: string, slots: RecipeSlots): string {
   const reads = (text: string) => text.replaceAll('sr_params[', 'sr_params[sr_paramBase + ');
   let out = reads(head) + declaration + reads(tail);
   if (slots.tables > 0) {
-    if (!out.includes(PERM_FETCH)) throw new Error('recipeSlotsSource: the field reads noise tables, but not from sr_permutation');
-    out = out.replaceAll(PERM_FETCH, 'texelFetch(sr_permutation, ivec2(i, sr_permBase + table), 0)');
+    if (!out.includes(PERM_LAYER_LINE)) throw new Error('recipeSlotsSource: the field reads noise tables, but not from sr_permutation');
+    out = out.replace(PERM_LAYER_LINE, 'int sr_permLayer(int table) { return sr_permBase + table; }');
   }
   return out;
 }
@@ -69,8 +71,11 @@ export interface BatchRecipes<R> {
   recipeOf: number[];
   /** The params block's contents: `slots.recipes` recipes' room, those used filled (built when read). */
   readonly params: Float32Array;
-  /** The stacked permutation tables (256 bytes a row), or null when the shape has none (built when read). */
-  readonly permutation: Uint8Array | null;
+  /**
+   * Each recipe's permutation tables (256 bytes a table), in `recipes` order: recipe i's tables are
+   * layers `slots.tables × i …` of the batch's texture. Null when the shape has none.
+   */
+  readonly permutation: Uint8Array[] | null;
   /** Per job: its chunk-block values `sr_paramBase`, `sr_permBase`. */
   bases: { sr_paramBase: number; sr_permBase: number }[];
 }
@@ -111,10 +116,7 @@ export function packBatchRecipes<R extends { params: Float32Array; permutation: 
       return params;
     },
     get permutation() {
-      if (slots.tables === 0) return null;
-      const permutation = new Uint8Array(256 * slots.tables * recipes.length);
-      recipes.forEach((r, i) => permutation.set(r.permutation.subarray(0, 256 * slots.tables), 256 * slots.tables * i));
-      return permutation;
+      return slots.tables === 0 ? null : recipes.map((r) => r.permutation);
     },
   };
 }

@@ -173,7 +173,7 @@ export class SamplerPasses {
     if (data.params) gl.bindBufferBase(gl.UNIFORM_BUFFER, PARAMS_BLOCK_BINDING, data.params);
     if (data.permutation) {
       gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, data.permutation);
+      gl.bindTexture(gl.TEXTURE_2D_ARRAY, data.permutation);
       gl.uniform1i(program.uniforms!.get('sr_permutation') ?? null, 0);
     }
   }

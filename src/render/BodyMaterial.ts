@@ -1,6 +1,6 @@
 import {
   Color,
-  DataTexture,
+  DataArrayTexture,
   NearestFilter,
   RedIntegerFormat,
   ShaderChunk,
@@ -21,6 +21,7 @@ import {
 import { compileToGlsl, type CompiledGlsl } from '../field/compileGlsl';
 import type { FieldRecipe } from '../field/recipe';
 import { glslWithIncludes } from './glslChunks';
+import { permutationLayers, PERMUTATION_LAYER_ROWS } from '../field/noise';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';
 import fragmentTemplate from '../../glsl/body.frag.glsl?raw';
@@ -125,9 +126,11 @@ export function bodyMaterialField(recipe: FieldRecipe): CompiledGlsl {
   return compileToGlsl(recipe, { numbersAsData: true, permutationTexture: true, paramsUniform: true });
 }
 
-/** The permutation tables as an R8UI texture (read with texelFetch; one row a table). */
-function permutationTexture(bytes: Uint8Array): DataTexture {
-  const t = new DataTexture(bytes, 256, bytes.length / 256, RedIntegerFormat, UnsignedByteType);
+/** The permutation tables as an R8UI array texture (read with texelFetch; noise.ts permutationLayers). */
+function permutationTexture(bytes: Uint8Array): DataArrayTexture {
+  const t = new DataArrayTexture(permutationLayers(bytes), 256, PERMUTATION_LAYER_ROWS, bytes.length / 256);
+  t.format = RedIntegerFormat;
+  t.type = UnsignedByteType;
   t.internalFormat = 'R8UI';
   t.minFilter = t.magFilter = NearestFilter;
   t.generateMipmaps = false;
@@ -176,7 +179,7 @@ export class BodyMaterial extends ShaderMaterial {
   private readonly compiled: BodyMaterialField;
   private readonly options: BodyMaterialOptions;
   /** The field's permutation texture, when its numbers are data (disposed with the material). */
-  private readonly permutation: DataTexture | null;
+  private readonly permutation: DataArrayTexture | null;
 
   constructor(compiled: BodyMaterialField, options: BodyMaterialOptions = {}) {
     const sizeM = compiled.bounds.sizeM;

@@ -208,8 +208,8 @@ describe('permutation tables as a texture (planet grid passes)', () => {
     const textured = generateFieldGlsl(r, 1, { permutationTexture: true, bandUniforms: true });
     expect(plain.chunk).toContain('const uint SR_PERM[');
     expect(textured.chunk).not.toContain('SR_PERM');
-    expect(textured.chunk).toContain('uniform highp usampler2D sr_permutation;');
-    expect(textured.chunk).toContain('texelFetch(sr_permutation, ivec2(i, table), 0)');
+    expect(textured.chunk).toContain('uniform highp usampler2DArray sr_permutation;');
+    expect(textured.chunk).toContain('texelFetch(sr_permutation, ivec3(y & 255, z & 255, sr_permLayer(table)), 0)');
     expect(Array.from(textured.permutation)).toEqual(Array.from(plain.permutation));
     expect(textured.permutation.length).toBe(256 * textured.noiseSeeds.length);
   });

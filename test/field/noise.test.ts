@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPermutationTable } from 'simplex-noise';
 import { createRandom, noisePermutation, Prng, seededNoise3D, simplex3 } from '../../src/field/index';
+import { permutationLayers, PERMUTATION_LAYER_ROWS } from '../../src/field/noise';
 
 describe('the one PRNG', () => {
   it('is deterministic and seeds differ', () => {
@@ -58,4 +59,20 @@ describe('noise: our table and port equal simplex-noise', () => {
       }
     });
   }
+});
+
+describe('permutation layers: the GPU pair table', () => {
+  it("row z holds perm[(y + perm[z]) & 255] at column y, the last row the table, for each table in order", () => {
+    const tables = new Uint8Array([...noisePermutation(7), ...noisePermutation(8)]);
+    const layers = permutationLayers(tables);
+    expect(layers.length).toBe(2 * 256 * PERMUTATION_LAYER_ROWS);
+    for (let t = 0; t < 2; t++) {
+      const perm = tables.subarray(256 * t, 256 * t + 256);
+      const layer = layers.subarray(256 * PERMUTATION_LAYER_ROWS * t, 256 * PERMUTATION_LAYER_ROWS * (t + 1));
+      expect(Array.from(layer.subarray(256 * 256))).toEqual(Array.from(perm));
+      for (let z = 0; z < 256; z += 7) {
+        for (let y = 0; y < 256; y += 5) expect(layer[256 * z + y]).toBe(perm[(y + perm[z]) & 255]);
+      }
+    }
+  });
 });

@@ -9,7 +9,7 @@ describe('chunk block', () => {
   it('turns per-chunk uniforms into globals on the same lines, leaving pass-wide uniforms and samplers', () => {
     const source = [
       'uniform int sr_gridPoints;',
-      'uniform highp usampler2D sr_permutation;',
+      'uniform highp usampler2DArray sr_permutation;',
       '  uniform mat3 sr_csBasis; // columns',
       'uniform int sr_band[5];',
       '// uniform float sr_commented;',
@@ -21,7 +21,7 @@ describe('chunk block', () => {
     ]);
     expect(r.sources[0].split('\n')).toEqual([
       'uniform int sr_gridPoints;',
-      'uniform highp usampler2D sr_permutation;',
+      'uniform highp usampler2DArray sr_permutation;',
       '  mat3 sr_csBasis; // columns',
       'int sr_band[5];',
       '// uniform float sr_commented;',
