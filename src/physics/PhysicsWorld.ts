@@ -1,0 +1,386 @@
+/**
+ * The physics of thrown probes (issue 19): a cannon-es world stepped at a fixed rate from the scene's
+ * clock, probe spheres that collide with colliders built from the drawn meshes (meshCollider.ts),
+ * and the bookkeeping users and tests see (resting, penetration).
+ *
+ * Policies, each for a limit cannon-es does not handle itself:
+ * - Fixed steps of {@link STEP_S}, at most {@link MAX_STEPS} an update: a frame that falls further
+ *   behind runs the world slower rather than spiralling; a frozen clock (`t=` in the URL) steps nothing.
+ * - No continuous collision detection in cannon-es: before each step a probe fast enough to cross more
+ *   than half its radius casts a ray along its motion and is stopped at the first surface (a swept
+ *   test), so a fast throw does not pass through thin rock.
+ * - A collider's mesh changes with its level of detail: when a shape is replaced, probes the new
+ *   surface would hold inside are lifted out along the line from the body's centre before the next
+ *   step (a probe never drops through a level change).
+ * - At most `maxProbes` alive: a new throw removes the oldest.
+ * - Gravity comes from the caller's `gravityAt` (the scene knows its bodies): toward a planet's centre
+ *   near it, toward an asteroid's among asteroids.
+ *
+ * No three.js here: positions are plain arrays in the scene's world frame (metres).
+ */
+import { Body, ContactMaterial, Material, Quaternion, Ray, RaycastResult, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
+
+export type Vec3Tuple = [number, number, number];
+export type QuatTuple = [number, number, number, number];
+
+/** Fixed step, seconds. */
+export const STEP_S = 1 / 120;
+/** Most steps one update runs (0.1 s of scene time). */
+export const MAX_STEPS = 12;
+/** Relative speed under which a touching probe counts as at rest, m/s. */
+export const REST_SPEED = 0.05;
+/** Damping of a touching probe's spin and of its speed over the surface, 1/s. */
+const ROLLING_DAMPING = 2;
+/** How long a probe must stay that slow to count as resting, seconds. */
+const REST_TIME_S = 0.5;
+
+const PROBE_GROUP = 1;
+const COLLIDER_GROUP = 2;
+
+/** Where a collider is at a moment of scene time (a spinning asteroid turns under its probes). */
+export interface ColliderPose {
+  positionM: Vec3Tuple;
+  quaternion: QuatTuple;
+  /** Spin, rad/s in the world frame (contacts see the surface move). */
+  angularVelocity?: Vec3Tuple;
+}
+
+export interface ProbeView {
+  id: number;
+  radiusM: number;
+  /** Interpolated between the last two steps, for drawing. */
+  positionM: Vec3Tuple;
+  quaternion: QuatTuple;
+  resting: boolean;
+}
+
+export interface PhysicsStats {
+  /** Probes alive. */
+  bodies: number;
+  resting: number;
+  /** Deepest probe contact of the last step, metres. */
+  maxPenetrationM: number;
+  colliders: number;
+  /** Triangles over every collider. */
+  colliderTriangles: number;
+  steps: number;
+  /** Fast probes stopped by the swept test. */
+  sweptStops: number;
+  /** Probes lifted out of a replaced collider shape. */
+  lifted: number;
+}
+
+export interface PhysicsWorldOptions {
+  /** Gravity at a world point, m/s² (default none). */
+  gravityAt?: (positionM: Vec3Tuple) => Vec3Tuple;
+  maxProbes?: number;
+  /** Bounciness of probe on rock (0 … 1), default 0.2. */
+  restitution?: number;
+  friction?: number;
+}
+
+interface Probe {
+  id: number;
+  body: Body;
+  radiusM: number;
+  previous: Vec3;
+  previousQuaternion: Quaternion;
+  slowS: number;
+}
+
+interface Collider {
+  body: Body;
+  centerLocal: Vec3;
+}
+
+const scratchRay = new Ray();
+const scratchHit = new RaycastResult();
+const scratchA = new Vec3();
+const scratchB = new Vec3();
+const scratchC = new Vec3();
+
+export class PhysicsWorld {
+  readonly world = new World({ gravity: new Vec3(0, 0, 0), allowSleep: false });
+  private readonly probes: Probe[] = [];
+  private readonly colliders = new Map<string, Collider>();
+  private readonly rock = new Material('rock');
+  private readonly probeMaterial = new Material('probe');
+  private readonly gravityAt: (p: Vec3Tuple) => Vec3Tuple;
+  private readonly maxProbes: number;
+  private nextId = 1;
+  /** Scene time the world has reached, seconds (null before the first update). */
+  private clockS: number | null = null;
+  private accumulatorS = 0;
+  private maxPenetrationM = 0;
+  private readonly counters = { steps: 0, sweptStops: 0, lifted: 0 };
+
+  constructor(options: PhysicsWorldOptions = {}) {
+    this.gravityAt = options.gravityAt ?? (() => [0, 0, 0]);
+    this.maxProbes = options.maxProbes ?? 50;
+    this.world.addContactMaterial(new ContactMaterial(this.rock, this.probeMaterial, {
+      friction: options.friction ?? 0.6,
+      restitution: options.restitution ?? 0.2,
+      contactEquationStiffness: 1e8,
+      contactEquationRelaxation: 3,
+    }));
+    this.world.addContactMaterial(new ContactMaterial(this.probeMaterial, this.probeMaterial, { friction: 0.4, restitution: 0.3 }));
+  }
+
+  /**
+   * Adds or replaces collider `id` (its shape in the body's own frame; `centerLocal`, in that frame,
+   * is where replaced shapes lift probes away from). Replacing keeps the body: probes touching it
+   * keep touching the new surface.
+   */
+  setCollider(id: string, shape: Trimesh, pose: ColliderPose, centerLocal: Vec3Tuple = [0, 0, 0]): void {
+    let collider = this.colliders.get(id);
+    if (!collider) {
+      const body = new Body({ type: Body.KINEMATIC, material: this.rock, collisionFilterGroup: COLLIDER_GROUP, collisionFilterMask: PROBE_GROUP });
+      collider = { body, centerLocal: new Vec3(...centerLocal) };
+      this.colliders.set(id, collider);
+      this.world.addBody(body);
+    } else {
+      while (collider.body.shapes.length > 0) collider.body.removeShape(collider.body.shapes[0]);
+      collider.centerLocal.set(...centerLocal);
+    }
+    this.setPose(collider.body, pose);
+    collider.body.addShape(shape);
+    this.liftOut(collider);
+  }
+
+  /** Moves collider `id` (no-op for an unknown id). */
+  setColliderPose(id: string, pose: ColliderPose): void {
+    const collider = this.colliders.get(id);
+    if (collider) this.setPose(collider.body, pose);
+  }
+
+  removeCollider(id: string): void {
+    const collider = this.colliders.get(id);
+    if (!collider) return;
+    this.world.removeBody(collider.body);
+    this.colliders.delete(id);
+  }
+
+  hasCollider(id: string): boolean {
+    return this.colliders.has(id);
+  }
+
+  colliderIds(): string[] {
+    return [...this.colliders.keys()];
+  }
+
+  /** Throws a probe of `radiusM` from `fromM` at `velocityMS`; returns its id. The oldest goes past `maxProbes`. */
+  throwProbe(fromM: Vec3Tuple, velocityMS: Vec3Tuple, radiusM = 1): number {
+    if (![...fromM, ...velocityMS, radiusM].every(Number.isFinite) || radiusM <= 0) {
+      throw new RangeError(`throwProbe: position, velocity and radius must be finite (radius > 0)`);
+    }
+    while (this.probes.length >= this.maxProbes) this.removeProbe(this.probes[0].id);
+    // Density of rock (2.5 t/m³): mass only weighs against other probes, gravity is an acceleration.
+    const mass = 2500 * (4 / 3) * Math.PI * radiusM ** 3;
+    const body = new Body({
+      mass, material: this.probeMaterial, shape: new Sphere(radiusM), linearDamping: 0.01, angularDamping: 0.05,
+      collisionFilterGroup: PROBE_GROUP, collisionFilterMask: PROBE_GROUP | COLLIDER_GROUP,
+    });
+    body.position.set(...fromM);
+    body.velocity.set(...velocityMS);
+    this.world.addBody(body);
+    const id = this.nextId++;
+    this.probes.push({ id, body, radiusM, previous: body.position.clone(), previousQuaternion: body.quaternion.clone(), slowS: 0 });
+    return id;
+  }
+
+  removeProbe(id: number): void {
+    const i = this.probes.findIndex((p) => p.id === id);
+    if (i < 0) return;
+    this.world.removeBody(this.probes[i].body);
+    this.probes.splice(i, 1);
+  }
+
+  clearProbes(): void {
+    for (const p of [...this.probes]) this.removeProbe(p.id);
+  }
+
+  /**
+   * Advances the world to scene time `timeS` in fixed steps (`poseAt` gives each collider's pose at a
+   * step's time). A clock that went backwards or jumped resynchronises without stepping.
+   */
+  update(timeS: number, poseAt?: (id: string, timeS: number) => ColliderPose | null): void {
+    if (this.clockS === null || timeS < this.clockS || timeS - this.clockS > 10) {
+      this.clockS = timeS;
+      this.accumulatorS = 0;
+      return;
+    }
+    this.accumulatorS += timeS - this.clockS;
+    this.clockS = timeS;
+    let steps = 0;
+    while (this.accumulatorS >= STEP_S - 1e-9 && steps < MAX_STEPS) {
+      this.accumulatorS -= STEP_S;
+      steps++;
+      if (poseAt) {
+        const t = timeS - this.accumulatorS;
+        for (const [id, c] of this.colliders) {
+          const pose = poseAt(id, t);
+          if (pose) this.setPose(c.body, pose);
+        }
+      }
+      this.step();
+    }
+    // Behind by more than MAX_STEPS: drop the rest (the world runs slow rather than spiral).
+    if (steps === MAX_STEPS) this.accumulatorS = Math.min(this.accumulatorS, STEP_S);
+  }
+
+  /** One fixed step: gravity, the swept test, cannon's step, then rest and penetration. */
+  step(): void {
+    for (const p of this.probes) {
+      p.previous.copy(p.body.position);
+      p.previousQuaternion.copy(p.body.quaternion);
+      const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z]);
+      p.body.force.set(g[0] * p.body.mass, g[1] * p.body.mass, g[2] * p.body.mass);
+      this.sweep(p);
+    }
+    this.world.step(STEP_S);
+    this.counters.steps++;
+    this.afterStep();
+  }
+
+  /** Probes to draw, interpolated between the last two steps. */
+  views(): ProbeView[] {
+    const alpha = Math.min(1, this.accumulatorS / STEP_S);
+    return this.probes.map((p) => {
+      p.previous.lerp(p.body.position, alpha, scratchA);
+      const q = new Quaternion();
+      p.previousQuaternion.slerp(p.body.quaternion, alpha, q);
+      return {
+        id: p.id, radiusM: p.radiusM, positionM: [scratchA.x, scratchA.y, scratchA.z],
+        quaternion: [q.x, q.y, q.z, q.w], resting: p.slowS >= REST_TIME_S,
+      };
+    });
+  }
+
+  stats(): PhysicsStats {
+    let triangles = 0;
+    for (const c of this.colliders.values()) for (const s of c.body.shapes) triangles += (s as Trimesh).indices.length / 3;
+    return {
+      bodies: this.probes.length,
+      resting: this.probes.filter((p) => p.slowS >= REST_TIME_S).length,
+      maxPenetrationM: this.maxPenetrationM,
+      colliders: this.colliders.size,
+      colliderTriangles: triangles,
+      ...this.counters,
+    };
+  }
+
+  dispose(): void {
+    this.clearProbes();
+    for (const id of [...this.colliders.keys()]) this.removeCollider(id);
+  }
+
+  private setPose(body: Body, pose: ColliderPose): void {
+    body.position.set(...pose.positionM);
+    body.quaternion.set(...pose.quaternion);
+    body.angularVelocity.set(...(pose.angularVelocity ?? [0, 0, 0]));
+    body.aabbNeedsUpdate = true;
+  }
+
+  /**
+   * The swept test: a probe that would move more than half its radius this step casts a ray from its
+   * centre along its motion, its radius further; a hit stops it a radius short of the surface with the
+   * velocity into the surface removed (cannon's contact then takes over).
+   */
+  private sweep(p: Probe): void {
+    const v = p.body.velocity;
+    const travel = v.length() * STEP_S;
+    if (travel < p.radiusM * 0.5) return;
+    const from = p.body.position;
+    const dir = scratchB.copy(v);
+    dir.normalize();
+    const to = scratchC.copy(dir);
+    to.scale(travel + p.radiusM, to);
+    to.vadd(from, to);
+    scratchHit.reset();
+    scratchRay.from.copy(from);
+    scratchRay.to.copy(to);
+    const hit = this.world.raycastClosest(from, to, { collisionFilterMask: COLLIDER_GROUP, skipBackfaces: true }, scratchHit);
+    if (!hit || scratchHit.distance > travel + p.radiusM) return;
+    const n = scratchHit.hitNormalWorld;
+    // Stop a radius short of the hit along the motion, and keep only the velocity along the surface.
+    const stop = Math.max(0, scratchHit.distance - p.radiusM * 1.01);
+    from.vadd(dir.scale(stop, scratchA), from);
+    const into = v.dot(n);
+    if (into < 0) v.vsub(n.scale(into, scratchA), v);
+    this.counters.sweptStops++;
+  }
+
+  /**
+   * After a shape change: a probe inside the new surface (a ray from far outside the body toward the
+   * probe's centre meets the surface before it) is put back a radius outside it.
+   */
+  private liftOut(c: Collider): void {
+    const body = c.body;
+    body.updateAABB();
+    const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
+    for (const p of this.probes) {
+      const pos = p.body.position;
+      const out = scratchA;
+      pos.vsub(center, out);
+      const d = out.length();
+      if (d === 0 || d > body.boundingRadius + p.radiusM + 1e-3) continue;
+      out.normalize();
+      const far = scratchB;
+      center.vadd(out.scale(body.boundingRadius * 2 + p.radiusM, far), far);
+      const result = new RaycastResult();
+      const ray = new Ray(far.clone(), pos.clone());
+      ray.skipBackfaces = true;
+      ray.mode = Ray.CLOSEST;
+      ray.collisionFilterMask = COLLIDER_GROUP;
+      ray.intersectBody(body, result);
+      if (!result.hasHit) continue;
+      const surface = result.hitPointWorld;
+      surface.vsub(center, scratchC);
+      const above = scratchC.length();
+      if (d >= above + p.radiusM * 0.5) continue;
+      // Inside, or sunk past half its radius: lift it to rest on the new surface.
+      center.vadd(out.scale(above + p.radiusM * 1.01, scratchC), pos);
+      const into = p.body.velocity.dot(out);
+      if (into < 0) p.body.velocity.vsub(out.scale(into, scratchC), p.body.velocity);
+      this.counters.lifted++;
+    }
+  }
+
+  /** Rest timers (speed relative to the touched surface) and the deepest contact of this step. */
+  private afterStep(): void {
+    const touching = new Map<Body, Body>();
+    let deepest = 0;
+    for (const c of this.world.contacts) {
+      // g < 0 is overlap: (xj + rj) − (xi + ri) along the normal from i to j.
+      c.bi.position.vadd(c.ri, scratchA);
+      c.bj.position.vadd(c.rj, scratchB);
+      scratchB.vsub(scratchA, scratchC);
+      const g = scratchC.dot(c.ni);
+      if (-g > deepest) deepest = -g;
+      // What each probe rests on: a collider before another probe.
+      for (const [a, b] of [[c.bi, c.bj], [c.bj, c.bi]]) {
+        if (a.type === Body.DYNAMIC && (b.type !== Body.DYNAMIC || !touching.has(a))) touching.set(a, b);
+      }
+    }
+    this.maxPenetrationM = deepest;
+    for (const p of this.probes) {
+      const surface = touching.get(p.body);
+      if (!surface) {
+        p.slowS = 0;
+        continue;
+      }
+      // Velocity of the surface under the probe: v + ω × r.
+      p.body.position.vsub(surface.position, scratchA);
+      surface.angularVelocity.cross(scratchA, scratchB);
+      scratchB.vadd(surface.velocity, scratchB);
+      p.body.velocity.vsub(scratchB, scratchC);
+      const relative = scratchC.length();
+      p.slowS = relative < REST_SPEED ? p.slowS + STEP_S : 0;
+      // Rolling resistance (regolith): cannon-es has none, and a sphere rolling on a sphere under
+      // central gravity never stops. Damps spin and the motion relative to the surface while touching.
+      const keep = 1 - ROLLING_DAMPING * STEP_S;
+      p.body.angularVelocity.scale(keep, p.body.angularVelocity);
+      scratchB.vadd(scratchC.scale(keep, scratchC), p.body.velocity);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { colliderBytes, colliderTriangles, meshCollider } from '../../src/physics/meshCollider';
+import { PhysicsWorld, STEP_S, type Vec3Tuple } from '../../src/physics/PhysicsWorld';
+import { meshFixture, sphere } from '../mesher/fields';
+
+/** A Dual Contouring sphere of radius `r` (cells = metres) meshed on an N³ grid about its centre. */
+function dcSphere(r: number, N: number, simplify = 0.02) {
+  const half = N / 2;
+  const { mesh } = meshFixture({ name: 'sphere', f: sphere(0, 0, 0, r), sdf: true, N, origin: [-half, -half, -half] }, simplify);
+  return mesh;
+}
+
+/** Its collider centred on the origin (mesh positions are relative to the grid's corner). */
+const sphereCollider = (r: number, N: number) => meshCollider(dcSphere(r, N), [-N / 2, -N / 2, -N / 2]);
+
+/** Gravity toward the origin, `g` m/s². */
+const toOrigin = (g: number) => (p: Vec3Tuple): Vec3Tuple => {
+  const d = Math.hypot(...p) || 1;
+  return [(-g * p[0]) / d, (-g * p[1]) / d, (-g * p[2]) / d];
+};
+
+const still = { positionM: [0, 0, 0] as Vec3Tuple, quaternion: [0, 0, 0, 1] as [number, number, number, number] };
+
+function run(world: PhysicsWorld, seconds: number, from = 0): number {
+  let t = from;
+  world.update(t);
+  for (let i = 0; i < seconds * 60; i++) world.update((t += 1 / 60));
+  return t;
+}
+
+describe('colliders from DC meshes', () => {
+  it('keeps every triangle and 32-bit indices (cannon-es keeps 16-bit ones), and reports its bytes', () => {
+    const mesh = dcSphere(56, 120, 0);
+    expect(mesh.positions.length / 3).toBeGreaterThan(32768); // past what an Int16Array holds
+    const shape = meshCollider(mesh, [1, 2, 3]);
+    expect(colliderTriangles(shape)).toBe(mesh.indices.length / 3);
+    expect(shape.indices).toBeInstanceOf(Uint32Array);
+    expect(shape.indices.reduce((m, i) => Math.max(m, i), 0)).toBe(mesh.positions.length / 3 - 1);
+    expect(shape.vertices[0]).toBeCloseTo(mesh.positions[0] + 1, 4);
+    const perTriangle = colliderBytes(shape) / colliderTriangles(shape);
+    // Vertices, indices and normals alone are ~30 B a triangle; the octree adds its lists.
+    expect(perTriangle).toBeGreaterThan(24);
+    expect(perTriangle).toBeLessThan(200);
+    expect(() => meshCollider({ positions: new Float32Array(9), indices: new Uint32Array([0, 1, 3]) })).toThrow(/past the 3 vertices/);
+  });
+});
+
+describe('probes on a DC sphere', () => {
+  it('twenty probes dropped from every side come to rest on the surface, less than 5 cm deep', () => {
+    const world = new PhysicsWorld({ gravityAt: toOrigin(3), maxProbes: 20 });
+    world.setCollider('rock', sphereCollider(20, 48), still);
+    for (let i = 0; i < 20; i++) {
+      // Directions spread over the sphere (golden spiral), 26 m out, falling in.
+      const z = 1 - (2 * (i + 0.5)) / 20;
+      const a = i * 2.39996;
+      const d: Vec3Tuple = [Math.sqrt(1 - z * z) * Math.cos(a), Math.sqrt(1 - z * z) * Math.sin(a), z];
+      world.throwProbe([d[0] * 26, d[1] * 26, d[2] * 26], [-d[0] * 4 + d[1], -d[1] * 4, -d[2] * 4], 0.5);
+    }
+    let deepest = 0;
+    let t = 0;
+    world.update(t);
+    for (let i = 0; i < 30 * 60; i++) {
+      world.update((t += 1 / 60));
+      deepest = Math.max(deepest, world.stats().maxPenetrationM);
+    }
+    const s = world.stats();
+    expect(s.bodies).toBe(20);
+    expect(s.resting).toBe(20);
+    expect(deepest).toBeLessThan(0.05);
+    for (const p of world.views()) {
+      const r = Math.hypot(...p.positionM);
+      // Resting on the 20 m sphere (the DC surface is within a fraction of a cell of it).
+      expect(r).toBeGreaterThan(20 + 0.5 - 0.1);
+      expect(r).toBeLessThan(20 + 0.5 + 0.1);
+    }
+  });
+
+  it('a probe thrown at 2 km/s at a 1 m thick slab stops on it (the swept test), not behind it', () => {
+    // A slab of two faces 1 m apart: cannon alone would step 17 m straight through.
+    const positions = new Float32Array([-50, -50, 0, 50, -50, 0, 50, 50, 0, -50, 50, 0, -50, -50, -1, 50, -50, -1, 50, 50, -1, -50, 50, -1]);
+    const indices = new Uint32Array([0, 1, 2, 0, 2, 3, 4, 6, 5, 4, 7, 6]);
+    const world = new PhysicsWorld({ restitution: 0 });
+    world.setCollider('slab', meshCollider({ positions, indices }), still);
+    world.throwProbe([0, 0, 30], [0, 0, -2000], 0.5);
+    run(world, 1);
+    const [p] = world.views();
+    expect(p.positionM[2]).toBeGreaterThan(0);
+    expect(world.stats().sweptStops).toBeGreaterThan(0);
+  });
+
+  it('a finer mesh that would hold a resting probe inside lifts it onto the new surface', () => {
+    const world = new PhysicsWorld({ gravityAt: toOrigin(3) });
+    world.setCollider('rock', sphereCollider(20, 48), still);
+    world.throwProbe([0, 0, 22], [0, 0, -1], 0.5);
+    const t = run(world, 8);
+    expect(world.stats().resting).toBe(1);
+    // The level change: the surface moves out by 2 m, past the probe's centre.
+    world.setCollider('rock', sphereCollider(22, 52), still);
+    expect(world.stats().lifted).toBe(1);
+    run(world, 8, t);
+    const r = Math.hypot(...world.views()[0].positionM);
+    expect(r).toBeGreaterThan(22 + 0.4);
+    expect(r).toBeLessThan(22 + 0.6);
+  });
+
+  it('keeps at most maxProbes, dropping the oldest; a frozen clock steps nothing', () => {
+    const world = new PhysicsWorld({ maxProbes: 3 });
+    const ids = [0, 1, 2, 3, 4].map((i) => world.throwProbe([i * 10, 0, 0], [0, 1, 0]));
+    expect(world.views().map((p) => p.id)).toEqual(ids.slice(2));
+    world.update(5);
+    world.update(5);
+    world.update(5);
+    expect(world.stats().steps).toBe(0);
+    world.update(5 + 10 * STEP_S);
+    expect(world.stats().steps).toBe(10);
+    expect(() => world.throwProbe([0, 0, Number.NaN], [0, 0, 0])).toThrow(RangeError);
+  });
+});
