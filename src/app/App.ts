@@ -172,6 +172,7 @@ export class App {
       sun: () => this.bodies?.sun ?? null,
       setChunkLevels: (on) => { if (this.planet) this.planet.debugLevels = on; },
       saveScreenshot: (scale) => void this.saveScreenshot(scale),
+      throwProbe: () => void this.bodies?.throwProbe(this.camera),
     });
 
     this.applyState(this.state);
@@ -249,6 +250,7 @@ export class App {
     if (e.target instanceof HTMLInputElement) return;
     if (e.code === 'KeyF') this.setCameraMode(this.fly.enabled ? 'orbit' : 'fly');
     if (e.code === 'KeyP') void this.saveScreenshot(this.controlsGui.screenshotScale);
+    if (e.code === 'KeyT') this.bodies?.throwProbe(this.camera);
   };
 
   private readonly onKeyUp = (): void => {

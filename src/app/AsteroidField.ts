@@ -499,6 +499,21 @@ export class AsteroidField {
     return this.asteroids[index].pivot;
   }
 
+  /**
+   * Asteroid `index`'s drawn mesh as a collider sees it (physics, issue 19): its arrays, their offset
+   * in the spinning frame, and a key that changes with the mesh. Null before its first mesh.
+   */
+  drawnMesh(index: number): { key: string; positions: Float32Array; indices: Uint16Array | Uint32Array; offsetM: [number, number, number] } | null {
+    const a = this.asteroids[index];
+    const geometry = a.current?.mesh.geometry;
+    const positions = geometry?.getAttribute('position')?.array;
+    const indices = geometry?.index?.array;
+    if (!a.current || !(positions instanceof Float32Array) || !(indices instanceof Uint16Array || indices instanceof Uint32Array)) return null;
+    const c = a.spec.bodyCenterM;
+    const o = a.current.originM;
+    return { key: `${a.current.level}:${a.current.hash}`, positions, indices, offsetM: [o[0] - c[0], o[1] - c[1], o[2] - c[2]] };
+  }
+
   /** The asteroid nearest to `point`, with its surface distance estimate. */
   nearest(point: Vector3): { spec: AsteroidSpec; center: Vector3; distanceM: number } {
     const best = this.nearestState(point);

@@ -13,6 +13,7 @@ import type { SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
 import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
+import { Probes, type ProbeStats } from './Probes';
 import type { Progress } from './progress';
 import { StartupTimeline } from './startupTimeline';
 
@@ -43,6 +44,8 @@ export class SceneBodies {
   readonly sun: Sun;
   /** When this scene's start reached each stage (`window.__sr.startup()`). */
   readonly startup = new StartupTimeline();
+  /** Thrown probes and their physics (scenes with asteroids: planet colliders are yet to come). */
+  readonly probes: Probes | null;
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.field = spec.asteroids && new AsteroidField({
@@ -71,6 +74,17 @@ export class SceneBodies {
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
+    this.probes = this.field && new Probes(this.field, options.world);
+  }
+
+  /** Throws a probe from the camera along its view; null where probes have nothing to land on yet. */
+  throwProbe(camera: PerspectiveCamera, speedMS?: number, toward?: [number, number, number]): number | null {
+    return this.probes?.throwFrom(camera, speedMS, toward) ?? null;
+  }
+
+  /** The probes' physics counters (`window.__sr.physics()`), or null without probes. */
+  physics(): ProbeStats | null {
+    return this.probes?.stats() ?? null;
   }
 
   /** Starts generation on the body workers (once the sampling probe has answered). */
@@ -96,6 +110,7 @@ export class SceneBodies {
       }
       lines.field = this.field.statsLine();
     }
+    this.probes?.update(timeS);
     if (this.planet) {
       this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(camera, heightPx);
@@ -165,6 +180,7 @@ export class SceneBodies {
   }
 
   dispose(): void {
+    this.probes?.dispose();
     this.field?.dispose();
     this.planet?.dispose();
   }

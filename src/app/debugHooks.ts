@@ -44,6 +44,13 @@ export interface DebugHooks {
   frameCompiles(): import('./frameCompiles').FrameCompiles;
   /** The GL programs the page's renderer holds, by name (three's material programs). */
   programs(): { count: number; names: string };
+  /** Thrown probes' physics: bodies, resting, deepest contact, colliders (null where there are none). */
+  physics(): import('./Probes').ProbeStats | null;
+  /**
+   * Throws a probe from the camera (speed m/s, default the key's), along the view or toward a world
+   * point; its id, or null without probes.
+   */
+  throwProbe(speedMS?: number, toward?: [number, number, number]): number | null;
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
   samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
@@ -84,6 +91,8 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
       return { base64: btoa(bin), name: shot.name, width: shot.width, height: shot.height, capped: shot.capped };
     },
+    physics: () => app?.bodies?.physics() ?? null,
+    throwProbe: (speedMS, toward) => (app?.bodies ? app.bodies.throwProbe(app.camera, speedMS, toward) : null),
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
     programs: () => {

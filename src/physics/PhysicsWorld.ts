@@ -6,9 +6,11 @@
  * Policies, each for a limit cannon-es does not handle itself:
  * - Fixed steps of {@link STEP_S}, at most {@link MAX_STEPS} an update: a frame that falls further
  *   behind runs the world slower rather than spiralling; a frozen clock (`t=` in the URL) steps nothing.
- * - No continuous collision detection in cannon-es: before each step a probe fast enough to cross more
- *   than half its radius casts a ray along its motion and is stopped at the first surface (a swept
- *   test), so a fast throw does not pass through thin rock.
+ * - No continuous collision detection in cannon-es, and its sphere-trimesh contact pushes a centre
+ *   that crossed a surface out the far side: before each step a moving probe casts a ray along its
+ *   motion and bounces off the first surface it would reach (a swept test, with a restitution that
+ *   falls with impact speed), so a fast throw neither tunnels through thin rock, sinks into a body,
+ *   nor rebounds past escape speed.
  * - A collider's mesh changes with its level of detail: when a shape is replaced, probes the new
  *   surface would hold inside are lifted out along the line from the body's centre before the next
  *   step (a probe never drops through a level change).
@@ -27,11 +29,23 @@ export type QuatTuple = [number, number, number, number];
 export const STEP_S = 1 / 120;
 /** Most steps one update runs (0.1 s of scene time). */
 export const MAX_STEPS = 12;
-/** Relative speed under which a touching probe counts as at rest, m/s. */
+/**
+ * Relative speed under which a touching probe counts as at rest, m/s: 5 cm/s, or 1% of its radius a
+ * second for a large one (cannon-es's contact solver leaves a big probe that much jitter).
+ */
 export const REST_SPEED = 0.05;
+const REST_SPEED_PER_M = 0.01;
+/** Mass of every probe, kg (see throwProbe). */
+const PROBE_MASS_KG = 10;
+/** Probes faster than this, m/s, take the swept test each step. */
+export const SWEEP_SPEED = 2;
+/** Impact speed at which the restitution has halved, m/s. */
+const RESTITUTION_SPEED = 5;
 /** Damping of a touching probe's spin and of its speed over the surface, 1/s. */
-const ROLLING_DAMPING = 2;
-/** How long a probe must stay that slow to count as resting, seconds. */
+const ROLLING_DAMPING = 1;
+/** Rolling resistance of regolith: a touching probe's speed over the surface falls by this × g. */
+const ROLLING_RESISTANCE = 0.35;
+/** How long a probe must stay that slow to rest (pinned to its collider), seconds. */
 const REST_TIME_S = 0.5;
 
 const PROBE_GROUP = 1;
@@ -58,8 +72,10 @@ export interface PhysicsStats {
   /** Probes alive. */
   bodies: number;
   resting: number;
-  /** Deepest probe contact of the last step, metres. */
+  /** Deepest probe-on-surface contact of the last step, metres. */
   maxPenetrationM: number;
+  /** Deepest probe contact of any step since the probes were last cleared, metres. */
+  worstPenetrationM: number;
   colliders: number;
   /** Triangles over every collider. */
   colliderTriangles: number;
@@ -68,6 +84,8 @@ export interface PhysicsStats {
   sweptStops: number;
   /** Probes lifted out of a replaced collider shape. */
   lifted: number;
+  /** Contact pushes capped at the probe's incoming speed (see afterStep). */
+  energyCapped: number;
 }
 
 export interface PhysicsWorldOptions {
@@ -86,6 +104,14 @@ interface Probe {
   previous: Vec3;
   previousQuaternion: Quaternion;
   slowS: number;
+  /** Not yet colliding with other probes (see throwProbe). */
+  ghost: boolean;
+  /** Speed before this step's contacts, m/s. */
+  speedBefore: number;
+  /** Gravity's magnitude at the probe this step, m/s². */
+  gravity: number;
+  /** At rest and pinned to a collider's frame (see pin), or null. */
+  pinned: { collider: Body; position: Vec3; quaternion: Quaternion } | null;
 }
 
 interface Collider {
@@ -93,7 +119,6 @@ interface Collider {
   centerLocal: Vec3;
 }
 
-const scratchRay = new Ray();
 const scratchHit = new RaycastResult();
 const scratchA = new Vec3();
 const scratchB = new Vec3();
@@ -107,19 +132,24 @@ export class PhysicsWorld {
   private readonly probeMaterial = new Material('probe');
   private readonly gravityAt: (p: Vec3Tuple) => Vec3Tuple;
   private readonly maxProbes: number;
+  private readonly restitution: number;
+  private readonly friction: number;
   private nextId = 1;
   /** Scene time the world has reached, seconds (null before the first update). */
   private clockS: number | null = null;
   private accumulatorS = 0;
   private maxPenetrationM = 0;
-  private readonly counters = { steps: 0, sweptStops: 0, lifted: 0 };
+  private worstPenetrationM = 0;
+  private readonly counters = { steps: 0, sweptStops: 0, lifted: 0, energyCapped: 0 };
 
   constructor(options: PhysicsWorldOptions = {}) {
     this.gravityAt = options.gravityAt ?? (() => [0, 0, 0]);
     this.maxProbes = options.maxProbes ?? 50;
+    this.restitution = options.restitution ?? 0.2;
+    this.friction = options.friction ?? 0.6;
     this.world.addContactMaterial(new ContactMaterial(this.rock, this.probeMaterial, {
-      friction: options.friction ?? 0.6,
-      restitution: options.restitution ?? 0.2,
+      friction: this.friction,
+      restitution: this.restitution,
       contactEquationStiffness: 1e8,
       contactEquationRelaxation: 3,
     }));
@@ -156,6 +186,7 @@ export class PhysicsWorld {
   removeCollider(id: string): void {
     const collider = this.colliders.get(id);
     if (!collider) return;
+    for (const p of this.probes) if (p.pinned?.collider === collider.body) p.pinned = null;
     this.world.removeBody(collider.body);
     this.colliders.delete(id);
   }
@@ -174,17 +205,20 @@ export class PhysicsWorld {
       throw new RangeError(`throwProbe: position, velocity and radius must be finite (radius > 0)`);
     }
     while (this.probes.length >= this.maxProbes) this.removeProbe(this.probes[0].id);
-    // Density of rock (2.5 t/m³): mass only weighs against other probes, gravity is an acceleration.
-    const mass = 2500 * (4 / 3) * Math.PI * radiusM ** 3;
+    // One mass for every probe: gravity is an acceleration, and cannon-es's contact stiffness is in
+    // N/m, so a probe's mass by its volume (a 25 m rock: 1.6e8 kg) sank it metres into the rock.
+    const mass = PROBE_MASS_KG;
+    // Passes through other probes until clear of them: throws in quick succession start inside each
+    // other, and cannon-es separated them at hundreds of m/s.
     const body = new Body({
-      mass, material: this.probeMaterial, shape: new Sphere(radiusM), linearDamping: 0.01, angularDamping: 0.05,
-      collisionFilterGroup: PROBE_GROUP, collisionFilterMask: PROBE_GROUP | COLLIDER_GROUP,
+      mass, material: this.probeMaterial, shape: new Sphere(radiusM), linearDamping: 0, angularDamping: 0.01,
+      collisionFilterGroup: PROBE_GROUP, collisionFilterMask: COLLIDER_GROUP,
     });
     body.position.set(...fromM);
     body.velocity.set(...velocityMS);
     this.world.addBody(body);
     const id = this.nextId++;
-    this.probes.push({ id, body, radiusM, previous: body.position.clone(), previousQuaternion: body.quaternion.clone(), slowS: 0 });
+    this.probes.push({ id, body, radiusM, previous: body.position.clone(), previousQuaternion: body.quaternion.clone(), slowS: 0, ghost: true, speedBefore: 0, gravity: 0, pinned: null });
     return id;
   }
 
@@ -197,6 +231,7 @@ export class PhysicsWorld {
 
   clearProbes(): void {
     for (const p of [...this.probes]) this.removeProbe(p.id);
+    this.worstPenetrationM = 0;
   }
 
   /**
@@ -234,11 +269,17 @@ export class PhysicsWorld {
       p.previous.copy(p.body.position);
       p.previousQuaternion.copy(p.body.quaternion);
       const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z]);
+      p.gravity = Math.hypot(g[0], g[1], g[2]);
       p.body.force.set(g[0] * p.body.mass, g[1] * p.body.mass, g[2] * p.body.mass);
       this.sweep(p);
     }
+    for (const p of this.probes) {
+      p.speedBefore = p.body.velocity.length();
+      this.followPin(p);
+    }
     this.world.step(STEP_S);
     this.counters.steps++;
+    for (const p of this.probes) this.followPin(p);
     this.afterStep();
   }
 
@@ -251,9 +292,14 @@ export class PhysicsWorld {
       p.previousQuaternion.slerp(p.body.quaternion, alpha, q);
       return {
         id: p.id, radiusM: p.radiusM, positionM: [scratchA.x, scratchA.y, scratchA.z],
-        quaternion: [q.x, q.y, q.z, q.w], resting: p.slowS >= REST_TIME_S,
+        quaternion: [q.x, q.y, q.z, q.w], resting: p.pinned !== null,
       };
     });
+  }
+
+  /** Probes' velocities, m/s, in `views()` order. */
+  velocities(): Vec3Tuple[] {
+    return this.probes.map((p) => [p.body.velocity.x, p.body.velocity.y, p.body.velocity.z]);
   }
 
   stats(): PhysicsStats {
@@ -261,8 +307,9 @@ export class PhysicsWorld {
     for (const c of this.colliders.values()) for (const s of c.body.shapes) triangles += (s as Trimesh).indices.length / 3;
     return {
       bodies: this.probes.length,
-      resting: this.probes.filter((p) => p.slowS >= REST_TIME_S).length,
+      resting: this.probes.filter((p) => p.pinned !== null).length,
       maxPenetrationM: this.maxPenetrationM,
+      worstPenetrationM: this.worstPenetrationM,
       colliders: this.colliders.size,
       colliderTriangles: triangles,
       ...this.counters,
@@ -282,14 +329,18 @@ export class PhysicsWorld {
   }
 
   /**
-   * The swept test: a probe that would move more than half its radius this step casts a ray from its
-   * centre along its motion, its radius further; a hit stops it a radius short of the surface with the
-   * velocity into the surface removed (cannon's contact then takes over).
+   * The swept test: a probe faster than {@link SWEEP_SPEED} casts a ray from its centre along its
+   * motion, its radius further. A hit stops it where its sphere meets the hit plane and settles the
+   * impact here: the velocity into the surface reflected with a restitution that falls with impact
+   * speed (regolith: e / (1 + vₙ / {@link RESTITUTION_SPEED}), so a 400 m/s throw does not rebound at
+   * escape speed), the velocity along it cut by Coulomb friction and by the same factor (a hard
+   * impact ploughs into regolith rather than skidding on). cannon-es's contacts then hold it.
    */
   private sweep(p: Probe): void {
     const v = p.body.velocity;
-    const travel = v.length() * STEP_S;
-    if (travel < p.radiusM * 0.5) return;
+    const speed = v.length();
+    if (speed < SWEEP_SPEED) return;
+    const travel = speed * STEP_S;
     const from = p.body.position;
     const dir = scratchB.copy(v);
     dir.normalize();
@@ -297,16 +348,28 @@ export class PhysicsWorld {
     to.scale(travel + p.radiusM, to);
     to.vadd(from, to);
     scratchHit.reset();
-    scratchRay.from.copy(from);
-    scratchRay.to.copy(to);
     const hit = this.world.raycastClosest(from, to, { collisionFilterMask: COLLIDER_GROUP, skipBackfaces: true }, scratchHit);
-    if (!hit || scratchHit.distance > travel + p.radiusM) return;
+    if (!hit) return;
     const n = scratchHit.hitNormalWorld;
-    // Stop a radius short of the hit along the motion, and keep only the velocity along the surface.
-    const stop = Math.max(0, scratchHit.distance - p.radiusM * 1.01);
-    from.vadd(dir.scale(stop, scratchA), from);
     const into = v.dot(n);
-    if (into < 0) v.vsub(n.scale(into, scratchA), v);
+    if (into >= 0) return;
+    // How far along the motion the sphere first touches the hit plane (its centre a radius off it).
+    const along = Math.max(0, scratchHit.distance - p.radiusM / Math.max(0.2, -dir.dot(n)));
+    if (along > travel) return;
+    from.vadd(dir.scale(along, scratchA), from);
+    const e = this.restitution / (1 - into / RESTITUTION_SPEED);
+    v.vsub(n.scale((1 + e) * into, scratchA), v);
+    // Friction: the tangential speed falls by μ × the normal impulse (per unit mass), not past zero.
+    const vn = v.dot(n);
+    const tangent = scratchC.copy(v);
+    tangent.vsub(n.scale(vn, scratchA), tangent);
+    const vt = tangent.length();
+    if (vt > 0) {
+      // Coulomb, and regolith's loss at speed: a hard impact ploughs in rather than skidding on.
+      const keep = (Math.max(0, vt + this.friction * (1 + e) * into) / vt) / (1 - into / RESTITUTION_SPEED);
+      v.copy(n.scale(vn, scratchA));
+      v.vadd(tangent.scale(keep, tangent), v);
+    }
     this.counters.sweptStops++;
   }
 
@@ -316,6 +379,7 @@ export class PhysicsWorld {
    */
   private liftOut(c: Collider): void {
     const body = c.body;
+    for (const p of this.probes) if (p.pinned?.collider === body) p.pinned = null;
     body.updateAABB();
     const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
     for (const p of this.probes) {
@@ -346,6 +410,31 @@ export class PhysicsWorld {
     }
   }
 
+  /**
+   * Pins a probe at rest to the collider it rests on: cannon-es leaves a resting sphere a few cm/s of
+   * solver jitter (it never sleeps here: its colliders spin), and on a slope that creeps. Pinned, it
+   * turns with its asteroid and other probes bounce off it, until its collider's mesh changes.
+   */
+  private pin(p: Probe, collider: Body): void {
+    const position = collider.pointToLocalFrame(p.body.position, new Vec3());
+    const quaternion = collider.quaternion.conjugate().mult(p.body.quaternion);
+    p.pinned = { collider, position, quaternion };
+    this.followPin(p);
+  }
+
+  /** A pinned probe where its collider's frame holds it, moving with the surface under it. */
+  private followPin(p: Probe): void {
+    const pin = p.pinned;
+    if (!pin) return;
+    const c = pin.collider;
+    c.pointToWorldFrame(pin.position, p.body.position);
+    c.quaternion.mult(pin.quaternion, p.body.quaternion);
+    p.body.position.vsub(c.position, scratchA);
+    c.angularVelocity.cross(scratchA, p.body.velocity);
+    p.body.velocity.vadd(c.velocity, p.body.velocity);
+    p.body.angularVelocity.copy(c.angularVelocity);
+  }
+
   /** Rest timers (speed relative to the touched surface) and the deepest contact of this step. */
   private afterStep(): void {
     const touching = new Map<Body, Body>();
@@ -356,13 +445,23 @@ export class PhysicsWorld {
       c.bj.position.vadd(c.rj, scratchB);
       scratchB.vsub(scratchA, scratchC);
       const g = scratchC.dot(c.ni);
-      if (-g > deepest) deepest = -g;
+      // Into a surface only: probes thrown from one spot overlap each other for a step or two.
+      if (-g > deepest && (c.bi.type !== Body.DYNAMIC || c.bj.type !== Body.DYNAMIC)) deepest = -g;
       // What each probe rests on: a collider before another probe.
       for (const [a, b] of [[c.bi, c.bj], [c.bj, c.bi]]) {
         if (a.type === Body.DYNAMIC && (b.type !== Body.DYNAMIC || !touching.has(a))) touching.set(a, b);
       }
     }
     this.maxPenetrationM = deepest;
+    for (const p of this.probes) {
+      if (!p.ghost) continue;
+      const clear = this.probes.every((q) => q === p || q.body.position.distanceTo(p.body.position) > q.radiusM + p.radiusM);
+      if (clear) {
+        p.ghost = false;
+        p.body.collisionFilterMask = PROBE_GROUP | COLLIDER_GROUP;
+      }
+    }
+    this.worstPenetrationM = Math.max(this.worstPenetrationM, deepest);
     for (const p of this.probes) {
       const surface = touching.get(p.body);
       if (!surface) {
@@ -375,12 +474,30 @@ export class PhysicsWorld {
       scratchB.vadd(surface.velocity, scratchB);
       p.body.velocity.vsub(scratchB, scratchC);
       const relative = scratchC.length();
-      p.slowS = relative < REST_SPEED ? p.slowS + STEP_S : 0;
-      // Rolling resistance (regolith): cannon-es has none, and a sphere rolling on a sphere under
-      // central gravity never stops. Damps spin and the motion relative to the surface while touching.
-      const keep = 1 - ROLLING_DAMPING * STEP_S;
-      p.body.angularVelocity.scale(keep, p.body.angularVelocity);
-      scratchB.vadd(scratchC.scale(keep, scratchC), p.body.velocity);
+      p.slowS = relative < Math.max(REST_SPEED, REST_SPEED_PER_M * p.radiusM) ? p.slowS + STEP_S : 0;
+      if (p.slowS >= REST_TIME_S && !p.pinned && surface.type === Body.KINEMATIC) this.pin(p, surface);
+      // Contacts make no energy: cannon-es pushes a probe out of the rock by velocity, and a probe
+      // the swept test set down against one facet but overlapping the next left at up to 200 m/s.
+      // Such a push is capped at the speed the probe came in with (the rock still pushes it out).
+      const speed = p.body.velocity.length();
+      const cap = p.speedBefore + 2 * STEP_S * 10;
+      if (speed > cap) {
+        p.body.velocity.scale(cap / speed, p.body.velocity);
+        this.counters.energyCapped++;
+      }
+      // Rolling resistance (regolith): cannon-es has none, so a sphere rolling on a sphere under
+      // central gravity never stops, and a viscous damping alone let probes creep down every slope.
+      // A constant deceleration (μ_roll × g) and a viscous part slow the motion over the surface
+      // while touching; a probe stops on slopes gentler than ~atan(μ_roll).
+      scratchC.copy(p.body.velocity);
+      scratchC.vsub(scratchB, scratchC);
+      const relative2 = scratchC.length();
+      if (relative2 > 0) {
+        const slowed = Math.max(0, relative2 - (ROLLING_RESISTANCE * p.gravity + ROLLING_DAMPING * relative2) * STEP_S);
+        const keep = slowed / relative2;
+        p.body.angularVelocity.scale(keep, p.body.angularVelocity);
+        scratchB.vadd(scratchC.scale(keep, scratchC), p.body.velocity);
+      }
     }
   }
 }

@@ -34,8 +34,7 @@ export function meshCollider(mesh: MeshArrays, offsetM: readonly [number, number
   // Typed arrays of another kind in cannon-es's fields: every reader indexes them, none checks the kind.
   (shape as { vertices: ArrayLike<number> }).vertices = vertices;
   (shape as { indices: ArrayLike<number> }).indices = new Uint32Array(mesh.indices);
-  shape.normals = new Float32Array(mesh.indices.length);
-  shape.updateNormals();
+  shape.normals = faceNormals(vertices, shape.indices);
   shape.updateAABB();
   shape.updateBoundingSphereRadius();
   const grid = new TriangleGrid(vertices, shape.indices);
@@ -55,6 +54,26 @@ export function meshCollider(mesh: MeshArrays, offsetM: readonly [number, number
 }
 
 const grids = new WeakMap<Trimesh, TriangleGrid>();
+
+/**
+ * Unit face normals, three floats a triangle, as cannon-es's `updateNormals` makes them
+ * ((c − a) × (a − b)) without its Vec3 calls: a third of a 30k-triangle collider's build time.
+ */
+function faceNormals(v: Float32Array, ix: ArrayLike<number>): Float32Array {
+  const out = new Float32Array(ix.length);
+  for (let t = 0; t < ix.length; t += 3) {
+    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+    const abx = v[a] - v[b], aby = v[a + 1] - v[b + 1], abz = v[a + 2] - v[b + 2];
+    const cbx = v[c] - v[a], cby = v[c + 1] - v[a + 1], cbz = v[c + 2] - v[a + 2];
+    let nx = cby * abz - cbz * aby, ny = cbz * abx - cbx * abz, nz = cbx * aby - cby * abx;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (len > 0) (nx /= len), (ny /= len), (nz /= len);
+    out[t] = nx;
+    out[t + 1] = ny;
+    out[t + 2] = nz;
+  }
+  return out;
+}
 
 /**
  * Bytes a collider holds: its vertex, index and normal arrays and its triangle grid. Compare with

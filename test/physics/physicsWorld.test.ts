@@ -1,3 +1,4 @@
+import { Trimesh } from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import { colliderBytes, colliderTriangles, meshCollider } from '../../src/physics/meshCollider';
 import { PhysicsWorld, STEP_S, type Vec3Tuple } from '../../src/physics/PhysicsWorld';
@@ -42,6 +43,11 @@ describe('colliders from DC meshes', () => {
     expect(perTriangle).toBeGreaterThan(24);
     expect(perTriangle).toBeLessThan(200);
     expect(() => meshCollider({ positions: new Float32Array(9), indices: new Uint32Array([0, 1, 3]) })).toThrow(/past the 3 vertices/);
+    // Its normals are cannon-es's own.
+    const small = dcSphere(5, 12);
+    const ours = meshCollider(small);
+    const theirs = new Trimesh(Array.from(small.positions), Array.from(small.indices));
+    for (let i = 0; i < ours.normals.length; i++) expect(ours.normals[i]).toBeCloseTo(theirs.normals[i], 5);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The explorer's control panel (lil-gui): seed, camera mode, look (exposure, detail, sky seed,
- * chunk levels), sun direction, shadow quality and screenshots. It holds the panel's values and
+ * chunk levels), sun direction, shadow quality, thrown probes and screenshots. It holds the panel's values and
  * turns edits into calls on its host (App); the host tells it when the state changed elsewhere
  * (URL, keys) with {@link ControlsGui.sync}.
  */
@@ -27,6 +27,8 @@ export interface ControlsHost {
   /** Colours planet chunks by level (debug view). */
   setChunkLevels(on: boolean): void;
   saveScreenshot(scale: number): void;
+  /** Throws a probe from the camera (scenes with asteroids). */
+  throwProbe(): void;
 }
 
 export class ControlsGui {
@@ -52,6 +54,7 @@ export class ControlsGui {
     this.addLook();
     this.addSun();
     this.addShadows();
+    this.gui.addFolder('Probes').add({ throw: () => this.host.throwProbe() }, 'throw').name('throw a probe (T)');
     const shot = this.gui.addFolder('Screenshot');
     shot.add(this.params, 'screenshotScale', { '1× window': 1, '2× window': 2, '4× window': 4 }).name('size');
     shot.add({ save: () => this.host.saveScreenshot(this.params.screenshotScale) }, 'save').name('save PNG (P)');
