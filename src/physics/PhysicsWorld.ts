@@ -21,6 +21,7 @@
  * No three.js here: positions are plain arrays in the scene's world frame (metres).
  */
 import { Body, ContactMaterial, Material, Quaternion, Ray, RaycastResult, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
+import { sweptImpact } from './sweptImpact';
 
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
@@ -37,10 +38,6 @@ export const REST_SPEED = 0.05;
 const REST_SPEED_PER_M = 0.01;
 /** Mass of every probe, kg (see throwProbe). */
 const PROBE_MASS_KG = 10;
-/** Probes faster than this, m/s, take the swept test each step. */
-export const SWEEP_SPEED = 2;
-/** Impact speed at which the restitution has halved, m/s. */
-const RESTITUTION_SPEED = 5;
 /** Damping of a touching probe's spin and of its speed over the surface, 1/s. */
 const ROLLING_DAMPING = 1;
 /** Rolling resistance of regolith: a touching probe's speed over the surface falls by this × g. */
@@ -119,7 +116,6 @@ interface Collider {
   centerLocal: Vec3;
 }
 
-const scratchHit = new RaycastResult();
 const scratchA = new Vec3();
 const scratchB = new Vec3();
 const scratchC = new Vec3();
@@ -132,8 +128,8 @@ export class PhysicsWorld {
   private readonly probeMaterial = new Material('probe');
   private readonly gravityAt: (p: Vec3Tuple) => Vec3Tuple;
   private readonly maxProbes: number;
-  private readonly restitution: number;
-  private readonly friction: number;
+  readonly restitution: number;
+  readonly friction: number;
   private nextId = 1;
   /** Scene time the world has reached, seconds (null before the first update). */
   private clockS: number | null = null;
@@ -246,6 +242,11 @@ export class PhysicsWorld {
     }
     this.accumulatorS += timeS - this.clockS;
     this.clockS = timeS;
+    // Nothing moves without probes: keep the clock, step nothing (explore's frames pay nothing).
+    if (this.probes.length === 0) {
+      this.accumulatorS %= STEP_S;
+      return;
+    }
     let steps = 0;
     while (this.accumulatorS >= STEP_S - 1e-9 && steps < MAX_STEPS) {
       this.accumulatorS -= STEP_S;
@@ -271,7 +272,7 @@ export class PhysicsWorld {
       const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z]);
       p.gravity = Math.hypot(g[0], g[1], g[2]);
       p.body.force.set(g[0] * p.body.mass, g[1] * p.body.mass, g[2] * p.body.mass);
-      this.sweep(p);
+      if (sweptImpact(this.world, p.body, p.radiusM, STEP_S, COLLIDER_GROUP, this)) this.counters.sweptStops++;
     }
     for (const p of this.probes) {
       p.speedBefore = p.body.velocity.length();
@@ -326,51 +327,6 @@ export class PhysicsWorld {
     body.quaternion.set(...pose.quaternion);
     body.angularVelocity.set(...(pose.angularVelocity ?? [0, 0, 0]));
     body.aabbNeedsUpdate = true;
-  }
-
-  /**
-   * The swept test: a probe faster than {@link SWEEP_SPEED} casts a ray from its centre along its
-   * motion, its radius further. A hit stops it where its sphere meets the hit plane and settles the
-   * impact here: the velocity into the surface reflected with a restitution that falls with impact
-   * speed (regolith: e / (1 + vₙ / {@link RESTITUTION_SPEED}), so a 400 m/s throw does not rebound at
-   * escape speed), the velocity along it cut by Coulomb friction and by the same factor (a hard
-   * impact ploughs into regolith rather than skidding on). cannon-es's contacts then hold it.
-   */
-  private sweep(p: Probe): void {
-    const v = p.body.velocity;
-    const speed = v.length();
-    if (speed < SWEEP_SPEED) return;
-    const travel = speed * STEP_S;
-    const from = p.body.position;
-    const dir = scratchB.copy(v);
-    dir.normalize();
-    const to = scratchC.copy(dir);
-    to.scale(travel + p.radiusM, to);
-    to.vadd(from, to);
-    scratchHit.reset();
-    const hit = this.world.raycastClosest(from, to, { collisionFilterMask: COLLIDER_GROUP, skipBackfaces: true }, scratchHit);
-    if (!hit) return;
-    const n = scratchHit.hitNormalWorld;
-    const into = v.dot(n);
-    if (into >= 0) return;
-    // How far along the motion the sphere first touches the hit plane (its centre a radius off it).
-    const along = Math.max(0, scratchHit.distance - p.radiusM / Math.max(0.2, -dir.dot(n)));
-    if (along > travel) return;
-    from.vadd(dir.scale(along, scratchA), from);
-    const e = this.restitution / (1 - into / RESTITUTION_SPEED);
-    v.vsub(n.scale((1 + e) * into, scratchA), v);
-    // Friction: the tangential speed falls by μ × the normal impulse (per unit mass), not past zero.
-    const vn = v.dot(n);
-    const tangent = scratchC.copy(v);
-    tangent.vsub(n.scale(vn, scratchA), tangent);
-    const vt = tangent.length();
-    if (vt > 0) {
-      // Coulomb, and regolith's loss at speed: a hard impact ploughs in rather than skidding on.
-      const keep = (Math.max(0, vt + this.friction * (1 + e) * into) / vt) / (1 - into / RESTITUTION_SPEED);
-      v.copy(n.scale(vn, scratchA));
-      v.vadd(tangent.scale(keep, tangent), v);
-    }
-    this.counters.sweptStops++;
   }
 
   /**
