@@ -73,6 +73,8 @@ export interface PhysicsStats {
   maxPenetrationM: number;
   /** Deepest probe contact of any step since the probes were last cleared, metres. */
   worstPenetrationM: number;
+  /** Deepest contact of the resting probes when they came to rest (they are then held), metres. */
+  restingPenetrationM: number;
   colliders: number;
   /** Triangles over every collider. */
   colliderTriangles: number;
@@ -108,7 +110,7 @@ interface Probe {
   /** Gravity's magnitude at the probe this step, m/s². */
   gravity: number;
   /** At rest and pinned to a collider's frame (see pin), or null. */
-  pinned: { collider: Body; position: Vec3; quaternion: Quaternion } | null;
+  pinned: { collider: Body; position: Vec3; quaternion: Quaternion; penetrationM: number } | null;
 }
 
 interface Collider {
@@ -119,6 +121,16 @@ interface Collider {
 const scratchA = new Vec3();
 const scratchB = new Vec3();
 const scratchC = new Vec3();
+
+/**
+ * What a probe collides with: other probes once clear of them (a new throw starts inside the last
+ * ones, and cannon-es separated them at hundreds of m/s), the rock unless pinned (held by its pin,
+ * a resting probe needs no contacts with it: they were most of a resting world's step; moving
+ * probes still bounce off it).
+ */
+function setMask(p: Probe): void {
+  p.body.collisionFilterMask = (p.ghost ? 0 : PROBE_GROUP) | (p.pinned ? 0 : COLLIDER_GROUP);
+}
 
 export class PhysicsWorld {
   readonly world = new World({ gravity: new Vec3(0, 0, 0), allowSleep: false });
@@ -182,7 +194,7 @@ export class PhysicsWorld {
   removeCollider(id: string): void {
     const collider = this.colliders.get(id);
     if (!collider) return;
-    for (const p of this.probes) if (p.pinned?.collider === collider.body) p.pinned = null;
+    for (const p of this.probes) if (p.pinned?.collider === collider.body) this.unpin(p);
     this.world.removeBody(collider.body);
     this.colliders.delete(id);
   }
@@ -204,8 +216,7 @@ export class PhysicsWorld {
     // One mass for every probe: gravity is an acceleration, and cannon-es's contact stiffness is in
     // N/m, so a probe's mass by its volume (a 25 m rock: 1.6e8 kg) sank it metres into the rock.
     const mass = PROBE_MASS_KG;
-    // Passes through other probes until clear of them: throws in quick succession start inside each
-    // other, and cannon-es separated them at hundreds of m/s.
+    // A ghost (setMask) until clear of the other probes.
     const body = new Body({
       mass, material: this.probeMaterial, shape: new Sphere(radiusM), linearDamping: 0, angularDamping: 0.01,
       collisionFilterGroup: PROBE_GROUP, collisionFilterMask: COLLIDER_GROUP,
@@ -311,6 +322,7 @@ export class PhysicsWorld {
       resting: this.probes.filter((p) => p.pinned !== null).length,
       maxPenetrationM: this.maxPenetrationM,
       worstPenetrationM: this.worstPenetrationM,
+      restingPenetrationM: this.probes.reduce((m, p) => Math.max(m, p.pinned?.penetrationM ?? 0), 0),
       colliders: this.colliders.size,
       colliderTriangles: triangles,
       ...this.counters,
@@ -335,7 +347,7 @@ export class PhysicsWorld {
    */
   private liftOut(c: Collider): void {
     const body = c.body;
-    for (const p of this.probes) if (p.pinned?.collider === body) p.pinned = null;
+    for (const p of this.probes) if (p.pinned?.collider === body) this.unpin(p);
     body.updateAABB();
     const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
     for (const p of this.probes) {
@@ -371,11 +383,20 @@ export class PhysicsWorld {
    * solver jitter (it never sleeps here: its colliders spin), and on a slope that creeps. Pinned, it
    * turns with its asteroid and other probes bounce off it, until its collider's mesh changes.
    */
-  private pin(p: Probe, collider: Body): void {
+  private pin(p: Probe, collider: Body, penetrationM: number): void {
     const position = collider.pointToLocalFrame(p.body.position, new Vec3());
     const quaternion = collider.quaternion.conjugate().mult(p.body.quaternion);
-    p.pinned = { collider, position, quaternion };
+    p.pinned = { collider, position, quaternion, penetrationM };
+    setMask(p);
     this.followPin(p);
+  }
+
+  /** Frees a pinned probe (its collider's mesh changed, or the collider went). */
+  private unpin(p: Probe): void {
+    if (!p.pinned) return;
+    p.pinned = null;
+    p.slowS = 0;
+    setMask(p);
   }
 
   /** A pinned probe where its collider's frame holds it, moving with the surface under it. */
@@ -394,6 +415,7 @@ export class PhysicsWorld {
   /** Rest timers (speed relative to the touched surface) and the deepest contact of this step. */
   private afterStep(): void {
     const touching = new Map<Body, Body>();
+    const depth = new Map<Body, number>();
     let deepest = 0;
     for (const c of this.world.contacts) {
       // g < 0 is overlap: (xj + rj) − (xi + ri) along the normal from i to j.
@@ -402,7 +424,11 @@ export class PhysicsWorld {
       scratchB.vsub(scratchA, scratchC);
       const g = scratchC.dot(c.ni);
       // Into a surface only: probes thrown from one spot overlap each other for a step or two.
-      if (-g > deepest && (c.bi.type !== Body.DYNAMIC || c.bj.type !== Body.DYNAMIC)) deepest = -g;
+      if (c.bi.type !== Body.DYNAMIC || c.bj.type !== Body.DYNAMIC) {
+        deepest = Math.max(deepest, -g);
+        const probe = c.bi.type === Body.DYNAMIC ? c.bi : c.bj;
+        depth.set(probe, Math.max(depth.get(probe) ?? 0, -g));
+      }
       // What each probe rests on: a collider before another probe.
       for (const [a, b] of [[c.bi, c.bj], [c.bj, c.bi]]) {
         if (a.type === Body.DYNAMIC && (b.type !== Body.DYNAMIC || !touching.has(a))) touching.set(a, b);
@@ -414,7 +440,7 @@ export class PhysicsWorld {
       const clear = this.probes.every((q) => q === p || q.body.position.distanceTo(p.body.position) > q.radiusM + p.radiusM);
       if (clear) {
         p.ghost = false;
-        p.body.collisionFilterMask = PROBE_GROUP | COLLIDER_GROUP;
+        setMask(p);
       }
     }
     this.worstPenetrationM = Math.max(this.worstPenetrationM, deepest);
@@ -431,7 +457,7 @@ export class PhysicsWorld {
       p.body.velocity.vsub(scratchB, scratchC);
       const relative = scratchC.length();
       p.slowS = relative < Math.max(REST_SPEED, REST_SPEED_PER_M * p.radiusM) ? p.slowS + STEP_S : 0;
-      if (p.slowS >= REST_TIME_S && !p.pinned && surface.type === Body.KINEMATIC) this.pin(p, surface);
+      if (p.slowS >= REST_TIME_S && !p.pinned && surface.type === Body.KINEMATIC) this.pin(p, surface, Math.max(0, depth.get(p.body) ?? 0));
       // Contacts make no energy: cannon-es pushes a probe out of the rock by velocity, and a probe
       // the swept test set down against one facet but overlapping the next left at up to 200 m/s.
       // Such a push is capped at the speed the probe came in with (the rock still pushes it out).
