@@ -44,8 +44,8 @@ export class SceneBodies {
   readonly sun: Sun;
   /** When this scene's start reached each stage (`window.__sr.startup()`). */
   readonly startup = new StartupTimeline();
-  /** Thrown probes and their physics (scenes with asteroids: planet colliders are yet to come). */
-  readonly probes: Probes | null;
+  /** Thrown probes and their physics. */
+  readonly probes: Probes;
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.field = spec.asteroids && new AsteroidField({
@@ -74,17 +74,17 @@ export class SceneBodies {
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
-    this.probes = this.field && new Probes(this.field, options.world);
+    this.probes = new Probes(this.field, this.planet, options.world);
   }
 
-  /** Throws a probe from the camera along its view; null where probes have nothing to land on yet. */
-  throwProbe(camera: PerspectiveCamera, speedMS?: number, toward?: [number, number, number]): number | null {
-    return this.probes?.throwFrom(camera, speedMS, toward) ?? null;
+  /** Throws a probe from the camera along its view (or toward a world point); its id. */
+  throwProbe(camera: PerspectiveCamera, speedMS?: number, toward?: [number, number, number]): number {
+    return this.probes.throwFrom(camera, speedMS, toward);
   }
 
-  /** The probes' physics counters (`window.__sr.physics()`), or null without probes. */
-  physics(): ProbeStats | null {
-    return this.probes?.stats() ?? null;
+  /** The probes' physics counters (`window.__sr.physics()`). */
+  physics(): ProbeStats {
+    return this.probes.stats();
   }
 
   /** Starts generation on the body workers (once the sampling probe has answered). */
@@ -110,7 +110,7 @@ export class SceneBodies {
       }
       lines.field = this.field.statsLine();
     }
-    this.probes?.update(timeS);
+    this.probes.update(timeS);
     if (this.planet) {
       this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(camera, heightPx);
@@ -180,7 +180,7 @@ export class SceneBodies {
   }
 
   dispose(): void {
-    this.probes?.dispose();
+    this.probes.dispose();
     this.field?.dispose();
     this.planet?.dispose();
   }

@@ -3,6 +3,7 @@ import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
+import type { PickInfo, Picker } from './Picker';
 import type { SamplingMeasurement } from '../workers/samplingDecision';
 
 /**
@@ -44,6 +45,8 @@ export interface DebugHooks {
   frameCompiles(): import('./frameCompiles').FrameCompiles;
   /** The GL programs the page's renderer holds, by name (three's material programs). */
   programs(): { count: number; names: string };
+  /** What is under canvas pixel (x, y) (CSS pixels): the overlay's pick, or null. */
+  pick(xPx: number, yPx: number): PickInfo | null;
   /** Thrown probes' physics: bodies, resting, deepest contact, colliders (null where there are none). */
   physics(): import('./Probes').ProbeStats | null;
   /**
@@ -61,10 +64,13 @@ declare global {
   }
 }
 
-export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities; fatal: string | null }): void {
-  const { app } = init;
+export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities; fatal: string | null; picker?: Picker }): void {
+  const { app, picker } = init;
   window.__sr = {
-    ...init,
+    app: init.app,
+    caps: init.caps,
+    fatal: init.fatal,
+    pick: (xPx, yPx) => picker?.pick(xPx, yPx) ?? null,
     frames: () => app?.stats.frames ?? 0,
     webgl2: () => app !== null && app.renderer.getContext() instanceof WebGL2RenderingContext,
     measure: () => (app ? app.measure() : null),

@@ -2,6 +2,7 @@ import './style.css';
 import { App } from './App';
 import { missingCapability, probeGpu } from './capabilities';
 import { installDebugHooks } from './debugHooks';
+import { Picker } from './Picker';
 import { parseAppState } from './urlState';
 
 /** Start-up: probe the GPU, explain what is missing or start the app. */
@@ -28,7 +29,8 @@ function boot(): void {
   const debug = (window as { __srDebug?: { failAsteroid?: number; failJobs?: number } }).__srDebug;
   const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid, debugFailJobs: debug?.failJobs });
   app.notices.showUrlProblems(problems, state.ui);
-  installDebugHooks({ app, caps, fatal: null });
+  const picker = new Picker(app);
+  installDebugHooks({ app, caps, fatal: null, picker });
   app.start();
 }
 

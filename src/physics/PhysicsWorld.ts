@@ -63,6 +63,8 @@ export interface ProbeView {
   positionM: Vec3Tuple;
   quaternion: QuatTuple;
   resting: boolean;
+  /** The id of the collider it rests on (pinned to), or null. */
+  restingOn: string | null;
 }
 
 export interface PhysicsStats {
@@ -207,6 +209,11 @@ export class PhysicsWorld {
     return [...this.colliders.keys()];
   }
 
+  private colliderId(body: Body): string | null {
+    for (const [id, c] of this.colliders) if (c.body === body) return id;
+    return null;
+  }
+
   /** Throws a probe of `radiusM` from `fromM` at `velocityMS`; returns its id. The oldest goes past `maxProbes`. */
   throwProbe(fromM: Vec3Tuple, velocityMS: Vec3Tuple, radiusM = 1): number {
     if (![...fromM, ...velocityMS, radiusM].every(Number.isFinite) || radiusM <= 0) {
@@ -304,7 +311,7 @@ export class PhysicsWorld {
       p.previousQuaternion.slerp(p.body.quaternion, alpha, q);
       return {
         id: p.id, radiusM: p.radiusM, positionM: [scratchA.x, scratchA.y, scratchA.z],
-        quaternion: [q.x, q.y, q.z, q.w], resting: p.pinned !== null,
+        quaternion: [q.x, q.y, q.z, q.w], resting: p.pinned !== null, restingOn: p.pinned ? this.colliderId(p.pinned.collider) : null,
       };
     });
   }
@@ -342,8 +349,9 @@ export class PhysicsWorld {
   }
 
   /**
-   * After a shape change: a probe inside the new surface (a ray from far outside the body toward the
-   * probe's centre meets the surface before it) is put back a radius outside it.
+   * After a shape change, or a new collider where another was (a planet chunk replacing its parent):
+   * a probe inside the new surface (a ray from outside the shape down to the probe's centre, along
+   * the line from the collider's centre, meets the surface first) is put back a radius outside it.
    */
   private liftOut(c: Collider): void {
     const body = c.body;
@@ -352,13 +360,15 @@ export class PhysicsWorld {
     const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
     for (const p of this.probes) {
       const pos = p.body.position;
+      if (pos.distanceTo(body.position) > body.boundingRadius + p.radiusM + 1e-3) continue;
       const out = scratchA;
       pos.vsub(center, out);
       const d = out.length();
-      if (d === 0 || d > body.boundingRadius + p.radiusM + 1e-3) continue;
+      if (d === 0) continue;
       out.normalize();
+      // From outside the shape (twice its bounding radius out along the line from the centre) down to the probe.
       const far = scratchB;
-      center.vadd(out.scale(body.boundingRadius * 2 + p.radiusM, far), far);
+      pos.vadd(out.scale(2 * (body.boundingRadius + p.radiusM), far), far);
       const result = new RaycastResult();
       const ray = new Ray(far.clone(), pos.clone());
       ray.skipBackfaces = true;
@@ -370,7 +380,9 @@ export class PhysicsWorld {
       surface.vsub(center, scratchC);
       const above = scratchC.length();
       if (d >= above + p.radiusM * 0.5) continue;
-      // Inside, or sunk past half its radius: lift it to rest on the new surface.
+      // Inside, or sunk past half its radius: lift it to rest on the new surface (a pin elsewhere
+      // would put it back inside).
+      this.unpin(p);
       center.vadd(out.scale(above + p.radiusM * 1.01, scratchC), pos);
       const into = p.body.velocity.dot(out);
       if (into < 0) p.body.velocity.vsub(out.scale(into, scratchC), p.body.velocity);

@@ -1,9 +1,10 @@
 /**
  * Thrown probes in the app (issue 19), production build on SwiftShader: probes thrown at an asteroid
- * land on the collider built from its drawn mesh and come to rest on its surface.
+ * land on the collider built from its drawn mesh and come to rest on its surface; a probe on a
+ * planet rests on its drawn chunks and stays on the ground while finer chunks replace them.
  */
 import { describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { newPage, resultPath, type Served, useBrowser } from './harness';
 
 let browser: Browser;
@@ -47,4 +48,103 @@ describe('probes', () => {
     await page.screenshot({ path: resultPath('probes-resting.png') });
     expect(log.errors).toEqual([]);
   });
+
+  it('a probe dropped on a planet rests on the terrain, and stays on it across a LOD change under it', { timeout: 420_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 400, height: 300 });
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
+    await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 200_000, polling: 500 });
+    // From 1.5 km, where the chunks under the probe are coarse.
+    await above(page, 1500, 0.5);
+    await complete(page);
+    // A probe at the ground ahead of the camera (15 m, 400 m/s at 1.5 km).
+    await page.evaluate(() => window.__sr!.throwProbe(undefined, window.__sr!.app!.controls.target.toArray() as [number, number, number]));
+    await page.waitForFunction(() => window.__sr!.physics()!.resting === 1, null, { timeout: 120_000, polling: 250 });
+    const before = await probeState(page);
+    console.log(`at rest from 1.5 km: ${JSON.stringify(before)}`);
+    // Closer: finer chunks replace the ones under the probe.
+    const lows: number[] = [];
+    await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      const p = app.bodies!.probes.physics.views()[0].positionM;
+      const c = app.planet!.root.position;
+      const up = [p[0] - c.x, p[1] - c.y, p[2] - c.z];
+      const l = Math.hypot(...up);
+      app.camera.position.set(p[0] + (up[0] / l) * 60 + 40, p[1] + (up[1] / l) * 60, p[2] + (up[2] / l) * 60);
+      app.controls.target.set(p[0], p[1], p[2]);
+      app.camera.lookAt(app.controls.target);
+    });
+    const t0 = Date.now();
+    while (Date.now() - t0 < 90_000) {
+      const s = await probeState(page);
+      lows.push(s.altitudeM - s.radiusM);
+      if (s.planetComplete && s.resting && Date.now() - t0 > 5_000) break;
+      await page.waitForTimeout(250);
+    }
+    const after = await probeState(page);
+    console.log(`after the LOD change: ${JSON.stringify(after)}; lowest clearance ${Math.min(...lows).toFixed(2)} m over ${lows.length} samples`);
+    // It rests on another piece now (a finer chunk), built while it lay on the coarse one.
+    expect(before.restingOn).toMatch(/^planet:/);
+    expect(after.restingOn).toMatch(/^planet:/);
+    expect(after.restingOn).not.toBe(before.restingOn);
+    expect(after.builds).toBeGreaterThan(before.builds);
+    expect(after.resting).toBe(true);
+    // Never through the ground: its centre stays above the field's surface (a coarse chunk lies
+    // within its error of it), and it ends about a radius above it on the fine chunk (a 15 m sphere
+    // sits on the bumps around the point below its centre, so a little more, never less).
+    expect(Math.min(...lows)).toBeGreaterThan(-after.radiusM);
+    expect(after.altitudeM - after.radiusM).toBeGreaterThan(-0.5);
+    expect(after.altitudeM - after.radiusM).toBeLessThan(2.5);
+    expect(after.restingPenetrationM).toBeLessThan(0.05);
+    await page.screenshot({ path: resultPath('probe-on-planet.png') });
+    expect(log.errors).toEqual([]);
+  });
 });
+
+/** Camera `altitudeM` above the planet (seed direction), looking at the ground `ahead` × altitude away. */
+async function above(page: Page, altitudeM: number, ahead: number): Promise<void> {
+  await page.evaluate(([alt, ahead]) => {
+    const app = window.__sr!.app!;
+    const planet = app.planet!;
+    const d = [0.3, 0.55, 0.78].map((v) => v / Math.hypot(0.3, 0.55, 0.78));
+    const c = planet.root.position;
+    const p = app.camera.position;
+    let r = planet.radiusM + alt;
+    for (let i = 0; i < 8; i++) {
+      p.set(c.x + d[0] * r, c.y + d[1] * r, c.z + d[2] * r);
+      r -= planet.altitude(p) - alt;
+    }
+    p.set(c.x + d[0] * r, c.y + d[1] * r, c.z + d[2] * r);
+    // The ground point `ahead × alt` along the surface, found the same way.
+    const side = [-d[1], d[0], 0].map((v) => v / Math.hypot(d[0], d[1]));
+    const g = d.map((v, i) => v * planet.radiusM + side[i] * ahead * alt);
+    const gl = Math.hypot(...g);
+    const gd = g.map((v) => v / gl);
+    const t = app.controls.target;
+    let rg = planet.radiusM;
+    for (let i = 0; i < 8; i++) {
+      t.set(c.x + gd[0] * rg, c.y + gd[1] * rg, c.z + gd[2] * rg);
+      rg -= planet.altitude(t);
+    }
+    app.camera.lookAt(t);
+  }, [altitudeM, ahead] as const);
+}
+
+async function complete(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: 150_000, polling: 250 });
+}
+
+async function probeState(page: Page) {
+  return page.evaluate(() => {
+    const app = window.__sr!.app!;
+    const Vector3 = app.camera.position.constructor as typeof import('three').Vector3;
+    const v = app.bodies!.probes.physics.views()[0];
+    const s = window.__sr!.physics()!;
+    const planet = app.planet!.stats();
+    return {
+      altitudeM: app.planet!.altitude(new Vector3(...v.positionM)), radiusM: v.radiusM, resting: v.resting, restingOn: v.restingOn,
+      builds: s.colliderBuilds, planetColliders: s.planetColliders, lifted: s.lifted, restingPenetrationM: s.restingPenetrationM,
+      leaves: planet.leaves, planetComplete: planet.complete,
+    };
+  });
+}

@@ -122,3 +122,43 @@ describe('probes on a DC sphere', () => {
     expect(() => world.throwProbe([0, 0, Number.NaN], [0, 0, 0])).toThrow(RangeError);
   });
 });
+
+/** A square of ground `size` m wide at height `z`, n×n quads, wound to face +z. */
+function ground(z: number, size = 40, n = 16) {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.push((i / n - 0.5) * size, (j / n - 0.5) * size, z);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+      indices.push(a, b, d, a, d, c);
+    }
+  }
+  return meshCollider({ positions: new Float32Array(positions), indices: new Uint32Array(indices) });
+}
+
+describe('probes on planet pieces', () => {
+  it('a probe resting on a chunk rests on its finer replacement (a new collider, the old removed), never below it', () => {
+    const world = new PhysicsWorld({ gravityAt: () => [0, 0, -1.62] });
+    // Planet chunks: the planet's centre far below, the chunk's frame at the origin.
+    const centre: Vec3Tuple = [0, 0, -1e5];
+    world.setCollider('coarse', ground(0), still, centre);
+    world.throwProbe([0, 0, 3], [0.5, 0, 0], 0.5);
+    let t = run(world, 6);
+    expect(world.stats().resting).toBe(1);
+    expect(world.views()[0].positionM[2]).toBeCloseTo(0.5, 1);
+    // The transaction: the finer piece (its surface 0.8 m higher here) arrives, then the coarse one goes.
+    world.setCollider('fine', ground(0.8, 40, 32), still, centre);
+    expect(world.stats().lifted).toBe(1);
+    world.removeCollider('coarse');
+    let lowest = Infinity;
+    world.update(t);
+    for (let i = 0; i < 6 * 60; i++) {
+      world.update((t += 1 / 60));
+      lowest = Math.min(lowest, world.views()[0].positionM[2]);
+    }
+    expect(lowest).toBeGreaterThan(0.8 + 0.5 - 0.05);
+    expect(world.views()[0].positionM[2]).toBeCloseTo(1.3, 1);
+    expect(world.stats().resting).toBe(1);
+  });
+});

@@ -35,6 +35,10 @@ export class StatsOverlay {
     this.lines.set(key, text);
   }
 
+  clearLine(key: string): void {
+    this.lines.delete(key);
+  }
+
   /** Call once per rendered frame with the rAF timestamp. */
   frame(nowMs: number): void {
     this.frames++;
