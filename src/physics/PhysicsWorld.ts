@@ -14,9 +14,16 @@
  * - A collider's mesh changes with its level of detail: when a shape is replaced, probes the new
  *   surface would hold inside are lifted out along the line from the body's centre before the next
  *   step (a probe never drops through a level change).
+ * - Rest: cannon-es has no rolling resistance and cannot sleep a probe on a spinning collider, so a
+ *   touching probe is slowed (0.35 g and a viscous term), and one slow for 0.5 s is pinned to its
+ *   collider's frame (it turns with it; a new shape unpins it).
+ * - Contacts make no energy: a push out of the rock is capped at the probe's incoming speed.
+ * - Throws in quick succession start inside each other: a new probe passes through other probes
+ *   until clear of them (setMask).
  * - At most `maxProbes` alive: a new throw removes the oldest.
  * - Gravity comes from the caller's `gravityAt` (the scene knows its bodies): toward a planet's centre
  *   near it, toward an asteroid's among asteroids.
+ * docs/physics.md gives the numbers behind each.
  *
  * No three.js here: positions are plain arrays in the scene's world frame (metres).
  */
@@ -105,7 +112,7 @@ interface Probe {
   previous: Vec3;
   previousQuaternion: Quaternion;
   slowS: number;
-  /** Not yet colliding with other probes (see throwProbe). */
+  /** Not yet colliding with other probes (see setMask). */
   ghost: boolean;
   /** Speed before this step's contacts, m/s. */
   speedBefore: number;
@@ -187,26 +194,12 @@ export class PhysicsWorld {
     this.liftOut(collider);
   }
 
-  /** Moves collider `id` (no-op for an unknown id). */
-  setColliderPose(id: string, pose: ColliderPose): void {
-    const collider = this.colliders.get(id);
-    if (collider) this.setPose(collider.body, pose);
-  }
-
   removeCollider(id: string): void {
     const collider = this.colliders.get(id);
     if (!collider) return;
     for (const p of this.probes) if (p.pinned?.collider === collider.body) this.unpin(p);
     this.world.removeBody(collider.body);
     this.colliders.delete(id);
-  }
-
-  hasCollider(id: string): boolean {
-    return this.colliders.has(id);
-  }
-
-  colliderIds(): string[] {
-    return [...this.colliders.keys()];
   }
 
   private colliderId(body: Body): string | null {
