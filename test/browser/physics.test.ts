@@ -77,7 +77,8 @@ describe('probes', () => {
     while (Date.now() - t0 < 90_000) {
       const s = await probeState(page);
       lows.push(s.altitudeM - s.radiusM);
-      if (s.planetComplete && s.resting && Date.now() - t0 > 5_000) break;
+      // Done once it rests on another piece than before (the change reached it), or the planet is complete.
+      if (s.resting && (s.restingOn !== before.restingOn || s.planetComplete) && Date.now() - t0 > 5_000) break;
       await page.waitForTimeout(250);
     }
     const after = await probeState(page);
