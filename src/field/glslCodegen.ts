@@ -39,7 +39,7 @@
 import type { BandSlot } from './bandLimit';
 import { countModifierKeys, modifierKey } from './compileJs';
 import { GlslCodegenError, glslInt, glslUint } from './glslLiterals';
-import { num, paramsDeclaration, vec3 } from './glslParams';
+import { int, num, paramsDeclaration, vec3, vec4Block } from './glslParams';
 import { createEmitState, emitNode, type EmitState } from './glslNodes';
 import { noisePermutation } from './noise';
 import type { Brush, FieldNode, FieldRecipe } from './recipe';
@@ -119,9 +119,41 @@ function sharedModifierKeys(root: FieldNode): Set<string> {
 function fieldFunction(state: EmitState, root: string, brushes: readonly Brush[]): string {
   // Shared modifiers first: every node of a group is evaluated at the field's own point.
   const lines = [...[...state.groups.values()].map((g) => `  sr_m${g}_update(p);`), `  float d = ${root}(p);`];
-  for (const b of brushes) lines.push(brushLine(state, b));
+  if (state.params && brushes.length > 0) lines.push(...brushLoop(state, brushes));
+  else for (const b of brushes) lines.push(brushLine(state, b));
   lines.push('  return d;');
   return `float sr_field(vec3 p) {\n${lines.join('\n')}\n}`;
+}
+
+/**
+ * Room for `count` brushes with numbers as data: powers of two from 16, so a user's edits (issue 19:
+ * each dig or build adds a brush) change the recipe's numbers, not its shape, until the room is full.
+ */
+export function brushCapacity(count: number): number {
+  let c = 16;
+  while (c < count) c *= 2;
+  return c;
+}
+
+/**
+ * The brushes as data: two vec4 a brush, (centre, radius) and (+1 add / −1 carve, blend, 0, 0), in a
+ * list of {@link brushCapacity} room; the loop runs to the count and applies each as brushLine does,
+ * operation for operation (the same values as the literal field).
+ */
+function brushLoop(state: EmitState, brushes: readonly Brush[]): string[] {
+  const values: number[] = [];
+  for (const b of brushes) values.push(b.center[0], b.center[1], b.center[2], b.radius, b.op === 'add' ? 1 : -1, b.blend, 0, 0);
+  const base = vec4Block(state as EmitState & { params: number[] }, 2 * brushCapacity(brushes.length), values);
+  return [
+    `  int sr_brushes = ${int(state, brushes.length)};`,
+    '  for (int i = 0; i < sr_brushes; i++) {',
+    `    vec4 sr_a = sr_params[${glslInt(base)} + 2 * i];`,
+    `    vec4 sr_b = sr_params[${glslInt(base + 1)} + 2 * i];`,
+    '    float s = length(p - sr_a.xyz) - sr_a.w;',
+    '    if (sr_b.x > 0.0) d = sr_b.y > 0.0 ? sr_smin(d, s, sr_b.y) : min(d, s);',
+    '    else d = sr_b.y > 0.0 ? sr_smax(d, -s, sr_b.y) : max(d, -s);',
+    '  }',
+  ];
 }
 
 /** A brush applied to `d`: (smooth) union with its sphere for `add`, subtraction for `carve`. */

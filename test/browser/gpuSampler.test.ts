@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { recipeBounds } from '../../src/field/bounds';
 import { ASTEROID_FAMILIES, asteroidRecipe } from '../../src/scene';
 import { ROOT, useBlankPages } from './harness';
 
@@ -87,6 +88,28 @@ describe('numbers as data: one program set per recipe shape (issue 16)', () => {
     console.log(`numbers as data, grid 17³, max |gpu−js| / size: ${worst.join(', ')}`);
     const programs = await page.evaluate(async ([path]) => (await srImport(path)).dataSamplerPrograms(), [PAGE] as const);
     expect(programs).toEqual({ built: 3, held: 3 });
+  });
+
+  it('brushes as data (issue 19 edits): digs and builds, sharp and blended, match JS on the same program', async () => {
+    await open();
+    const base = asteroidRecipe(3, { family: 'potato' });
+    const { sphereCenter: c, sphereRadiusM: r } = recipeBounds(base);
+    // Four edits at the surface: a sharp and a blended dig, a sharp and a blended build.
+    const at = (x: number, y: number, z: number): [number, number, number] => [c[0] + x * r, c[1] + y * r, c[2] + z * r];
+    const brushes = [
+      { op: 'carve', center: at(0.8, 0, 0), radius: 0.25 * r, blend: 0 },
+      { op: 'carve', center: at(0, 0.8, 0), radius: 0.2 * r, blend: 0.05 * r },
+      { op: 'add', center: at(0, 0, 0.85), radius: 0.15 * r, blend: 0 },
+      { op: 'add', center: at(-0.8, 0, 0), radius: 0.2 * r, blend: 0.05 * r },
+    ];
+    for (const n of [1, 4]) {
+      const recipe = { ...base, brushes: brushes.slice(0, n) };
+      const res = await page.evaluate(async ([path, recipe]) => (await srImport(path)).gridParity(recipe, 17, true), [PAGE, recipe] as const);
+      console.log(`${n} brush(es) as data, grid 17³: max |gpu−js| / size ${(res.maxAbsDiffM / res.sizeM).toExponential(1)}, ${res.signMismatches} sign mismatches`);
+      expect(res.nanCount).toBe(0);
+      expect(res.maxAbsDiffM / res.sizeM).toBeLessThanOrEqual(1e-4);
+      expect(res.signMismatches).toBe(0);
+    }
   });
 
   it("several bodies of one shape share a batch: each reads its own numbers and noise tables, as when sampled alone", async () => {

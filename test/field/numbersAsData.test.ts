@@ -37,6 +37,19 @@ describe('numbers as data: one text per recipe shape', () => {
     }
   });
 
+  it('brushes are numbers too: an edit (a dig or a build) keeps the program until 16 brushes (issue 19)', () => {
+    const base = asteroidRecipe(4, { family: 'potato' });
+    const dig = (i: number) => ({ op: i % 2 ? 'add' : 'carve', center: [10 + i, -3 * i, 7], radius: 4 + i, blend: i % 3 ? 1.5 : 0 });
+    const withBrushes = (n: number): FieldRecipe => parseRecipe({ ...base, brushes: Array.from({ length: n }, (_, i) => dig(i)) });
+    const one = compileToGlsl(withBrushes(1), DATA);
+    for (const n of [2, 5, 16]) expect(compileToGlsl(withBrushes(n), DATA).chunk).toBe(one.chunk);
+    // Past the room: a list twice as long, another program.
+    expect(compileToGlsl(withBrushes(17), DATA).chunk).not.toBe(one.chunk);
+    // None: no brush loop at all (the families' programs stay as they are).
+    expect(compileToGlsl(base, DATA).chunk).not.toContain('sr_brushes');
+    expect(one.chunk).toContain('sr_brushes');
+  });
+
   it('every asteroid family has one shape over 60 seeds (one program each)', () => {
     for (const family of ASTEROID_FAMILIES) {
       const texts = new Set<string>();
