@@ -49,6 +49,8 @@ const PROBE_MASS_KG = 10;
 const ROLLING_DAMPING = 1;
 /** Rolling resistance of regolith: a touching probe's speed over the surface falls by this × g. */
 const ROLLING_RESISTANCE = 0.35;
+/** What a contact may add to a probe's speed in a step, m/s: two steps of gravity up to 10 m/s². */
+const PUSH_SLACK_MS = 2 * STEP_S * 10;
 /** How long a probe must stay that slow to rest (pinned to its collider), seconds. */
 const REST_TIME_S = 0.5;
 
@@ -467,7 +469,7 @@ export class PhysicsWorld {
       // the swept test set down against one facet but overlapping the next left at up to 200 m/s.
       // Such a push is capped at the speed the probe came in with (the rock still pushes it out).
       const speed = p.body.velocity.length();
-      const cap = p.speedBefore + 2 * STEP_S * 10;
+      const cap = p.speedBefore + PUSH_SLACK_MS;
       if (speed > cap) {
         p.body.velocity.scale(cap / speed, p.body.velocity);
         this.counters.energyCapped++;

@@ -86,7 +86,11 @@ describe('the sampling probe on a planet', () => {
     expect(m).toMatchObject({ body: 'planet', compileSunk: true, points: 9, batch: 32 });
     // The GPU path's meshing (settle + mesh from the samples) and what the JS path costs beyond it.
     expect(m.jsMeshMs).toBeGreaterThan(0);
-    expect(m.jsSampleMs + m.jsMeshMs).toBeCloseTo(prepared.js.coarse.sampleMs + prepared.js.coarse.meshMs, 6);
+    // What JS costs beyond the GPU path's meshing: the JS chunk's total less that meshing, never below
+    // zero. (Both are timings: on a busy machine the GPU path's meshing of these tiny chunks can take
+    // longer than the JS chunk did, and CI once saw 1.45 against 0.91 ms.)
+    const jsTotal = prepared.js.coarse.sampleMs + prepared.js.coarse.meshMs;
+    expect(m.jsSampleMs).toBeCloseTo(Math.max(0, jsTotal - m.jsMeshMs), 6);
     expect(decideSamplingPath({ ...m, gpuFirstMs: 60_000 }, 1).path).toBe(decideSamplingPath({ ...m, gpuFirstMs: 0 }, 1).path);
   });
 
