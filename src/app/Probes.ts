@@ -18,7 +18,7 @@
  * from every surface and moving away is removed.
  */
 import {
-  Color, IcosahedronGeometry, InstancedMesh, Matrix4, MeshStandardMaterial, Quaternion, Vector3, type Group, type Mesh, type PerspectiveCamera,
+  Color, IcosahedronGeometry, InstancedMesh, MathUtils, Matrix4, MeshStandardMaterial, Quaternion, Vector3, type Group, type Mesh, type PerspectiveCamera,
 } from 'three';
 import { meshCollider } from '../physics/meshCollider';
 import { PhysicsWorld, type ColliderPose, type PhysicsStats, type ProbeView, type Vec3Tuple } from '../physics/PhysicsWorld';
@@ -91,15 +91,21 @@ export class Probes {
   throwFrom(camera: PerspectiveCamera, speedMS?: number, toward?: Vec3Tuple): number {
     const ahead = toward ? new Vector3(...toward).sub(camera.position).normalize() : camera.getWorldDirection(new Vector3());
     const d = Math.max(0, this.surfaceDistance(camera.position, true));
-    const clamp = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, x));
-    const radius = clamp(d / 100, PROBE_RADIUS_M);
-    const speed = speedMS ?? clamp(d / THROW_TIME_S, THROW_SPEED_MS);
+    const radius = MathUtils.clamp(d / 100, ...PROBE_RADIUS_M);
+    const speed = speedMS ?? MathUtils.clamp(d / THROW_TIME_S, ...THROW_SPEED_MS);
     const from = camera.position.clone().addScaledVector(ahead, 2 + radius);
     return this.physics.throwProbe(from.toArray() as Vec3Tuple, ahead.multiplyScalar(speed).toArray() as Vec3Tuple, radius);
   }
 
   /** Colliders for the probes' neighbourhood, the world stepped to `timeS`, the instances drawn. */
   update(timeS: number): void {
+    // Explore's frames without probes: no colliders to keep, so no walk over every asteroid and
+    // planet piece; the world only keeps its clock.
+    if (this.physics.probeCount === 0 && this.built.size === 0 && this.planetBuilt.size === 0) {
+      this.physics.update(timeS);
+      this.mesh.count = 0;
+      return;
+    }
     const probes = this.physics.views();
     const velocities = this.physics.velocities();
     this.dropLost(probes, velocities);
@@ -240,10 +246,9 @@ export class Probes {
     };
   }
 
-  /** Whether the planet, rather than an asteroid, is the body nearest `p`. */
-  private atPlanet(p: Vector3): boolean {
-    if (!this.planet) return false;
-    return !this.field || this.planetDistance(p) < this.field.nearest(p).distanceM;
+  /** Whether the planet, rather than an asteroid, is the body nearest `p` (`asteroidM`: the nearest asteroid's distance). */
+  private atPlanet(p: Vector3, asteroidM = this.field ? this.field.nearest(p).distanceM : Infinity): boolean {
+    return this.planet !== null && this.planetDistance(p) < asteroidM;
   }
 
   private nearestCenter(p: Vector3): Vec3Tuple {
@@ -254,14 +259,15 @@ export class Probes {
   /** The pull at `p` (see the header). */
   private gravityAt(p: Vec3Tuple): Vec3Tuple {
     const at = position.fromArray(p);
+    // The nearest asteroid once a step per probe (it walks every asteroid).
+    const near = this.field?.nearest(at) ?? null;
     let c: Vec3Tuple;
     let g: number;
-    if (this.atPlanet(at)) {
+    if (this.atPlanet(at, near?.distanceM ?? Infinity)) {
       c = this.planet!.root.position.toArray() as Vec3Tuple;
       const r = Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2]);
       g = PLANET_G * (this.planet!.radiusM / Math.max(r, 0.5 * this.planet!.radiusM)) ** 2;
-    } else if (this.field) {
-      const near = this.field.nearest(at);
+    } else if (near) {
       const R = near.spec.radiusM;
       const r = near.distanceM + R;
       if (r > 3 * R) return [0, 0, 0];

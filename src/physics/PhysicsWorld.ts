@@ -311,6 +311,11 @@ export class PhysicsWorld {
     });
   }
 
+  /** Probes alive. */
+  get probeCount(): number {
+    return this.probes.length;
+  }
+
   /** Probes' velocities, m/s, in `views()` order. */
   velocities(): Vec3Tuple[] {
     return this.probes.map((p) => [p.body.velocity.x, p.body.velocity.y, p.body.velocity.z]);

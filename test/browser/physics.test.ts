@@ -13,7 +13,7 @@ let server: Served;
 useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
 
 describe('probes', () => {
-  it('twenty probes thrown at an asteroid come to rest on its surface, less than 5 cm deep', { timeout: 420_000 }, async () => {
+  it('twenty probes thrown at an asteroid come to rest on its surface, less than 5 cm deep', { timeout: 560_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 480, height: 360 });
     await page.goto(`${server.url}/?mode=asteroid&seed=6&ui=0`);
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
@@ -30,7 +30,9 @@ describe('probes', () => {
       expect(typeof id).toBe('number');
       await page.waitForTimeout(200);
     }
-    await page.waitForFunction(() => window.__sr!.physics()!.resting === 20, null, { timeout: 240_000, polling: 500 });
+    // Most runs rest within 10–50 s of scene time; a probe that skips off on a long arc takes up to
+    // ~130 s, and a loaded machine runs the world slower than real time.
+    await page.waitForFunction(() => window.__sr!.physics()!.resting === 20, null, { timeout: 400_000, polling: 500 });
     const stats = (await page.evaluate(() => window.__sr!.physics()))!;
     console.log(`probes: ${JSON.stringify(stats)}`);
     expect(stats.bodies).toBe(20);
