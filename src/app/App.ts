@@ -104,7 +104,7 @@ export class App {
   private readonly debugFailJobs: number | undefined;
   /** Body jobs on the sampling path the probe picked (null until it answers; read by __sr). */
   mesher: BodyMesher | null = null;
-  private readonly url: UrlSync;
+  readonly url: UrlSync;
   private contextLost = false;
   private lastFrameMs = -1;
   private readonly startMs = performance.now();
@@ -339,7 +339,6 @@ export class App {
     this.camera.updateProjectionMatrix();
   }
 
-
   private showGallery(): void {
     if (!this.mesher) return; // start() calls again once the sampling probe has answered
     const state = this.state;
@@ -357,7 +356,7 @@ export class App {
       quality: this.detailQuality() ? 'high' : 'low',
       ui: state.ui,
       onOpen: (seed) => {
-        const next: AppState = { ...this.state, mode: 'asteroid', seed, camera: null };
+        const next: AppState = { ...this.state, mode: 'asteroid', seed, camera: null, edits: '' };
         this.url.push(next);
         this.applyState(next);
       },
@@ -424,6 +423,7 @@ export class App {
       // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
       // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
       planetDetailMaterial: this.state.quality === 'high',
+      edits: this.state.edits,
       debugFailAsteroid: this.debugFailAsteroid,
       debugFailJobs: this.debugFailJobs,
     });
@@ -450,7 +450,7 @@ export class App {
   setSeed(seed: number): void {
     // applyState compares with this.state to decide whether to rebuild: hand it the next state,
     // not an already-updated one (the scene used to stay on the old seed, only the sky changed).
-    const next = { ...this.state, seed, camera: null };
+    const next = { ...this.state, seed, camera: null, edits: '' };
     this.url.push(next);
     this.applyState(next);
   }

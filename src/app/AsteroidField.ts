@@ -27,7 +27,7 @@ import {
   type Scene,
   type WebGLRenderer,
 } from 'three';
-import { compileToJs, type FieldFn } from '../field/index';
+import { brushesHash, compileToJs, type Brush, type FieldFn, type FieldRecipe } from '../field/index';
 import { compileOffFrame } from '../render/compileOffFrame';
 import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
@@ -87,6 +87,8 @@ interface MeshEntry {
   /** Body-local origin of the mesh positions and its cell size (for BodyMaterial). */
   originM: [number, number, number];
   cellSizeM: number;
+  /** The body's edit version the mesh was made for ({@link AsteroidField.setBrushes}). */
+  version: number;
 }
 
 interface AsteroidState {
@@ -99,7 +101,14 @@ interface AsteroidState {
   /** The previous mesh, fading out under `current`. */
   leaving: MeshEntry | null;
   desired: number;
-  job: { level: number; job: BodyJob } | null;
+  job: { level: number; job: BodyJob; version: number } | null;
+  /** The recipe meshed now: the spec's, plus the user's brushes (issue 19), and its worker id. */
+  recipe: FieldRecipe;
+  bodyId: string;
+  /** Bumped by each edit; the drawn mesh is current when its version matches. */
+  version: number;
+  /** Releases the edited recipe's worker registration (null: the spec's own id). */
+  releaseEdit: (() => void) | null;
   /** The last error once retries gave up (null: fine, or still retrying). */
   failed: string | null;
   retry: RetryState;
@@ -147,7 +156,7 @@ export class AsteroidField {
   private readonly asteroids: AsteroidState[];
   /** Shared per-family materials for asteroids without their own BodyMaterial yet. */
   private readonly familyMaterials = new FamilyMaterials();
-  private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult }[] = [];
+  private readonly results: { state: AsteroidState; level: number; result: BodyMeshResult; version: number }[] = [];
   private mesher: BodyMesher | null = null;
   /** Releases of the asteroids' worker registrations. */
   private readonly releases: (() => void)[] = [];
@@ -184,6 +193,7 @@ export class AsteroidField {
       const grid = asteroidGrid(spec);
       return {
         spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid,
+        recipe: spec.recipe, bodyId: spec.id, version: 0, releaseEdit: null,
         detail: null, detailState: 'none' as const, retry: new RetryState(), placeholder: null,
       };
     });
@@ -194,6 +204,8 @@ export class AsteroidField {
     this.mesher = mesher;
     // Each asteroid's recipe goes to the workers once; its jobs name it (bodyRegistry.ts).
     for (const a of this.spec.asteroids) this.releases.push(mesher.registerBody(a.id, { recipe: a.recipe }));
+    // Edits made before the workers were up (the URL's).
+    for (const a of this.asteroids) if (a.bodyId !== a.spec.id) a.releaseEdit = mesher.registerBody(a.bodyId, { recipe: a.recipe });
   }
 
   /** Per frame: spin, choose levels, request jobs, apply finished meshes within budget, fade. */
@@ -219,7 +231,7 @@ export class AsteroidField {
     for (const a of this.asteroids) {
       const step = asteroidLodStep({
         radiusPx: a.radiusPx, drawnLevel: a.current?.level ?? -1, jobLevel: a.job?.level ?? -1,
-        failed: a.failed !== null, retryReady: a.retry.ready(nowMs),
+        failed: a.failed !== null, retryReady: a.retry.ready(nowMs), edited: a.current !== null && a.current.version !== a.version,
       });
       if (step.cancelJob) {
         a.job!.job.cancel();
@@ -233,7 +245,7 @@ export class AsteroidField {
       const debugThrow = a.spec.index === this.debugFailIndex && this.debugFailJobs > 0;
       if (debugThrow) this.debugFailJobs--;
       const params: BodyMeshParams = {
-        body: a.spec.id,
+        body: a.bodyId,
         cells,
         originM: a.grid.originM,
         stepM: a.grid.extentM / cells,
@@ -241,7 +253,8 @@ export class AsteroidField {
         debugThrow,
       };
       const job = mesher.mesh(params, priority);
-      a.job = { level, job };
+      const version = a.version;
+      a.job = { level, job, version };
       if (!this.task) this.task = this.options.progress.begin('generating asteroids', 0);
       this.task.addTotal(1);
       job.promise.then(
@@ -250,7 +263,7 @@ export class AsteroidField {
           a.job = null;
           a.retry.reset();
           this.jobsDone++;
-          this.results.push({ state: a, level, result });
+          this.results.push({ state: a, level, result, version });
         },
         (error: unknown) => {
           if (a.job?.job !== job) return; // cancelled as stale: already counted
@@ -297,11 +310,20 @@ export class AsteroidField {
   private applyResults(): void {
     const t0 = performance.now();
     while (this.results.length > 0 && performance.now() - t0 < APPLY_BUDGET_MS) {
-      const { state: a, level, result } = this.results.shift()!;
+      const { state: a, level, result, version } = this.results.shift()!;
       this.task?.advance();
+      if (version !== a.version) continue; // made before the newest edit
+      const edited = a.current !== null && a.current.version !== version;
+      if (edited && a.detail && !a.detail.setFieldData(bodyMaterialField(a.recipe))) {
+        // The edit outgrew the program's room for brushes: the family material until a new one compiles.
+        a.detail.dispose();
+        a.detail = null;
+        a.detailState = 'none';
+        for (const e of [a.current, a.leaving]) if (e && e.cellSizeM > 0) e.mesh.material = this.familyMaterials.get(a.spec.family);
+      }
       if (result.indices.length === 0) {
-        // An empty mesh at this level (a sliver smaller than a cell): record it as done.
-        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0 });
+        // An empty mesh at this level (a sliver smaller than a cell, or all of it dug away): record it as done.
+        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0, version });
         continue;
       }
       const geometry = createBodyGeometry(result);
@@ -312,9 +334,9 @@ export class AsteroidField {
       const bytes = bodyGeometryBytes(result);
       this.geometryBytes += bytes;
       const cellSizeM = a.grid.extentM / LEVEL_CELLS[level];
-      // Cross-fade only where the dither can do it: between two BodyMaterial meshes.
-      const fadeIn = a.current && a.detail ? 0 : 1;
-      const entry: MeshEntry = { level, mesh, hash: result.hash, bytes, fadeIn, originM: result.originM, cellSizeM };
+      // Cross-fade only where the dither can do it: between two BodyMaterial meshes; an edit shows at once.
+      const fadeIn = a.current && a.detail && !edited ? 0 : 1;
+      const entry: MeshEntry = { level, mesh, hash: result.hash, bytes, fadeIn, originM: result.originM, cellSizeM, version };
       this.bind(a, entry);
       this.swap(a, entry);
     }
@@ -376,7 +398,7 @@ export class AsteroidField {
     a.detailState = 'compiling';
     let material: BodyMaterial;
     try {
-      material = new BodyMaterial(bodyMaterialField(a.spec.recipe), { family: a.spec.family, seed: a.spec.seed });
+      material = new BodyMaterial(bodyMaterialField(a.recipe), { family: a.spec.family, seed: a.spec.seed });
     } catch (e) {
       a.detailState = 'failed';
       this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -473,7 +495,7 @@ export class AsteroidField {
     const near = this.nearestState(pointWorld);
     let f = this.fields.get(near);
     if (!f) {
-      f = compileToJs(near.spec.recipe);
+      f = compileToJs(near.recipe);
       this.fields.set(near, f);
     }
     near.body.updateWorldMatrix(true, false);
@@ -500,6 +522,57 @@ export class AsteroidField {
   }
 
   /**
+   * Gives asteroid `index` the user's brushes (issue 19), in order, on top of its generated recipe:
+   * the edited recipe is registered with the workers under its own id (content-addressed, so undoing
+   * every edit returns to the spec's id and its programs) and the drawn level is meshed again; the
+   * new mesh replaces the old at once ({@link editDrawn}). Returns why not, or null.
+   */
+  setBrushes(index: number, brushes: readonly Brush[]): string | null {
+    const a = this.asteroids[index];
+    if (!a) return `no asteroid ${index} in this scene`;
+    const { originM, extentM } = a.grid;
+    const margin = extentM / LEVEL_CELLS[LEVEL_CELLS.length - 1];
+    for (const b of brushes) {
+      if (b.op !== 'add') continue;
+      const reach = b.radius + b.blend + margin;
+      // Builds stay inside the meshed box: past it the mesh would be cut open.
+      if (b.center.some((c, k) => c - reach < originM[k] || c + reach > originM[k] + extentM)) {
+        return `a build of radius ${b.radius} m there would reach past asteroid ${index}'s box (${extentM.toFixed(0)} m a side)`;
+      }
+    }
+    const base = a.spec.recipe;
+    const recipe: FieldRecipe = { ...base, brushes: [...base.brushes, ...brushes] };
+    const id = brushes.length > 0 ? `${a.spec.id}/e${brushesHash(brushes)}` : a.spec.id;
+    if (id === a.bodyId) return null;
+    const release = a.releaseEdit;
+    a.releaseEdit = id !== a.spec.id && this.mesher ? this.mesher.registerBody(id, { recipe }) : null;
+    release?.();
+    a.recipe = recipe;
+    a.bodyId = id;
+    a.version++;
+    this.fields.delete(a);
+    if (a.job) {
+      a.job.job.cancel();
+      this.task?.advance();
+      a.job = null;
+    }
+    return null;
+  }
+
+  /** Asteroid `index` draws a mesh of its newest edit (or of its spec, never edited). */
+  editDrawn(index: number): boolean {
+    const a = this.asteroids[index];
+    return a !== undefined && (a.version === 0 || (a.current?.version === a.version && a.leaving === null));
+  }
+
+  /** A world point in asteroid `index`'s own frame (its recipe's), metres. */
+  toBodyFrame(index: number, world: Vector3): [number, number, number] {
+    const a = this.asteroids[index];
+    a.body.updateWorldMatrix(true, false);
+    return a.body.worldToLocal(world.clone()).toArray() as [number, number, number];
+  }
+
+  /**
    * Asteroid `index`'s drawn mesh as a collider sees it (physics, issue 19): its arrays, their offset
    * in the spinning frame, and a key that changes with the mesh. Null before its first mesh.
    */
@@ -523,6 +596,7 @@ export class AsteroidField {
   dispose(): void {
     for (const a of this.asteroids) {
       a.job?.job.cancel();
+      a.releaseEdit?.();
       this.removePlaceholder(a);
       if (a.current) this.disposeEntry(a.current);
       if (a.leaving) this.disposeEntry(a.leaving);

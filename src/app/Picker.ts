@@ -30,13 +30,15 @@ export class Picker {
   private down: { x: number; y: number } | null = null;
   /** The last hover's answer (the overlay's `pick` line). */
   hover: PickInfo | null = null;
+  /** A click focuses the asteroid under it (off while the brush tool owns clicks). */
+  clickFocus = true;
 
   constructor(private readonly app: App) {
     const canvas = app.renderer.domElement;
     canvas.addEventListener('pointermove', this.onMove);
     canvas.addEventListener('pointerdown', this.onDown);
     canvas.addEventListener('pointerup', this.onUp);
-    app.stats.setLine('keys', 'T throws a probe · hover picks · click focuses an asteroid · F flies');
+    app.stats.setLine('keys', 'T throws a probe · hover picks · click focuses an asteroid · B brush: click digs, shift-click builds, Ctrl+Z undoes · F flies');
   }
 
   /** What is under pixel (`xPx`, `yPx`) of the canvas (CSS pixels), or null. */
@@ -99,7 +101,7 @@ export class Picker {
   private readonly onUp = (e: PointerEvent): void => {
     const down = this.down;
     this.down = null;
-    if (!down || Math.hypot(e.offsetX - down.x, e.offsetY - down.y) > CLICK_PX) return;
+    if (!down || !this.clickFocus || Math.hypot(e.offsetX - down.x, e.offsetY - down.y) > CLICK_PX) return;
     const hit = this.pick(e.offsetX, e.offsetY);
     if (hit?.asteroid) this.focus(hit.asteroid.index);
   };

@@ -9,6 +9,7 @@
 import { Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
 import { collideMove } from '../interact/collision';
 import type { Sun } from '../render/Sun';
+import { decodeEdits, EditHistory, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
 import type { SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
@@ -29,6 +30,8 @@ export interface SceneBodiesOptions {
   detailMaterials: boolean;
   /** Per-pixel field detail on the planet (quality high only: the whole planet recipe per pixel). */
   planetDetailMaterial: boolean;
+  /** The user's brush edits to show: the URL's `edits` (issue 19; urlState.ts checked them). */
+  edits?: string;
   /** Test hooks: the asteroid whose body jobs throw in their worker, and how many. */
   debugFailAsteroid?: number;
   debugFailJobs?: number;
@@ -46,6 +49,10 @@ export class SceneBodies {
   readonly startup = new StartupTimeline();
   /** Thrown probes and their physics. */
   readonly probes: Probes;
+  /** The brush edits shown now; each body's brushes are its own list filtered from them. */
+  readonly edits: EditHistory;
+  /** Bodies that had edits (an undo of a body's last edit must still reach it). */
+  private readonly editedTargets = new Set<EditTarget>();
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.field = spec.asteroids && new AsteroidField({
@@ -75,6 +82,96 @@ export class SceneBodies {
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
     this.probes = new Probes(this.field, this.planet, options.world);
+    this.edits = new EditHistory();
+    const problem = this.replaceEdits(decodeEdits(options.edits ?? ''));
+    if (problem) options.report('warning', `URL edits not applied: ${problem}`, 'edits');
+  }
+
+  /** A new edit (a click of the brush tool); null, or why it was refused (nothing changed then). */
+  addEdit(edit: BrushEdit): string | null {
+    const problem = this.show([...this.edits.edits, edit]);
+    if (!problem) this.edits.push(edit);
+    return problem;
+  }
+
+  /** Takes back the newest edit (null: none). */
+  undoEdit(): BrushEdit | null {
+    const e = this.edits.undo();
+    if (e) this.show(this.edits.edits);
+    return e;
+  }
+
+  /** Puts back the newest undone edit (null: none). */
+  redoEdit(): BrushEdit | null {
+    const e = this.edits.redo();
+    if (e) this.show(this.edits.edits);
+    return e;
+  }
+
+  /** Shows `edits` instead of the current ones (a URL's, Back/Forward, an import); undo starts over. */
+  replaceEdits(edits: readonly BrushEdit[]): string | null {
+    const problem = this.show(edits);
+    if (!problem) this.edits.replace(edits);
+    return problem;
+  }
+
+  /**
+   * Shows `edits` (the whole list, oldest first): each body that has or had edits gets its brushes.
+   * Returns the first problem (an asteroid index not in this scene, a build out of its box), in
+   * which case nothing changed.
+   */
+  private show(edits: readonly BrushEdit[]): string | null {
+    const next = new EditHistory(edits);
+    const targets = new Set<EditTarget>([...this.editedTargets, ...edits.map((e) => e.target)]);
+    for (const t of targets) {
+      const problem = this.checkTarget(t);
+      if (problem) return problem;
+    }
+    const applied: EditTarget[] = [];
+    for (const t of targets) {
+      const problem = this.setBrushes(t, next.brushesFor(t));
+      if (problem) {
+        // Put back what this call changed: all or nothing.
+        for (const u of applied) this.setBrushes(u, this.edits.brushesFor(u));
+        return problem;
+      }
+      applied.push(t);
+    }
+    for (const t of targets) this.editedTargets.add(t);
+    return null;
+  }
+
+  private checkTarget(t: EditTarget): string | null {
+    if (t === 'planet') return this.planet ? null : 'this scene has no planet';
+    const index = Number(t.slice('asteroid:'.length));
+    return this.field && index < this.field.spec.asteroids.length ? null : `this scene has no asteroid ${index}`;
+  }
+
+  private setBrushes(t: EditTarget, brushes: ReturnType<EditHistory['brushesFor']>): string | null {
+    if (t === 'planet') return brushes.length === 0 ? null : 'digging the planet comes in the next step of issue 19';
+    return this.field!.setBrushes(Number(t.slice('asteroid:'.length)), brushes);
+  }
+
+  /** Every body the user may edit here. */
+  editTargets(): EditTarget[] {
+    const out: EditTarget[] = this.planet ? ['planet'] : [];
+    for (const a of this.field?.spec.asteroids ?? []) out.push(`asteroid:${a.index}`);
+    return out;
+  }
+
+  /** A body's recipe: with the scene's edits as brushes (export), or as generated (`edited` false). */
+  recipeOf(t: EditTarget, edited = true): FieldRecipe {
+    const base = t === 'planet' ? this.spec.planet!.recipe : this.spec.asteroids!.asteroids[Number(t.slice('asteroid:'.length))].recipe;
+    return edited ? { ...base, brushes: [...base.brushes, ...this.edits.brushesFor(t)] } : base;
+  }
+
+  /** Every edited body draws its newest edit. */
+  editsDrawn(): boolean {
+    for (const t of this.editedTargets) {
+      const drawn = t === 'planet' || this.field!.editDrawn(Number(t.slice('asteroid:'.length)));
+      if (!drawn) return false;
+    }
+    return true;
   }
 
   /** Throws a probe from the camera along its view (or toward a world point); its id. */
@@ -176,7 +273,7 @@ export class SceneBodies {
   settled(): boolean {
     const planet = this.planet?.stats();
     if (planet && (!planet.complete || planet.detailCompiling)) return false;
-    return this.field?.settled() ?? true;
+    return (this.field?.settled() ?? true) && this.editsDrawn();
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import type { App } from './App';
+import type { BrushResult, BrushTool } from './BrushTool';
 import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
@@ -54,6 +55,13 @@ export interface DebugHooks {
    * point; its id, or null without probes.
    */
   throwProbe(speedMS?: number, toward?: [number, number, number]): number | null;
+  /** Digs or builds a sphere on the body nearest `at` (world metres); resolves when the edit is drawn. */
+  brush(params: { op: 'dig' | 'build'; at: [number, number, number]; radiusM: number }): Promise<BrushResult>;
+  /** Undo / redo the newest edit; resolve when drawn (null: nothing to undo / redo). */
+  undo(): Promise<BrushResult | null>;
+  redo(): Promise<BrushResult | null>;
+  /** The scene's edits in their URL form. */
+  edits(): string;
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
   samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
@@ -64,8 +72,8 @@ declare global {
   }
 }
 
-export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities; fatal: string | null; picker?: Picker }): void {
-  const { app, picker } = init;
+export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities; fatal: string | null; picker?: Picker; brushes?: BrushTool }): void {
+  const { app, picker, brushes } = init;
   window.__sr = {
     app: init.app,
     caps: init.caps,
@@ -99,6 +107,10 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     },
     physics: () => app?.bodies?.physics() ?? null,
     throwProbe: (speedMS, toward) => (app?.bodies ? app.bodies.throwProbe(app.camera, speedMS, toward) : null),
+    brush: ({ op, at, radiusM }) => (brushes ? brushes.brushAt(op, at, radiusM) : Promise.reject(new Error('the app did not start'))),
+    undo: () => brushes?.undo() ?? Promise.resolve(null),
+    redo: () => brushes?.redo() ?? Promise.resolve(null),
+    edits: () => brushes?.editsText() ?? '',
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
     programs: () => {

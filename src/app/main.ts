@@ -2,6 +2,7 @@ import './style.css';
 import { App } from './App';
 import { missingCapability, probeGpu } from './capabilities';
 import { installDebugHooks } from './debugHooks';
+import { BrushTool } from './BrushTool';
 import { Picker } from './Picker';
 import { parseAppState } from './urlState';
 
@@ -30,7 +31,8 @@ function boot(): void {
   const app = new App({ container, caps, state, debugFailAsteroid: debug?.failAsteroid, debugFailJobs: debug?.failJobs });
   app.notices.showUrlProblems(problems, state.ui);
   const picker = new Picker(app);
-  installDebugHooks({ app, caps, fatal: null, picker });
+  const brushes = new BrushTool(app, picker);
+  installDebugHooks({ app, caps, fatal: null, picker, brushes });
   app.start();
 }
 

@@ -2,13 +2,15 @@
  * URL state: what the query string says about the view, parsed defensively.
  *
  * `?seed=<uint32>&mode=explore|asteroid|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
- * plus `sampling`, `quality`, `ui`, and the gallery's `start` / `count`; `view=<code>` is the compact
+ * plus `sampling`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts) and the
+ * gallery's `start` / `count`; `view=<code>` is the compact
  * form of `cam` + `t` that screenshot file names carry.
  *
  * Every bad value produces a {@link UrlProblem} naming the parameter and the default used
  * instead; parsing never throws. Unknown parameters are kept when the state is written
  * back, so later features (and users' own tags) survive a round trip.
  */
+import { decodeEdits, encodeEdits } from '../field/index';
 
 /**
  * `explore`: the seed's asteroid field; `asteroid`: one asteroid (the gallery's seed);
@@ -53,6 +55,8 @@ export interface AppState {
   /** Gallery: first seed and number of cells. */
   start: number;
   count: number;
+  /** The user's digs and builds, in their URL form (encodeEdits; '' for none). */
+  edits: string;
 }
 
 export interface UrlProblem {
@@ -71,6 +75,7 @@ export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
   ui: true,
   start: 1,
   count: 12,
+  edits: '',
 });
 
 const SEED_RE = /^\d{1,10}$/;
@@ -206,6 +211,15 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
     else state.start = parsed;
   }
 
+  const edits = params.get('edits');
+  if (edits !== null) {
+    try {
+      state.edits = encodeEdits(decodeEdits(edits));
+    } catch (e) {
+      problems.push({ param: 'edits', value: edits, message: `edits: ${(e as Error).message}; showing the bodies unedited` });
+    }
+  }
+
   const count = params.get('count');
   if (count !== null) {
     const n = /^\d{1,3}$/.test(count) ? Number(count) : NaN;
@@ -239,12 +253,13 @@ export function formatAppState(state: AppState, base = ''): string {
     ['ui', !state.ui && state.mode !== 'screenshot' ? '0' : null],
     ['start', state.mode === 'gallery' && state.start !== DEFAULT_STATE.start ? String(state.start) : null],
     ['count', state.mode === 'gallery' && state.count !== DEFAULT_STATE.count ? String(state.count) : null],
+    ['edits', state.mode !== 'gallery' && state.edits !== '' ? state.edits : null],
   ];
   for (const [key, value] of optional) {
     if (value === null) params.delete(key);
     else params.set(key, value);
   }
-  return `?${params.toString().replace(/%2C/g, ',')}`;
+  return `?${params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';')}`;
 }
 
 function clip(s: string): string {

@@ -11,3 +11,4 @@ export { recipeBounds, baseRecipe, type RecipeBounds } from './bounds';
 export { Prng, createRandom, normalizeSeed } from './prng';
 export { noisePermutation, seededNoise3D, simplex3, fractal, NOISE_GRADIENT_BOUND, NOISE_MAX_ABS } from './noise';
 export { placeCraters, craterHeight, craterHeightBound, CRATER_STRIDE } from './craters';
+export * from './brushEdits';

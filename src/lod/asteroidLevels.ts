@@ -38,6 +38,8 @@ export interface AsteroidLodInput {
   failed: boolean;
   /** The retry backoff allows a new job now. */
   retryReady: boolean;
+  /** The drawn mesh predates the body's newest edit (issue 19): it is meshed again at the level drawn. */
+  edited?: boolean;
 }
 
 export interface AsteroidLodDecision {
@@ -52,14 +54,17 @@ export interface AsteroidLodDecision {
 /** Priority boost of a first mesh: coverage before detail. */
 const COVERAGE_PRIORITY = 1e6;
 
+/** Priority of an edited asteroid's re-mesh: the user is waiting to see the dig. */
+const EDIT_PRIORITY = 1e7;
+
 /** What to do for one asteroid this frame. */
 export function asteroidLodStep(s: AsteroidLodInput): AsteroidLodDecision {
   const want = s.drawnLevel >= 0 ? asteroidLevel(s.radiusPx, s.drawnLevel) : 0;
   const cancelJob = s.jobLevel >= 0 && s.jobLevel !== want && s.jobLevel !== 0;
   const busy = s.jobLevel >= 0 && !cancelJob;
-  const request = busy || s.failed || s.drawnLevel === want || !s.retryReady
+  const request = busy || s.failed || (s.drawnLevel === want && !s.edited) || !s.retryReady
     ? null
-    // Coverage first (level 0), then what is biggest on screen.
-    : { level: want, priority: (want === 0 ? COVERAGE_PRIORITY : 0) + s.radiusPx };
+    // An edit first, then coverage (level 0), then what is biggest on screen.
+    : { level: want, priority: (s.edited ? EDIT_PRIORITY : want === 0 ? COVERAGE_PRIORITY : 0) + s.radiusPx };
   return { want, cancelJob, request };
 }

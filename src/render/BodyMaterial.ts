@@ -176,7 +176,7 @@ export class BodyMaterial extends ShaderMaterial {
   readonly sizeM: number;
   /** Chunk state used for meshes drawn without {@link bindChunk} (from the options). */
   readonly defaultChunk: BodyChunkState;
-  private readonly compiled: BodyMaterialField;
+  private compiled: BodyMaterialField;
   private readonly options: BodyMaterialOptions;
   /** The field's permutation texture, when its numbers are data (disposed with the material). */
   private readonly permutation: DataArrayTexture | null;
@@ -283,6 +283,20 @@ export class BodyMaterial extends ShaderMaterial {
   override dispose(): void {
     this.permutation?.dispose();
     super.dispose();
+  }
+
+  /**
+   * The body's field changed by its numbers only (a brush edit, issue 19): when `compiled` is the
+   * same program as this material's, its numbers replace the old ones (no compile) and true is
+   * returned; false means it needs a material of its own. Bounds-derived uniforms (rock scales,
+   * colours) stay as they were, so an edit does not repaint the whole body.
+   */
+  setFieldData(compiled: BodyMaterialField): boolean {
+    if (compiled.chunk !== this.compiled.chunk || !compiled.params || !this.uniforms.sr_params) return false;
+    this.uniforms.sr_params.value = compiled.params;
+    this.compiled = compiled;
+    this.uniformsNeedUpdate = true;
+    return true;
   }
 
   /** Fade of meshes drawn without per-mesh state (see {@link bindChunk} for per-mesh fades). */

@@ -98,6 +98,8 @@ describe('views, time, UI and gallery parameters', () => {
     ['count', '0'],
     ['count', '61'],
     ['count', '2.5'],
+    ['edits', 'a1d1,2,3'],
+    ['edits', 'q1d1,2,3,4'],
   ])('rejects %s=%s by name', (param, value) => {
     const { state, problems } = parseAppState(`?${param}=${value}`);
     expect(problems.map((p) => p.param)).toEqual([param]);
@@ -108,5 +110,13 @@ describe('views, time, UI and gallery parameters', () => {
     expect(formatAppState({ ...DEFAULT_STATE, mode: 'gallery', start: 13, count: 24 })).toBe('?seed=1&mode=gallery&start=13&count=24');
     expect(formatAppState({ ...DEFAULT_STATE, start: 13 })).toBe('?seed=1&mode=explore');
     expect(formatAppState({ ...DEFAULT_STATE, time: 4.25, ui: false })).toBe('?seed=1&mode=explore&t=4.25&ui=0');
+  });
+
+  it('reads and writes brush edits readably (issue 19), never in the gallery', () => {
+    const { state, problems } = parseAppState('?seed=6&mode=asteroid&edits=a0d10.5,-3,7,20;a0b1,2,3,4.25');
+    expect(problems).toEqual([]);
+    expect(state.edits).toBe('a0d10.5,-3,7,20;a0b1,2,3,4.25');
+    expect(formatAppState(state)).toBe('?seed=6&mode=asteroid&edits=a0d10.5,-3,7,20;a0b1,2,3,4.25');
+    expect(formatAppState({ ...state, mode: 'gallery' })).toBe('?seed=6&mode=gallery');
   });
 });

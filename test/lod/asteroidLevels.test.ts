@@ -35,6 +35,11 @@ describe('asteroidLodStep', () => {
     expect(asteroidLodStep({ ...idle, drawnLevel: 2, radiusPx: 100 }).request).toBeNull(); // drawn as wanted
   });
 
+  it('meshes an edited asteroid again at the level drawn, ahead of everything', () => {
+    expect(asteroidLodStep({ ...idle, drawnLevel: 2, radiusPx: 100, edited: true }).request).toEqual({ level: 2, priority: 1e7 + 100 });
+    expect(asteroidLodStep({ ...idle, drawnLevel: 2, jobLevel: 2, radiusPx: 100, edited: true }).request).toBeNull(); // on its way
+  });
+
   it('cancels a detail job the camera moved away from, never a first mesh', () => {
     const stale = asteroidLodStep({ ...idle, drawnLevel: 0, jobLevel: 2, radiusPx: 20 });
     expect(stale).toEqual({ want: 0, cancelJob: true, request: null }); // level 0 is drawn already

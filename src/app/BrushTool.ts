@@ -1,0 +1,254 @@
+/**
+ * The brush tool (issue 19): with brush mode on (key B, or the GUI's Brush folder), a click digs a
+ * sphere out of the body under the pointer and a shift-click builds one onto it; the radius comes
+ * from the GUI or the wheel with R held. Ctrl+Z undoes, Ctrl+Shift+Z (or Ctrl+Y) redoes. Edits live
+ * in the scene's SceneBodies (which re-meshes the bodies they touch) and in the URL's `edits`, so a
+ * reload or a shared link shows them; a body's edited recipe can be exported as JSON and imported
+ * back. Picking is the Picker's (the same BVH rays).
+ */
+import type { Controller } from 'lil-gui';
+import { Vector3 } from 'three';
+import {
+  editsFromRecipe,
+  encodeEdits,
+  decodeEdits,
+  makeBrush,
+  parseRecipeText,
+  MAX_BRUSH_RADIUS_M,
+  MIN_BRUSH_RADIUS_M,
+  type BrushEdit,
+  type BrushOp,
+  type EditTarget,
+} from '../field/index';
+import type { App } from './App';
+import type { Picker, PickInfo } from './Picker';
+import type { SceneBodies } from './SceneBodies';
+import { download } from './screenshot';
+
+/** Pointer travel under which a press and release is a click, not an orbit drag, pixels. */
+const CLICK_PX = 5;
+/** Radius change per wheel notch with R held. */
+const WHEEL_FACTOR = 1.15;
+
+export interface BrushResult {
+  target: EditTarget;
+  /** Time from the edit to its mesh drawn, ms. */
+  drawnMs: number;
+}
+
+export class BrushTool {
+  /** Brush mode: clicks dig and build instead of focusing. */
+  enabled = false;
+  radiusM = 20;
+  private down: { x: number; y: number } | null = null;
+  private radiusHeld = false;
+  private readonly gui: { enabled: Controller; radius: Controller };
+  private readonly fileInput: HTMLInputElement;
+
+  constructor(private readonly app: App, private readonly picker: Picker) {
+    const canvas = app.renderer.domElement;
+    canvas.addEventListener('pointerdown', this.onDown);
+    canvas.addEventListener('pointerup', this.onUp);
+    window.addEventListener('keydown', this.onKeyDown);
+    window.addEventListener('keyup', this.onKeyUp);
+    // Capture on the window: the wheel with R held changes the radius and never reaches the orbit zoom.
+    window.addEventListener('wheel', this.onWheel, { capture: true, passive: false });
+    window.addEventListener('popstate', this.onPopState);
+    const folder = app.controlsGui.gui.addFolder('Brush');
+    this.gui = {
+      enabled: folder.add(this, 'enabled').name('brush mode (B)').onChange(() => this.syncMode()),
+      radius: folder.add(this, 'radiusM', MIN_BRUSH_RADIUS_M, 500, 0.5).name('radius m (R + wheel)'),
+    };
+    folder.add({ undo: () => void this.undo() }, 'undo').name('undo (Ctrl+Z)');
+    folder.add({ redo: () => void this.redo() }, 'redo').name('redo (Ctrl+Shift+Z)');
+    folder.add({ save: () => this.exportRecipe() }, 'save').name('export recipe JSON');
+    folder.add({ load: () => this.fileInput.click() }, 'load').name('import recipe JSON');
+    folder.close(); // B and the overlay's keys line say how; open, the folder covers small windows' middle
+    this.fileInput = document.createElement('input');
+    this.fileInput.type = 'file';
+    this.fileInput.accept = 'application/json,.json';
+    this.fileInput.hidden = true;
+    this.fileInput.addEventListener('change', this.onFile);
+    document.body.appendChild(this.fileInput);
+  }
+
+  /**
+   * Digs or builds at a world point on the body nearest to it (debug hook and tests): resolves once
+   * the edited mesh is drawn, rejects with the reason when the edit was refused.
+   */
+  brushAt(op: BrushOp, at: readonly number[], radiusM: number): Promise<BrushResult> {
+    const bodies = this.need();
+    const point = new Vector3(at[0], at[1], at[2]);
+    const target: EditTarget = bodies.atPlanet(point) || !bodies.field ? 'planet' : `asteroid:${bodies.field.nearest(point).spec.index}`;
+    return this.edit(bodies, target, op, point, radiusM);
+  }
+
+  /** Takes back the newest edit; resolves when the bodies draw the result (null: nothing to undo). */
+  undo(): Promise<BrushResult | null> {
+    const bodies = this.need();
+    const t0 = performance.now();
+    const e = bodies.undoEdit();
+    if (!e) return Promise.resolve(null);
+    this.writeUrl(bodies);
+    return this.whenDrawn(bodies, e.target, t0);
+  }
+
+  redo(): Promise<BrushResult | null> {
+    const bodies = this.need();
+    const t0 = performance.now();
+    const e = bodies.redoEdit();
+    if (!e) return Promise.resolve(null);
+    this.writeUrl(bodies);
+    return this.whenDrawn(bodies, e.target, t0);
+  }
+
+  /** The scene's edits in their URL form. */
+  editsText(): string {
+    return this.app.bodies ? encodeEdits(this.app.bodies.edits.edits) : '';
+  }
+
+  dispose(): void {
+    const canvas = this.app.renderer.domElement;
+    canvas.removeEventListener('pointerdown', this.onDown);
+    canvas.removeEventListener('pointerup', this.onUp);
+    window.removeEventListener('keydown', this.onKeyDown);
+    window.removeEventListener('keyup', this.onKeyUp);
+    window.removeEventListener('wheel', this.onWheel, { capture: true });
+    window.removeEventListener('popstate', this.onPopState);
+    this.fileInput.remove();
+  }
+
+  private need(): SceneBodies {
+    const bodies = this.app.bodies;
+    if (!bodies) throw new Error('no scene to edit (the gallery is shown)');
+    return bodies;
+  }
+
+  private edit(bodies: SceneBodies, target: EditTarget, op: BrushOp, point: Vector3, radiusM: number): Promise<BrushResult> {
+    const t0 = performance.now();
+    const local = target === 'planet'
+      ? point.clone().sub(bodies.planet!.root.position).toArray()
+      : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
+    const edit: BrushEdit = { target, brush: makeBrush(op, local, radiusM) };
+    const problem = bodies.addEdit(edit);
+    if (problem) return Promise.reject(new Error(problem));
+    this.writeUrl(bodies);
+    return this.whenDrawn(bodies, target, t0);
+  }
+
+  /** Resolves on the first frame the bodies draw every edit (polled once a frame). */
+  private whenDrawn(bodies: SceneBodies, target: EditTarget, t0: number): Promise<BrushResult> {
+    return new Promise((resolve, reject) => {
+      const poll = (): void => {
+        if (this.app.bodies !== bodies) reject(new Error('the scene changed before the edit was drawn'));
+        else if (bodies.editsDrawn()) resolve({ target, drawnMs: performance.now() - t0 });
+        else requestAnimationFrame(poll);
+      };
+      poll();
+    });
+  }
+
+  private writeUrl(bodies: SceneBodies): void {
+    this.app.state = { ...this.app.state, edits: encodeEdits(bodies.edits.edits) };
+    this.app.url.scheduleWrite();
+    this.app.stats.setLine('edits', `edits: ${bodies.edits.edits.length}${bodies.edits.canRedo ? ' (redo available)' : ''}`);
+  }
+
+  private syncMode(): void {
+    this.picker.clickFocus = !this.enabled;
+    this.gui.enabled.updateDisplay();
+    this.app.stats.setLine('brush', this.enabled ? `brush: on · click digs, shift-click builds · radius ${this.radiusM} m` : 'brush: off (B)');
+  }
+
+  private report(message: string): void {
+    this.app.notices.show('warning', message, 'brush');
+  }
+
+  /** Export: the recipe of the body the orbit camera looks at, with its edits, as a JSON download. */
+  private exportRecipe(): void {
+    const bodies = this.app.bodies;
+    if (!bodies) return;
+    const target = this.focusTarget(bodies);
+    const recipe = bodies.recipeOf(target);
+    const name = `sr-seed${this.app.state.seed}-${target.replace(':', '')}-recipe.json`;
+    download(new Blob([JSON.stringify(recipe, null, 2)], { type: 'application/json' }), name);
+  }
+
+  private focusTarget(bodies: SceneBodies): EditTarget {
+    const at = this.app.controls.target;
+    return bodies.atPlanet(this.app.camera.position) || !bodies.field ? 'planet' : `asteroid:${bodies.field.nearest(at).spec.index}`;
+  }
+
+  /** Import: a recipe exported from one of this scene's bodies; its brushes become that body's edits. */
+  private readonly onFile = async (): Promise<void> => {
+    const file = this.fileInput.files?.[0];
+    this.fileInput.value = '';
+    const bodies = this.app.bodies;
+    if (!file || !bodies) return;
+    try {
+      const recipe = parseRecipeText(await file.text());
+      const next = editsFromRecipe(bodies.edits.edits, recipe, (t) => bodies.recipeOf(t, false), bodies.editTargets());
+      const problem = bodies.replaceEdits(next);
+      if (problem) throw new Error(problem);
+      this.writeUrl(bodies);
+      this.app.notices.show('info', `Imported ${file.name}.`, 'brush');
+    } catch (e) {
+      this.report(`Import of ${file.name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  private readonly onPopState = (): void => {
+    // Back/Forward within one scene: the URL's edits are shown again (App rebuilt the scene otherwise).
+    const bodies = this.app.bodies;
+    if (!bodies || encodeEdits(bodies.edits.edits) === this.app.state.edits) return;
+    const problem = bodies.replaceEdits(decodeEdits(this.app.state.edits));
+    if (problem) this.report(`URL edits not applied: ${problem}`);
+  };
+
+  private readonly onDown = (e: PointerEvent): void => {
+    this.down = e.button === 0 ? { x: e.offsetX, y: e.offsetY } : null;
+  };
+
+  private readonly onUp = (e: PointerEvent): void => {
+    const down = this.down;
+    this.down = null;
+    if (!this.enabled || !down || Math.hypot(e.offsetX - down.x, e.offsetY - down.y) > CLICK_PX) return;
+    const bodies = this.app.bodies;
+    const hit = this.picker.pick(e.offsetX, e.offsetY);
+    if (!bodies || !hit) return;
+    this.edit(bodies, targetOf(hit), e.shiftKey ? 'build' : 'dig', new Vector3(...hit.pointM), this.radiusM).catch((err: unknown) =>
+      this.report(`Brush: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  };
+
+  private readonly onKeyDown = (e: KeyboardEvent): void => {
+    if (e.target instanceof HTMLInputElement || !this.app.bodies) return;
+    if (e.code === 'KeyR') this.radiusHeld = true;
+    if (e.code === 'KeyB' && !e.ctrlKey && !e.metaKey) {
+      this.enabled = !this.enabled;
+      this.syncMode();
+    }
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.code === 'KeyZ' && !e.shiftKey) void this.undo();
+    if (mod && ((e.code === 'KeyZ' && e.shiftKey) || e.code === 'KeyY')) void this.redo();
+    if (mod && (e.code === 'KeyZ' || e.code === 'KeyY')) e.preventDefault();
+  };
+
+  private readonly onKeyUp = (e: KeyboardEvent): void => {
+    if (e.code === 'KeyR') this.radiusHeld = false;
+  };
+
+  private readonly onWheel = (e: WheelEvent): void => {
+    if (!this.radiusHeld) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const r = this.radiusM * (e.deltaY < 0 ? WHEEL_FACTOR : 1 / WHEEL_FACTOR);
+    this.radiusM = Math.round(Math.min(MAX_BRUSH_RADIUS_M, Math.max(MIN_BRUSH_RADIUS_M, r)) * 100) / 100;
+    this.gui.radius.updateDisplay();
+    this.syncMode();
+  };
+}
+
+function targetOf(hit: PickInfo): EditTarget {
+  return hit.asteroid ? `asteroid:${hit.asteroid.index}` : 'planet';
+}

@@ -1,0 +1,169 @@
+/**
+ * A user's brush edits (issue 19): which body each dig or build went to, in order, with undo and
+ * redo, and their text form for the URL (`edits=`). Pure: the app's brush tool keeps one history
+ * for the scene shown, bodies read their own brushes from it, and Node tests reach all of it.
+ *
+ * Text form: entries joined by `;`, each `<target><op><x>,<y>,<z>,<r>` — target `a<index>` (an
+ * asteroid of the scene) or `p` (its planet), op `d` (dig: carve) or `b` (build: add), then the
+ * centre in the body's own frame and the radius, metres. Brushes are rounded to 1 cm when made
+ * ({@link makeBrush}), so the text holds them exactly and a reload reproduces the same meshes.
+ */
+import { parseRecipe } from './parseRecipe';
+import type { Brush, FieldRecipe } from './recipe';
+
+export type BrushOp = 'dig' | 'build';
+
+/** `asteroid:<index>` (index in the scene's asteroid list) or `planet`. */
+export type EditTarget = `asteroid:${number}` | 'planet';
+
+export interface BrushEdit {
+  target: EditTarget;
+  brush: Brush;
+}
+
+/** A brush's smooth blend, as a fraction of its radius: soft crater rims, no terraces. */
+export const BRUSH_BLEND = 0.25;
+/** Brush radii the tool accepts, metres. */
+export const MIN_BRUSH_RADIUS_M = 0.5;
+export const MAX_BRUSH_RADIUS_M = 5000;
+/** Edits one URL may carry (the recipe format's 256 brushes per body bound them anyway). */
+export const MAX_EDITS = 256;
+
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+/** The brush of a dig or build at `center` (body frame, metres), rounded as the URL keeps it. */
+export function makeBrush(op: BrushOp, center: readonly number[], radiusM: number): Brush {
+  const radius = round(Math.min(MAX_BRUSH_RADIUS_M, Math.max(MIN_BRUSH_RADIUS_M, radiusM)));
+  return {
+    op: op === 'dig' ? 'carve' : 'add',
+    center: [round(center[0]), round(center[1]), round(center[2])],
+    radius,
+    blend: round(radius * BRUSH_BLEND),
+  };
+}
+
+/** Undo and redo over one scene's edits, oldest first. */
+export class EditHistory {
+  private readonly done: BrushEdit[];
+  private undone: BrushEdit[] = [];
+
+  constructor(initial: readonly BrushEdit[] = []) {
+    this.done = initial.slice();
+  }
+
+  get edits(): readonly BrushEdit[] {
+    return this.done;
+  }
+
+  get canUndo(): boolean {
+    return this.done.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.undone.length > 0;
+  }
+
+  /** A new edit; the redo list is dropped (as in every editor). */
+  push(edit: BrushEdit): void {
+    if (this.done.length >= MAX_EDITS) throw new Error(`at most ${MAX_EDITS} edits a scene`);
+    this.done.push(edit);
+    this.undone = [];
+  }
+
+  /** Takes back the newest edit; returns it (null: nothing to undo). */
+  undo(): BrushEdit | null {
+    const e = this.done.pop() ?? null;
+    if (e) this.undone.push(e);
+    return e;
+  }
+
+  /** Puts back the newest undone edit; returns it (null: nothing to redo). */
+  redo(): BrushEdit | null {
+    const e = this.undone.pop() ?? null;
+    if (e) this.done.push(e);
+    return e;
+  }
+
+  /** Replaces the edits (a URL's, or an import); the redo list is dropped. */
+  replace(edits: readonly BrushEdit[]): void {
+    this.done.splice(0, this.done.length, ...edits);
+    this.undone = [];
+  }
+
+  /** The brushes of one body, in the order they were made. */
+  brushesFor(target: EditTarget): Brush[] {
+    return this.done.filter((e) => e.target === target).map((e) => e.brush);
+  }
+}
+
+function formatNumber(x: number): string {
+  const s = x.toFixed(2);
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}
+
+/** The edits as the URL's `edits` value ('' for none). */
+export function encodeEdits(edits: readonly BrushEdit[]): string {
+  return edits
+    .map(({ target, brush: b }) => {
+      const t = target === 'planet' ? 'p' : `a${target.slice('asteroid:'.length)}`;
+      return `${t}${b.op === 'carve' ? 'd' : 'b'}${[...b.center, b.radius].map(formatNumber).join(',')}`;
+    })
+    .join(';');
+}
+
+const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
+const ENTRY_RE = new RegExp(`^(p|a(\\d{1,4}))([db])${NUMBER},${NUMBER},${NUMBER},${NUMBER}$`);
+/** Centre coordinates within ±1e8 m (the far plane: no body lies further out). */
+const MAX_COORD_M = 1e8;
+
+/**
+ * Reads the URL's `edits` value. Throws an Error naming the first bad entry (the URL parser turns
+ * it into a problem on the page and keeps no edits, so a typo never half-applies).
+ */
+export function decodeEdits(text: string): BrushEdit[] {
+  if (text.trim() === '') return [];
+  const entries = text.split(';');
+  if (entries.length > MAX_EDITS) throw new Error(`more than ${MAX_EDITS} edits`);
+  return entries.map((entry, i) => {
+    const m = ENTRY_RE.exec(entry.trim());
+    if (!m) throw new Error(`edit ${i + 1} ("${entry.slice(0, 40)}") is not <a<index>|p><d|b><x>,<y>,<z>,<radius>`);
+    const [x, y, z, r] = [m[4], m[5], m[6], m[7]].map(Number);
+    if (![x, y, z].every((v) => Math.abs(v) <= MAX_COORD_M)) throw new Error(`edit ${i + 1}: centre beyond ±${MAX_COORD_M} m`);
+    if (!(r >= MIN_BRUSH_RADIUS_M && r <= MAX_BRUSH_RADIUS_M)) throw new Error(`edit ${i + 1}: radius ${r} m outside ${MIN_BRUSH_RADIUS_M}…${MAX_BRUSH_RADIUS_M} m`);
+    const target: EditTarget = m[1] === 'p' ? 'planet' : `asteroid:${Number(m[2])}`;
+    return { target, brush: makeBrush(m[3] === 'd' ? 'dig' : 'build', [x, y, z], r) };
+  });
+}
+
+/**
+ * The edits after importing `imported`, a recipe exported from one of `targets` (its generated root,
+ * then that body's brushes): that body's edits become the imported brushes beyond its own, on the
+ * tool's grid and blend ({@link makeBrush}, so the URL holds them exactly); other bodies' edits stay.
+ * Throws when no body of the scene has that root.
+ */
+export function editsFromRecipe(
+  current: readonly BrushEdit[], imported: FieldRecipe, baseOf: (t: EditTarget) => FieldRecipe, targets: readonly EditTarget[],
+): BrushEdit[] {
+  const root = JSON.stringify(parseRecipe(imported).root);
+  const target = targets.find((t) => JSON.stringify(parseRecipe(baseOf(t)).root) === root);
+  if (!target) throw new Error('the recipe is not one of this scene\'s bodies (its root differs from every body\'s)');
+  const base = baseOf(target).brushes;
+  const own = imported.brushes.slice(0, base.length);
+  if (JSON.stringify(own) !== JSON.stringify(base)) throw new Error(`the recipe's first ${base.length} brushes are not ${target}'s own`);
+  const added = imported.brushes.slice(base.length).map((b) => ({ target, brush: makeBrush(b.op === 'add' ? 'build' : 'dig', b.center, b.radius) }));
+  return [...current.filter((e) => e.target !== target), ...added];
+}
+
+/** A short content hash of a brush list (body ids and chunk revisions of edited bodies). */
+export function brushesHash(brushes: readonly Brush[]): string {
+  const text = brushes.map((b) => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`).join(';');
+  // Two 32-bit FNV-1a lanes with different offsets: a revision names chunk meshes in a cache.
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01234567;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+}

@@ -1,0 +1,101 @@
+/**
+ * Brushes (issue 19), production build on SwiftShader: a click in brush mode digs a crater into the
+ * asteroid under the pointer, shift-click builds, undo and redo walk the edits back and forth with the
+ * mesh hashes they had, and the URL's `edits` reproduce the edited mesh after a reload.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { newPage, resultPath, type Served, useBrowser } from './harness';
+
+let browser: Browser;
+let server: Served;
+
+useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
+
+const hashOf = (page: Page): Promise<string> => page.evaluate(() => window.__sr!.asteroids()[0].hash);
+const settled = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 200_000, polling: 250 });
+
+describe('brushes on an asteroid', () => {
+  it('click digs, shift-click builds, undo/redo restore the mesh hashes, the URL reproduces the edit', { timeout: 600_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 480, height: 360 });
+    // No UI (ui=0): the picture shows the crater, and no panel lies over the asteroid.
+    await page.goto(`${server.url}/?mode=asteroid&seed=6&t=0&ui=0`);
+    await settled(page);
+    const original = await hashOf(page);
+    await page.screenshot({ path: resultPath('brush-before-asteroid.png') });
+    const level = await page.evaluate(() => window.__sr!.asteroids()[0].level);
+
+    // Brush mode on (B), then a click at the middle of the canvas, where the asteroid is.
+    await page.keyboard.press('KeyB');
+    const center = await page.evaluate(() => {
+      const c = window.__sr!.app!.renderer.domElement;
+      return { x: c.clientWidth * 0.45, y: c.clientHeight * 0.45 };
+    });
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName, center)).toBe('CANVAS');
+    const hit = await page.evaluate(({ x, y }) => window.__sr!.pick(x, y), center);
+    expect(hit?.asteroid?.index).toBe(0);
+    await page.evaluate(() => {
+      const gui = window.__sr!.app!.controlsGui.gui;
+      const radius = gui.controllersRecursive().find((c) => c.property === 'radiusM')!;
+      radius.setValue(60);
+    });
+    await page.mouse.click(center.x, center.y);
+    await page.waitForFunction(() => window.__sr!.edits() !== '', null, { timeout: 10_000 });
+    await settled(page);
+    const dug = await hashOf(page);
+    expect(dug).not.toBe(original);
+    expect(await page.evaluate(() => window.__sr!.asteroids()[0].level)).toBe(level);
+    const edits = await page.evaluate(() => window.__sr!.edits());
+    expect(edits).toMatch(/^a0d-?[\d.]+,-?[\d.]+,-?[\d.]+,60$/);
+    await page.waitForFunction((e) => new URLSearchParams(location.search).get('edits') === e, edits, { timeout: 10_000 });
+    const dugUrl = await page.evaluate(() => location.href);
+    await page.screenshot({ path: resultPath('brush-crater-asteroid.png') });
+
+    // A build on the crater's floor (the debug hook: world point, radius), then undo, undo, redo.
+    const floor = await page.evaluate(({ x, y }) => window.__sr!.pick(x, y)!.pointM, center);
+    const built = await page.evaluate((at) => window.__sr!.brush({ op: 'build', at, radiusM: 25 }), floor);
+    expect(built.target).toBe('asteroid:0');
+    console.log(`build drawn after ${built.drawnMs.toFixed(0)} ms`);
+    const both = await hashOf(page);
+    expect(both).not.toBe(dug);
+    await page.evaluate(() => window.__sr!.undo());
+    expect(await hashOf(page)).toBe(dug);
+    await page.evaluate(() => window.__sr!.undo());
+    expect(await hashOf(page)).toBe(original);
+    expect(await page.evaluate(() => window.__sr!.undo())).toBeNull();
+    await page.evaluate(() => window.__sr!.redo());
+    expect(await hashOf(page)).toBe(dug);
+
+    // A shift-click builds (the pointer path for builds): smaller, since a build must stay in the asteroid's box.
+    await page.evaluate(() => window.__sr!.app!.controlsGui.gui.controllersRecursive().find((c) => c.property === 'radiusM')!.setValue(15));
+    await page.keyboard.down('Shift');
+    await page.mouse.click(center.x, center.y);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(() => window.__sr!.edits().includes(';a0b'), null, { timeout: 10_000 }).catch(async (e: unknown) => {
+      console.log(await page.evaluate(() => JSON.stringify(window.__sr!.notices())), log.errors, log.console.slice(-5));
+      throw e;
+    });
+    await settled(page);
+    expect(await hashOf(page)).not.toBe(dug);
+    expect(log.errors).toEqual([]);
+    await page.close();
+
+    // A reload of the URL written after the dig shows the same mesh.
+    const again = await newPage(browser, { width: 480, height: 360 });
+    await again.page.goto(dugUrl);
+    await settled(again.page);
+    expect(await hashOf(again.page)).toBe(dug);
+    expect(again.log.errors).toEqual([]);
+  });
+
+  it('a bad edits parameter is named on the page and the asteroid shows unedited', { timeout: 300_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 400, height: 300 });
+    await page.goto(`${server.url}/?mode=asteroid&seed=6&edits=a0d1,2,3;zz`);
+    await page.waitForFunction(() => window.__sr?.notices().some((n) => n.text.includes('edits')) === true, null, { timeout: 60_000 });
+    const notice = await page.evaluate(() => window.__sr!.notices().find((n) => n.text.includes('edits'))!.text);
+    expect(notice).toMatch(/edit 1/);
+    expect(await page.evaluate(() => window.__sr!.edits())).toBe('');
+    expect(log.errors).toEqual([]);
+  });
+});
