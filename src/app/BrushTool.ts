@@ -126,9 +126,7 @@ export class BrushTool {
 
   private edit(bodies: SceneBodies, target: EditTarget, op: BrushOp, point: Vector3, radiusM: number): Promise<BrushResult> {
     const t0 = performance.now();
-    const local = target === 'planet'
-      ? point.clone().sub(bodies.planet!.root.position).toArray()
-      : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
+    const local = target === 'planet' ? bodies.planet!.toBodyFrame(point) : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
     const edit: BrushEdit = { target, brush: makeBrush(op, local, radiusM) };
     const problem = bodies.addEdit(edit);
     if (problem) return Promise.reject(new Error(problem));

@@ -8,11 +8,13 @@
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
  * sits at the planet center; the app's floating origin does the rest.
  */
-import { Frustum, Group, HemisphereLight, Matrix4, Vector3, type PerspectiveCamera } from 'three';
-import { compileToJs, recipeBounds, type FieldFn, type FieldRecipe } from '../field/index';
-import type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
+import { Group, HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
+import { compileToJs, recipeBounds, type Brush, type FieldFn, type FieldRecipe } from '../field/index';
+import { lodView, planetCascades, planetStatsLine, type PlanetCrackReport, type PlanetStats, type PlanetViewOptions } from './planetViewTypes';
 import { compileToGlsl } from '../field/glsl';
-import { CubeSphereSpace, parseChunkKey, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult, type PlanetJob } from '../lod/index';
+import {
+  changedBrushes, CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult, type PlanetJob,
+} from '../lod/index';
 import { BODY_SIMPLIFY } from '../mesher/index';
 import { APPLY_BUDGET_MS } from './frameBudget';
 import { BodyMaterial } from '../render/BodyMaterial';
@@ -51,10 +53,8 @@ let nextLeafPrefix = 1;
 const RESELECT_MOVE = 0.02;
 const DEFAULT_BUDGET_BYTES = 192 * 2 ** 20;
 
-const frustum = new Frustum();
 /** {@link PlanetView.priorityOffset} that puts the planet's jobs after everything else. */
 export const BACKGROUND_PRIORITY = -1e14;
-const viewProjection = new Matrix4();
 
 type Finished = { job: PlanetJob; result: PlanetChunkReply | PlanetSeamReply };
 
@@ -79,7 +79,9 @@ export class PlanetView {
   readonly totalMs = { select: 0, lodMessage: 0, apply: 0, transaction: 0, schedule: 0, materials: 0 };
   private readonly ownsSun: boolean;
   private readonly chunkSpace: CubeSphereSpace;
-  private readonly field: FieldFn;
+  /** The planet's field with the user's brushes (altitude, collision); the brushes and what they reach (issue 19). */
+  private field: FieldFn;
+  private edits: PlanetEdits;
   private readonly lod: PlanetLodClient;
   private readonly streaming: PlanetStreaming<PlanetPiece>;
   private readonly pieces: PlanetPieces;
@@ -129,6 +131,7 @@ export class PlanetView {
     if (this.ownsSun) this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.2));
     this.space = { radiusM: this.radiusM, chunkCells: options.chunkCells ?? 32, finestCellM: options.finestCellM ?? 1 };
     this.chunkSpace = new CubeSphereSpace(this.space);
+    this.edits = new PlanetEdits(this.chunkSpace);
     // One registration names one definition: the chunk space is part of the planet's id.
     this.bodyId = `${options.bodyId}/${this.space.chunkCells}c/${this.space.finestCellM}m`;
     this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level));
@@ -185,6 +188,31 @@ export class PlanetView {
     return this.field(pointWorld.x - c.x, pointWorld.y - c.y, pointWorld.z - c.z);
   }
 
+  /** A world point in the planet's own frame (its recipe's), metres. */
+  toBodyFrame(pointWorld: Vector3): [number, number, number] {
+    return pointWorld.clone().sub(this.root.position).toArray() as [number, number, number];
+  }
+
+  /**
+   * The user's brushes (issue 19), in order, after the recipe's: the chunks they reach get new
+   * revisions (src/lod/planetEdits.ts), re-meshed with their seams in one transaction. Why not, or null.
+   */
+  setBrushes(brushes: readonly Brush[]): string | null {
+    const problem = this.edits.problem(brushes);
+    if (problem) return problem;
+    const changed = changedBrushes(this.edits.brushes, brushes);
+    if (changed.length === 0) return null;
+    const recipe: FieldRecipe = { ...this.recipe, brushes: [...this.recipe.brushes, ...brushes] };
+    this.field = compileToJs(recipe);
+    this.edits = new PlanetEdits(this.chunkSpace, brushes);
+    this.lod.edit(brushes, changed);
+    this.streaming.setEdits(this.edits, changed);
+    return null;
+  }
+
+  /** The drawn chunks and seams were planned after the newest edit. */
+  editDrawn = (): boolean => this.streaming.editsDrawn;
+
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     // Frame interval, smoothed (ms): the job-start budget is a share of it.
     if (this.lastUpdateAt !== null) this.frameMs += 0.1 * (Math.min(now - this.lastUpdateAt, 1000) - this.frameMs);
@@ -237,18 +265,7 @@ export class PlanetView {
     this.lastSelectHeightPx = heightPx;
     this.lastSelectAt = now;
     this.lastSelectCamera.copy(camera.position);
-    const c = this.root.position;
-    camera.updateMatrixWorld();
-    viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-    frustum.setFromProjectionMatrix(viewProjection);
-    // Planes in body-local space: n·(p + c) + d = n·p + (d + n·c).
-    const planes: number[] = [];
-    for (const p of frustum.planes) planes.push(p.normal.x, p.normal.y, p.normal.z, p.constant + p.normal.dot(c));
-    this.lod.select({
-      cameraM: [camera.position.x - c.x, camera.position.y - c.y, camera.position.z - c.z],
-      projectionFactor: heightPx / (2 * Math.tan((camera.fov * Math.PI) / 360)),
-      frustumPlanes: planes,
-    }, this.streaming.errorFactor);
+    this.lod.select(lodView(camera, this.root.position, heightPx), this.streaming.errorFactor);
   }
 
   private onAnswer(result: LodSelectResult): void {
@@ -286,7 +303,7 @@ export class PlanetView {
 
   private runChunk(pool: WorkerPool, job: Extract<PlanetJob, { kind: 'chunk' }>): void {
     const params: PlanetChunkParams = {
-      body: this.bodyId, ...parseChunkKey(job.key), coarser: job.coarser, simplify: BODY_SIMPLIFY,
+      body: this.bodyId, ...parseChunkKey(job.key), coarser: job.coarser, simplify: BODY_SIMPLIFY, brushes: this.edits.brushesFor(parseChunkKey(job.key)),
       leafId: `${this.leafPrefix}${job.id}#${this.leafSerial++}`, workerShare: 1 / pool.size,
     };
     // Same chunk, same worker: a re-mesh for a new restriction finds the samples it kept (~11 ms
@@ -392,13 +409,7 @@ export class PlanetView {
    * map on the first metres) — the terrain shadows itself to the horizon.
    */
   fitShadows(camera: PerspectiveCamera): void {
-    const altitude = Math.max(0, this.altitude(camera.position));
-    const horizon = (h: number): number => Math.sqrt(h * (2 * this.radiusM + h));
-    this.sun.fitCascades(camera, {
-      nearM: Math.max(camera.near, 0.5 * altitude),
-      farM: horizon(altitude) + horizon(0.01 * this.radiusM),
-      lambda: 0.97,
-    });
+    this.sun.fitCascades(camera, planetCascades(camera.near, this.altitude(camera.position), this.radiusM));
   }
 
   /**
@@ -471,15 +482,7 @@ export class PlanetView {
   }
 
   statsLine(camera: PerspectiveCamera): string {
-    const s = this.stats();
-    const factor = s.errorFactor > 1.005 ? ` (×${s.errorFactor.toFixed(2)} for memory)` : '';
-    return (
-      `planet R ${(this.radiusM / 1000).toFixed(0)} km · altitude ${formatM(this.altitude(camera.position))}` +
-      ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
-      ` · tris ${s.triangles.toLocaleString('en')} · ${(s.bytes / 2 ** 20).toFixed(1)} / ${(s.budgetBytes / 2 ** 20).toFixed(0)} MiB` +
-      ` · error ${s.thresholdPx.toFixed(1)} px${factor} · select ${s.selectMs.toFixed(0)} ms` +
-      (s.gpu.enabled ? ` · GPU-sampled ${s.gpu.chunks} (${s.gpu.meanLatencyMs.toFixed(1)} ms)` : ' · sampled in JS')
-    );
+    return planetStatsLine(this.stats(), this.radiusM, this.altitude(camera.position));
   }
 
   dispose(): void {
@@ -493,8 +496,4 @@ export class PlanetView {
     if (this.ownsSun) this.sun.dispose();
     this.root.removeFromParent();
   }
-}
-
-function formatM(m: number): string {
-  return Math.abs(m) >= 10_000 ? `${(m / 1000).toFixed(1)} km` : `${m.toFixed(1)} m`;
 }

@@ -148,7 +148,7 @@ export class SceneBodies {
   }
 
   private setBrushes(t: EditTarget, brushes: ReturnType<EditHistory['brushesFor']>): string | null {
-    if (t === 'planet') return brushes.length === 0 ? null : 'digging the planet comes in the next step of issue 19';
+    if (t === 'planet') return this.planet!.setBrushes(brushes);
     return this.field!.setBrushes(Number(t.slice('asteroid:'.length)), brushes);
   }
 
@@ -168,7 +168,7 @@ export class SceneBodies {
   /** Every edited body draws its newest edit. */
   editsDrawn(): boolean {
     for (const t of this.editedTargets) {
-      const drawn = t === 'planet' || this.field!.editDrawn(Number(t.slice('asteroid:'.length)));
+      const drawn = t === 'planet' ? this.planet!.editDrawn() : this.field!.editDrawn(Number(t.slice('asteroid:'.length)));
       if (!drawn) return false;
     }
     return true;

@@ -1,12 +1,12 @@
-/** What PlanetView takes and reports (its options, its stats, the crack check's report). */
-import type { WebGLRenderer, Scene } from 'three';
+/** What PlanetView takes and reports (its options, its stats, the crack check's report), and its small pure helpers. */
+import { Frustum, Matrix4, type PerspectiveCamera, type Scene, type Vector3, type WebGLRenderer } from 'three';
 import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
 import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { GpuSpill } from '../workers/gpuQueueLimit';
 import type { Progress } from './progress';
-import type { ReselectMode } from '../lod/index';
+import type { LodView, ReselectMode } from '../lod/index';
 
 export interface PlanetViewOptions {
   /** The planet's body id (sceneSpec.ts): what its worker registration is named after. */
@@ -112,3 +112,44 @@ export interface PlanetStats {
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */
 export type PlanetCrackReport = PiecesCrackReport;
+
+/** The overlay's planet line. */
+export function planetStatsLine(s: PlanetStats, radiusM: number, altitudeM: number): string {
+  const factor = s.errorFactor > 1.005 ? ` (×${s.errorFactor.toFixed(2)} for memory)` : '';
+  return (
+    `planet R ${(radiusM / 1000).toFixed(0)} km · altitude ${formatM(altitudeM)}` +
+    ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
+    ` · tris ${s.triangles.toLocaleString('en')} · ${(s.bytes / 2 ** 20).toFixed(1)} / ${(s.budgetBytes / 2 ** 20).toFixed(0)} MiB` +
+    ` · error ${s.thresholdPx.toFixed(1)} px${factor} · select ${s.selectMs.toFixed(0)} ms` +
+    (s.gpu.enabled ? ` · GPU-sampled ${s.gpu.chunks} (${s.gpu.meanLatencyMs.toFixed(1)} ms)` : ' · sampled in JS')
+  );
+}
+
+function formatM(m: number): string {
+  return Math.abs(m) >= 10_000 ? `${(m / 1000).toFixed(1)} km` : `${m.toFixed(1)} m`;
+}
+
+/** The sun's cascades near a planet (PlanetView.fitShadows): from half the altitude to the horizons. */
+export function planetCascades(nearM: number, altitudeM: number, radiusM: number): { nearM: number; farM: number; lambda: number } {
+  const altitude = Math.max(0, altitudeM);
+  const horizon = (h: number): number => Math.sqrt(h * (2 * radiusM + h));
+  return { nearM: Math.max(nearM, 0.5 * altitude), farM: horizon(altitude) + horizon(0.01 * radiusM), lambda: 0.97 };
+}
+
+const frustum = new Frustum();
+const viewProjection = new Matrix4();
+
+/** What the LOD worker selects for: the camera and its frustum in the planet's frame (`centerM`: its world position). */
+export function lodView(camera: PerspectiveCamera, centerM: Vector3, heightPx: number): LodView {
+  camera.updateMatrixWorld();
+  viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+  frustum.setFromProjectionMatrix(viewProjection);
+  // Planes in body-local space: n·(p + c) + d = n·p + (d + n·c).
+  const planes: number[] = [];
+  for (const p of frustum.planes) planes.push(p.normal.x, p.normal.y, p.normal.z, p.constant + p.normal.dot(centerM));
+  return {
+    cameraM: [camera.position.x - centerM.x, camera.position.y - centerM.y, camera.position.z - centerM.z],
+    projectionFactor: heightPx / (2 * Math.tan((camera.fov * Math.PI) / 360)),
+    frustumPlanes: planes,
+  };
+}

@@ -160,6 +160,11 @@ export class HomogeneousRecord {
   delete(key: ChunkKey): void {
     this.entries.delete(key);
   }
+
+  /** Forgets the entries `reached` says a brush edit reached (issue 19). */
+  forget(reached: (key: ChunkKey) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (reached(key)) this.entries.delete(key);
+  }
 }
 
 /**

@@ -25,3 +25,4 @@ export * from './lodConfigurations.ts';
 export * from './retry.ts';
 export * from './reselect.ts';
 export * from './asteroidLevels.ts';
+export * from './planetEdits.ts';

@@ -70,9 +70,9 @@ export interface PlanetLodSelectorOptions {
 
 export class PlanetLodSelector {
   readonly space: CubeSphereSpace;
-  private readonly shell: PlanetShell;
-  private readonly field: FieldFn;
-  private readonly lipschitz: number;
+  private shell: PlanetShell;
+  private field: FieldFn;
+  private lipschitz: number;
   private readonly options: SelectOptions;
   private previous: Selection | null = null;
   private readonly record = new HomogeneousRecord();
@@ -103,6 +103,17 @@ export class PlanetLodSelector {
 
   markHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean): void {
     this.record.mark(key, state, proven);
+  }
+
+  /**
+   * The planet was edited (issue 19): its field now has the user's brushes, its shell holds them, and
+   * what was known about the chunks they reached (empty, full, proofs) is forgotten.
+   */
+  edit(field: FieldFn, lipschitz: number, shell: PlanetShell, reached: (key: ChunkKey) => boolean): void {
+    this.field = field;
+    this.lipschitz = lipschitz;
+    this.shell = shell;
+    this.record.forget(reached);
   }
 
   /**

@@ -31,6 +31,7 @@
  * the memory policy, the snapshot indexing and the pruning under proofs (proofPruning.ts) are already
  * their own files.
  */
+import type { Brush } from '../field/index.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { isDescendant, parentKey, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
@@ -41,6 +42,7 @@ import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import type { ChunkRequest } from './requests.ts';
 import { runSteps, type Steps } from './steps.ts';
 import { chunkPieceId, planTransaction, type Configuration, type Transaction } from './transactionPlan.ts';
+import type { PlanetEdits } from './planetEdits.ts';
 
 /**
  * Time between a commit and the next transaction's start (ms): snapshots arriving meanwhile are
@@ -139,6 +141,13 @@ export class PlanetStreaming<T> {
   /** The newest snapshot that arrived while a transaction was open. */
   private pendingSnapshot: LodSnapshot | null = null;
   private drawnIds = new Set<string>();
+  /** The user's brushes (issue 19): chunk revisions; null until the first edit. */
+  private edits: PlanetEdits | null = null;
+  /** Bumped by each edit; the plan of the open transaction and the drawn one carry the one they saw. */
+  private editVersion = 0;
+  private planningVersion = 0;
+  private txVersion = 0;
+  private committedVersion = 0;
   private frame = 0;
   private lastCommitAt = -Infinity;
   private now = 0;
@@ -293,11 +302,14 @@ export class PlanetStreaming<T> {
     if (!this.tx && !this.planning && this.pendingSnapshot && this.now - this.lastCommitAt >= MIN_COMMIT_INTERVAL_MS) {
       const snapshot = this.pendingSnapshot;
       this.pendingSnapshot = null;
+      const edits = this.edits;
+      this.planningVersion = this.editVersion;
       this.planning = {
         snapshot,
         steps: planTransaction({
           space: this.options.space, before: this.committed, snapshot, addresses: this.addresses,
           homogeneous: this.homogeneous, cached: (id) => this.cache.has(id),
+          revision: edits ? (a) => edits.revision(a) : undefined,
         }),
       };
     }
@@ -310,6 +322,7 @@ export class PlanetStreaming<T> {
       const done = runSteps(this.planning.steps, () => clock() - start >= budget);
       if (!done) return;
       this.tx = done.value;
+      this.txVersion = this.planningVersion;
       this.txReadyAt = null;
       this.planning = null;
     }
@@ -366,6 +379,7 @@ export class PlanetStreaming<T> {
     this.drawnIds = next;
     this.drawnIndex = null;
     this.committed = { lod: tx.lod, snapshot: tx.snapshot, chunkIds: tx.chunkIds, seamIds: tx.seamIds };
+    this.committedVersion = this.txVersion;
     this.tx = null;
     this.txReadyAt = null;
     this.counts.transactions++;
@@ -504,7 +518,8 @@ export class PlanetStreaming<T> {
       if (!this.wantsRequest(req.key)) continue;
       if (full && !this.movesDrawnSet(req.key)) continue;
       const coarser = this.requestCoarser.get(req.key) ?? [];
-      yield mark({ kind: 'chunk', id: chunkPieceId(req.key, coarser), key: req.key, coarser, priority: req.priority });
+      const revision = this.edits ? this.edits.revision(this.address(req.key)) : '';
+      yield mark({ kind: 'chunk', id: chunkPieceId(req.key, coarser, revision), key: req.key, coarser, priority: req.priority });
     }
   }
 
@@ -631,6 +646,40 @@ export class PlanetStreaming<T> {
     this.stopRunning(id);
     this.queued = null;
     if (kind === 'chunk') this.failed.add(key);
+  }
+
+  /**
+   * The planet's brushes changed (issue 19; `changed`: the brushes added or taken back). What is
+   * known about the chunks they reach is forgotten (empty or full, proofs, failures), and the drawn
+   * configuration is planned again: the chunks whose revision moved, and the seams reading them, are
+   * meshed in one transaction while the old pieces stay drawn. An open transaction that uses a
+   * reached chunk is dropped for a new plan (its finished pieces stay cached): an edit is a user's
+   * click, not a stream of snapshots, so this cannot livelock.
+   */
+  setEdits(edits: PlanetEdits, changed: readonly Brush[]): void {
+    this.edits = edits;
+    this.editVersion++;
+    const reached = (key: ChunkKey): boolean => changed.some((b) => edits.reaches(b, this.address(key)));
+    for (const key of [...this.homogeneous.keys()]) if (reached(key)) this.homogeneous.delete(key);
+    for (const key of [...this.failed]) if (reached(key)) this.failed.delete(key);
+    this.pruning.forget(reached);
+    this.queued = null;
+    if (this.planning) {
+      this.pendingSnapshot ??= this.planning.snapshot;
+      this.planning = null;
+    }
+    const tx = this.tx;
+    if (tx && [...tx.chunkIds.keys()].some(reached)) {
+      this.pendingSnapshot ??= tx.snapshot;
+      this.tx = null;
+      this.txReadyAt = null;
+    }
+    this.pendingSnapshot ??= this.tx?.snapshot ?? this.committed?.snapshot ?? null;
+  }
+
+  /** The drawn configuration was planned after the newest edit (every plan begun after it is wholly current). */
+  get editsDrawn(): boolean {
+    return this.committedVersion === this.editVersion;
   }
 
   /** Drops everything (each piece disposed once). */

@@ -4,7 +4,7 @@
  * accelerator machine the children's jobs ran to the end once selections waited for the requests
  * to drain. A proof scans the requests as a flat array of addresses (~1,500 proofs a flight over
  * thousands of requests), rebuilt on the first proof after each LOD answer. Proofs are facts about
- * the field, so what they prune stays pruned. Pure.
+ * the field, so what they prune stays pruned — until a brush edit changes the field there (`forget`). Pure.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import type { ChunkRequest } from './requests.ts';
@@ -24,6 +24,11 @@ export class ProofPruning {
   /** The request is under a proof. */
   has(key: ChunkKey): boolean {
     return this.pruned.has(key);
+  }
+
+  /** Stops pruning the requests `reached` says an edit reached (issue 19: their proof no longer holds there). */
+  forget(reached: (key: ChunkKey) => boolean): void {
+    for (const key of [...this.pruned]) if (reached(key)) this.pruned.delete(key);
   }
 
   /** Prunes the requests under `proven` (strict descendants). */

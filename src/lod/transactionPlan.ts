@@ -32,7 +32,12 @@ export interface Transaction extends Configuration {
   index: Map<ChunkKey, number>;
 }
 
-export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[]): string => `c:${key}|${coarser.join(',')}`;
+/**
+ * A chunk mesh's id: its key, its restriction (the coarser neighbours it was meshed against) and,
+ * on an edited planet, its revision (planetEdits.ts: the hash of the brushes that reach it).
+ */
+export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[], revision = ''): string =>
+  `c:${key}|${coarser.join(',')}${revision === '' ? '' : `#${revision}`}`;
 
 export interface PlanInputs {
   space: CubeSphereSpace;
@@ -45,6 +50,8 @@ export interface PlanInputs {
   homogeneous: ReadonlyMap<ChunkKey, 'empty' | 'full'>;
   /** Whether a piece is cached (read in the plan's last slice, which does not yield). */
   cached: (id: string) => boolean;
+  /** A chunk's revision (planetEdits.ts; absent: the planet was never edited, every revision ''). */
+  revision?: (a: ChunkAddress) => string;
 }
 
 /**
@@ -55,7 +62,22 @@ export interface PlanInputs {
 export function* planTransaction(inputs: PlanInputs, sliceKeys = PLAN_SLICE_KEYS): Steps<Transaction> {
   const { before, snapshot } = inputs;
   const lod = yield* lodFromSnapshotSteps(inputs.space, snapshot, inputs.addresses, sliceKeys);
-  const plan = yield* planLodUpdateSteps(before?.lod ?? null, lod, [], sliceKeys);
+  const revision = inputs.revision ?? null;
+  const idOf = (i: number): string | null => {
+    const key = snapshot.keys[i];
+    if (inputs.homogeneous.has(key)) return null;
+    return chunkPieceId(key, snapshot.coarser[i], revision ? revision(lod.byKey.get(key)!) : '');
+  };
+  // Edited: kept chunks whose id is not the one drawn (a brush reached them, or an undo took it back).
+  const edited: ChunkKey[] = [];
+  if (revision && before) {
+    for (let i = 0; i < snapshot.keys.length; i++) {
+      const drawn = before.chunkIds.get(snapshot.keys[i]);
+      if (drawn !== undefined && drawn !== idOf(i)) edited.push(snapshot.keys[i]);
+      if ((i + 1) % sliceKeys === 0) yield;
+    }
+  }
+  const plan = yield* planLodUpdateSteps(before?.lod ?? null, lod, edited, sliceKeys);
   const remesh = new Set(plan.meshChunks);
   const rebuild = new Set(plan.buildSeams);
   yield;
@@ -70,7 +92,7 @@ export function* planTransaction(inputs: PlanInputs, sliceKeys = PLAN_SLICE_KEYS
     if (!remesh.has(key) && before) {
       tx.chunkIds.set(key, before.chunkIds.get(key)!);
     } else {
-      tx.chunkIds.set(key, inputs.homogeneous.has(key) ? null : chunkPieceId(key, snapshot.coarser[i]));
+      tx.chunkIds.set(key, idOf(i));
     }
     if (!rebuild.has(key) && before) tx.seamIds.set(key, before.seamIds.get(key)!);
     else tx.waitingSeams.add(key);

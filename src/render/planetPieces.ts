@@ -222,6 +222,11 @@ export interface PiecesCrackReport extends MeshReport {
   openAt: string[];
   /** Pieces with an edge shared by more than two triangles (overlap), the same way: empty when manifold. */
   nonManifoldAt: string[];
+  /**
+   * The drawn surface's content hash: each piece's positions, indices and origin hashed, the hashes
+   * sorted (the drawn order depends on the commits that led here). Equal after an edit is undone.
+   */
+  hash: string;
   ms: number;
 }
 
@@ -231,9 +236,11 @@ export function crackReport(drawn: Iterable<PlanetPiece>): PiecesCrackReport {
   const meshes: ChunkMesh[] = [];
   const tags: (number | Uint8Array)[] = [];
   const pieces: PlanetPiece[] = [];
+  const hashes: string[] = [];
   let chunks = 0, seams = 0;
   for (const p of drawn) {
     if (p.triangles === 0) continue;
+    hashes.push(pieceHash(p));
     meshes.push(weldableMesh(p));
     tags.push(p.tags);
     pieces.push(p);
@@ -244,5 +251,19 @@ export function crackReport(drawn: Iterable<PlanetPiece>): PiecesCrackReport {
   const report = validateMesh(welded);
   const openAt = report.boundaryEdges > 0 ? piecesAtTriangles(openEdgeTriangles(welded.indices), pieces) : [];
   const nonManifoldAt = report.nonManifoldEdges > 0 ? piecesAtTriangles(nonManifoldEdgeTriangles(welded.indices), pieces) : [];
-  return { ...report, chunks, seams, openAt, nonManifoldAt, ms: performance.now() - t0 };
+  const hash = fnv(new TextEncoder().encode(hashes.sort().join(';')), 0x811c9dc5).toString(16);
+  return { ...report, chunks, seams, openAt, nonManifoldAt, hash, ms: performance.now() - t0 };
+}
+
+function pieceHash(p: PlanetPiece): string {
+  let h = fnv(new Uint8Array(p.positions.buffer, p.positions.byteOffset, p.positions.byteLength), 0x811c9dc5);
+  h = fnv(new Uint8Array(p.indices.buffer, p.indices.byteOffset, p.indices.byteLength), h);
+  h = fnv(new Uint8Array(Float64Array.from(p.originM).buffer), h);
+  return h.toString(16).padStart(8, '0');
+}
+
+/** 32-bit FNV-1a over `bytes`, from `h`. */
+function fnv(bytes: Uint8Array, h: number): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
 }

@@ -90,7 +90,10 @@ export class PlanetChunkJobs {
   run(params: PlanetChunkParams, run: ChunkRunOptions, remesh: boolean): PoolJob<PlanetChunkReply> {
     const gpu = this.gpu;
     // Until the planet's programs have linked on the GPU, chunks are sampled in JS, not queued behind the compile.
-    if (!gpu || !gpu.isReady(this.options.body) || !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
+    // Chunks a brush reaches (issue 19) too: the GPU's programs hold the generated planet, and a dig
+    // reaches a handful of chunks a level, where a new program would take a compile per edit.
+    if (!gpu || !gpu.isReady(this.options.body) || (params.brushes?.length ?? 0) > 0 ||
+      !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
       return this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, run);
     }
     if (remesh) {

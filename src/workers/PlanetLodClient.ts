@@ -3,7 +3,7 @@
  * renderer learned (chunks in, chunks gone, chunks empty or full), one select in flight at a time,
  * and knows whether the latest answer still speaks for the current state (`answerIsCurrent`).
  */
-import type { FieldRecipe } from '../field/index';
+import type { Brush, FieldRecipe } from '../field/index';
 import type { ChunkKey, CubeSphereOptions, LodSelectResult, LodView, SelectOptions } from '../lod/index';
 import type { LodWorkerRequest } from './lod.worker';
 import { deserializeError, type WorkerResponse } from './protocol';
@@ -27,6 +27,8 @@ export class PlanetLodClient {
    * (the explore test saw 'complete' flicker).
    */
   private stateVersion = 0;
+  /** The state version the last edit was posted at: answers to selects posted before it are dropped. */
+  private editVersion = 0;
   private selectVersion = -1;
   private answeredVersion = -2;
   private ready: ChunkKey[] = [];
@@ -54,6 +56,16 @@ export class PlanetLodClient {
 
   markHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean): void {
     this.post({ id: 0, kind: 'homogeneous', params: { key, state, proven } });
+  }
+
+  /**
+   * The planet's brushes changed (issue 19): the worker's field, shell and homogeneous record follow.
+   * An answer to a select posted before this is dropped: its empty/full marks may be of the old field.
+   */
+  edit(brushes: readonly Brush[], changed: readonly Brush[]): void {
+    this.flush();
+    this.post({ id: 0, kind: 'edit', params: { brushes: [...brushes], changed: [...changed] } });
+    this.editVersion = this.stateVersion;
   }
 
   /** Sends the batched ready/evicted keys (once a frame). */
@@ -90,6 +102,7 @@ export class PlanetLodClient {
     const result = msg.result as LodSelectResult;
     if (!('drawn' in result)) return; // init
     this.selecting = false;
+    if (this.selectVersion < this.editVersion) return; // asked before an edit: the next select asks again
     this.answeredVersion = this.selectVersion;
     this.options.onAnswer(result);
   }

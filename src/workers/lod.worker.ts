@@ -3,8 +3,11 @@
  * (src/lod/planetLodSelector.ts). Selection near the surface of a large planet takes 0.1–0.5 s
  * (docs/lod.md), far too long for the main thread.
  */
-import { compileToJs, recipeBounds, type FieldRecipe } from '../field/index';
-import { PlanetLodSelector, planetShell, type ChunkKey, type CubeSphereOptions, type LodView, type SelectOptions } from '../lod/index';
+import { compileToJs, recipeBounds, type Brush, type FieldRecipe } from '../field/index';
+import {
+  CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetLodSelector, planetShell,
+  type ChunkKey, type CubeSphereOptions, type LodView, type PlanetShell, type SelectOptions,
+} from '../lod/index';
 import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
 
 export type { LodSelectResult, LodSnapshot } from '../lod/index';
@@ -15,10 +18,13 @@ export type LodWorkerRequest =
   | WorkerRequest<'select', { view: LodView; errorFactor: number }>
   | WorkerRequest<'ready', { keys: ChunkKey[] }>
   | WorkerRequest<'evicted', { keys: ChunkKey[] }>
-  | WorkerRequest<'homogeneous', { key: ChunkKey; state: 'empty' | 'full'; proven: boolean }>;
+  | WorkerRequest<'homogeneous', { key: ChunkKey; state: 'empty' | 'full'; proven: boolean }>
+  /** The user's brushes, all of them in order, and those this edit added or took back (issue 19). */
+  | WorkerRequest<'edit', { brushes: Brush[]; changed: Brush[] }>;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let selector: PlanetLodSelector | null = null;
+let planet: { recipe: FieldRecipe; space: CubeSphereSpace; shell: PlanetShell; lipschitz: number } | null = null;
 
 function need(): PlanetLodSelector {
   if (!selector) throw new Error('lod worker: message before init');
@@ -31,6 +37,7 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
     switch (msg.kind) {
       case 'init': {
         const bounds = recipeBounds(msg.params.recipe);
+        planet = { recipe: msg.params.recipe, space: new CubeSphereSpace(msg.params.space), shell: planetShell(bounds), lipschitz: bounds.lipschitz };
         selector = new PlanetLodSelector({
           space: msg.params.space, shell: planetShell(bounds), field: compileToJs(msg.params.recipe),
           lipschitz: bounds.lipschitz, select: msg.params.select,
@@ -50,6 +57,15 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
       case 'homogeneous':
         need().markHomogeneous(msg.params.key, msg.params.state, msg.params.proven);
         return;
+      case 'edit': {
+        const p = planet!;
+        const recipe: FieldRecipe = { ...p.recipe, brushes: [...p.recipe.brushes, ...msg.params.brushes] };
+        const lipschitz = recipeBounds(recipe).lipschitz;
+        const edits = new PlanetEdits(p.space, msg.params.brushes);
+        const { changed } = msg.params;
+        need().edit(compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changed.some((b) => edits.reaches(b, parseChunkKey(key))));
+        return;
+      }
     }
   } catch (e) {
     scope.postMessage({ id: msg.id, error: serializeError(e) } satisfies WorkerResponse);

@@ -7,7 +7,7 @@
  * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
  * meshing is `meshCubeSphereChunk` (src/lod/cubeSphereChunk.ts), the same path `meshPlanet` uses.
  */
-import { bandLimitSummary, compileToJs, recipeBounds, type BandLimitSummary, type FieldFn } from '../field/index';
+import { bandLimitSummary, brushesHash, compileToJs, recipeBounds, type BandLimitSummary, type Brush, type FieldFn } from '../field/index';
 import {
   chunkSampleGapM,
   coarserNeighbourBoxes,
@@ -41,6 +41,11 @@ export interface PlanetChunkParams {
   coarser: ChunkKey[];
   /** QEF simplification threshold, squared cells. */
   simplify: number;
+  /**
+   * The user's brushes that reach this chunk, in order (issue 19: src/lod/planetEdits.ts), applied
+   * after the registered recipe's own. Sampled in JS; kept samples are per brush set.
+   */
+  brushes?: Brush[];
   /** The renderer's id for this mesh: when given, the worker keeps its boundary leaves under it (leafStore.ts). */
   leafId?: string;
   /**
@@ -98,14 +103,19 @@ export interface PlanetContext {
   space: CubeSphereSpace;
   lipschitz: number;
   maxRadiusM: number;
-  /** The field band-limited for a level's lattice, what that drops (compiled once per level), and its face planes. */
-  level(level: number): { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache };
+  /**
+   * The field band-limited for a level's lattice, what that drops (compiled once per level and brush
+   * set), and its face planes.
+   */
+  level(level: number, brushes?: readonly Brush[]): { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache };
 }
 
 export { levelMinWavelengthM } from './planetGpuSamples';
 let cached: PlanetContext | null = null;
-/** The current planet's level fields (PlanetContext.level), compiled on first use. */
-const levels = new Map<number, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
+/** The current planet's level fields (PlanetContext.level) by level and brush set, compiled on first use. */
+const levels = new Map<string, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
+/** Level fields of edited chunks kept (a few edits × levels; the unedited ones are always kept). */
+const EDITED_LEVEL_FIELDS = 48;
 
 /**
  * The compiled field and chunk space of planet `id` (registered with this worker), kept for its next
@@ -126,15 +136,20 @@ export function planetContext(id: string): PlanetContext {
       space,
       lipschitz: bounds.lipschitz,
       maxRadiusM: Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM,
-      level(level) {
-        let l = levels.get(level);
+      level(level, brushes = []) {
+        const key = brushes.length === 0 ? `${level}` : `${level}#${brushesHash(brushes)}`;
+        let l = levels.get(key);
         if (!l) {
           const minWavelengthM = levelMinWavelengthM(space, level);
+          const edited = brushes.length === 0 ? recipe : { ...recipe, brushes: [...recipe.brushes, ...brushes] };
+          if (brushes.length > 0 && levels.size > EDITED_LEVEL_FIELDS) {
+            for (const k of [...levels.keys()]) if (k.includes('#')) levels.delete(k);
+          }
           l = {
-            field: compileToJs(recipe, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
+            field: compileToJs(edited, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
             planes: new FacePlaneCache(),
           };
-          levels.set(level, l);
+          levels.set(key, l);
         }
         return l;
       },
@@ -210,11 +225,12 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const ctx = planetContext(params.body);
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
-  const { field, summary, planes } = ctx.level(a.level);
+  const brushes = params.brushes ?? [];
+  const { field, summary, planes } = ctx.level(a.level, brushes);
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others sample the blocks near their surface.
-  const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}`;
+  const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}${brushes.length > 0 ? `#${brushesHash(brushes)}` : ''}`;
   const kept = cachedSamples(key);
   if (!kept && params.keptOnly) return { ...homogeneousResult(space, a, { state: 'empty', proven: false }, 0), homogeneous: null, needsSamples: true };
   const t0 = performance.now();
@@ -248,7 +264,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   // The points this chunk shares with a coarser neighbour's lattice take that neighbour's
   // band-limited field: both chunks then agree on every shared sign (the seam contract), although
   // their levels see different bands.
-  const coarse = coarser.length > 0 && a.level < space.levels ? ctx.level(a.level + 1) : null;
+  const coarse = coarser.length > 0 && a.level < space.levels ? ctx.level(a.level + 1, brushes) : null;
   if (coarse && coarse.summary.signature !== summary.signature) {
     values = values.slice();
     const flipped = sampleCoarseLattice(space, a, coarser, coarse.field, values, samples.complete ? null : samples.state);

@@ -4,8 +4,9 @@
  * transaction, and what starts while memory is full.
  */
 import { describe, expect, it } from 'vitest';
+import { makeBrush } from '../../src/field/index';
 import {
-  chunkKey, COMMIT_UPLOAD_WAIT_MS, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
+  chunkBoundingSphere, chunkKey, COMMIT_UPLOAD_WAIT_MS, parseChunkKey, PlanetEdits, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
 } from '../../src/lod/index';
 
 const space = new CubeSphereSpace({ radiusM: 50e3, chunkCells: 32, finestCellM: 8 });
@@ -246,5 +247,60 @@ describe('PlanetStreaming', () => {
     expect(stuck.drawnChunks).toBe(0);
     stuck.update(1016 + COMMIT_UPLOAD_WAIT_MS);
     expect(stuck.drawnChunks).toBe(1);
+  });
+
+  it('an edit re-meshes the drawn chunks its brush reaches in one transaction; undo draws the cached pieces again', () => {
+    const log: string[] = [];
+    const m = model(10_000 * KB, log);
+    const [a, b] = [chunkKey(0, 2, 0, 0, 0), chunkKey(0, 2, 40, 40, 0)];
+    const snap: LodSnapshot = { keys: [a, b], coarser: [[], []], stitches: [[], []], homogeneous: [null, null] };
+    const started: string[] = [];
+    /** Runs frames, answering every job, until nothing is open (t: the clock, ms). */
+    const settle = (t: number): number => {
+      for (let i = 0; i < 50; i++, t += 200) {
+        m.update(t);
+        for (const job of m.nextJobs(100)) {
+          started.push(job.id);
+          if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: KB, triangles: 1 });
+          else m.seamDone(job.id, job.owner, { piece: { id: job.id }, bytes: KB, triangles: 1 });
+        }
+        if (m.betweenTransactions && m.runningCount === 0) break;
+      }
+      return t;
+    };
+    m.onSelect(result({ requests: [a, b].map((key) => ({ key, priority: 1 })), requestCoarser: [[], []], wanted: [a, b] }));
+    let t = settle(0);
+    m.onSelect(result({ snapshot: snap, wanted: [a, b] }));
+    t = settle(t);
+    expect(m.drawnChunks).toBe(2);
+    expect(m.editsDrawn).toBe(true);
+    const before = [...m.drawnPieces()].map((p) => p.id).sort();
+
+    // A brush at chunk a's centre: a gets a new revision, b (far away) keeps its piece.
+    const centre = [0, 0, 0, 0];
+    chunkBoundingSphere(space, parseChunkKey(a), centre);
+    const brush = makeBrush('dig', centre.slice(0, 3), 30);
+    const edits = new PlanetEdits(space, [brush]);
+    expect(edits.revision(parseChunkKey(a))).not.toBe('');
+    expect(edits.revision(parseChunkKey(b))).toBe('');
+    started.length = 0;
+    m.setEdits(edits, [brush]);
+    expect(m.editsDrawn).toBe(false);
+    t = settle(t);
+    expect(m.editsDrawn).toBe(true);
+    const chunkJobs = started.filter((id) => id.startsWith('c:'));
+    expect(chunkJobs).toEqual([`c:${a}|#${edits.revision(parseChunkKey(a))}`]);
+    const after = [...m.drawnPieces()].map((p) => p.id);
+    expect(after).toContain(chunkJobs[0]);
+    expect(after).toContain(before.find((id) => id.startsWith(`c:${b}`)));
+    expect(log).toContain(`hide c:${a}|`);
+
+    // Undo: a's unedited piece is still cached, so only the seams reading it are built again.
+    started.length = 0;
+    m.setEdits(new PlanetEdits(space, []), [brush]);
+    settle(t);
+    expect(m.editsDrawn).toBe(true);
+    expect(started.filter((id) => id.startsWith('c:'))).toEqual([]);
+    expect([...m.drawnPieces()].map((p) => p.id).filter((id) => id.startsWith('c:')).sort()).toEqual(before.filter((id) => id.startsWith('c:')));
   });
 });
