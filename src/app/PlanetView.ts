@@ -207,11 +207,11 @@ export class PlanetView {
     this.edits = new PlanetEdits(this.chunkSpace, brushes);
     this.lod.edit(brushes, changed);
     this.streaming.setEdits(this.edits, changed);
+    this.pieces.detailStale();
     return null;
   }
 
-  /** The drawn chunks and seams were planned after the newest edit. */
-  editDrawn = (): boolean => this.streaming.editsDrawn;
+  editDrawn = (): boolean => this.streaming.editsDrawn; // the drawn set was planned after the newest edit
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     // Frame interval, smoothed (ms): the job-start budget is a share of it.
@@ -399,7 +399,8 @@ export class PlanetView {
   compileDetail(camera: PerspectiveCamera): void {
     const { renderer, scene } = this.options;
     if (!this.options.detailMaterial || !renderer || !scene) return;
-    this.pieces.compileDetail(() => new BodyMaterial(compileToGlsl(this.recipe), { family: 'default', polarIce: true }), renderer, scene, camera, this.options.onError);
+    const recipe = (): FieldRecipe => ({ ...this.recipe, brushes: [...this.recipe.brushes, ...this.edits.brushes] }); // with the user's edits
+    this.pieces.compileDetail(() => new BodyMaterial(compileToGlsl(recipe()), { family: 'default', polarIce: true }), renderer, scene, camera, this.options.onError);
   }
 
   /**

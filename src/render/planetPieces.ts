@@ -78,6 +78,7 @@ export class PlanetPieces {
   private readonly seamMaterial: MeshStandardMaterial;
   private detail: BodyMaterial | null = null;
   private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
+  private detailOutdated = false;
   private basePrecompiled = false;
   /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
   readonly uploads = new GeometryUploader();
@@ -159,10 +160,14 @@ export class PlanetPieces {
     compileOffFrame(this.material, undefined, this.root, renderer, scene, camera).catch(() => undefined);
   }
 
-  /** Compiles the planet's BodyMaterial off the frame path, then switches to it (once). */
+  /**
+   * Compiles the planet's BodyMaterial off the frame path, then switches to it: once, and again after
+   * {@link detailStale} (the old one draws until the new one is ready).
+   */
   compileDetail(material: () => BodyMaterial, renderer: WebGLRenderer, scene: Scene, camera: PerspectiveCamera, onError: (message: string) => void): void {
-    if (this.detailState !== 'none') return;
+    if (this.detailState === 'compiling' || this.detailState === 'failed' || (this.detailState === 'ready' && !this.detailOutdated)) return;
     this.detailState = 'compiling';
+    this.detailOutdated = false;
     const m = material();
     compileOffFrame(m, undefined, this.root, renderer, scene, camera).then(
       () => {
@@ -170,6 +175,7 @@ export class PlanetPieces {
           m.dispose(); // disposed meanwhile
           return;
         }
+        this.detail?.dispose();
         this.detail = m;
         this.detailState = 'ready';
       },
@@ -179,6 +185,11 @@ export class PlanetPieces {
         onError(`planet material failed: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
+  }
+
+  /** The planet's field changed (a brush edit, issue 19): its detail material is compiled again when next asked. */
+  detailStale(): void {
+    this.detailOutdated = true;
   }
 
   /** The detail material is compiling: once it lands the planet's look changes. */

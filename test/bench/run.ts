@@ -3,7 +3,8 @@
  *
  * Runs the Node benchmarks (`test/bench/*.bench.ts`) here, then builds the app and drives
  * the production `bench.html` in headless Chromium, collecting the rows it POSTs to
- * `/results`, and loads the explore scene in fresh browsers for `explore/cold-start` (coldStart.ts). Prints one table and writes `test-results/bench.json` (an array of rows).
+ * `/results`, and loads the explore scene in fresh browsers for `explore/cold-start` (coldStart.ts) and
+ * times brush edits in the app (`physics/brush/…`, brushEdits.ts). Prints one table and writes `test-results/bench.json` (an array of rows).
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { serveStatic } from '../../scripts/staticServer';
 import { runBenchmarks, type Benchmark, type BenchRow } from './harness';
 import { COLD_START_ROW, coldStartRows } from './coldStart';
+import { BRUSH_ROWS, brushRows } from './brushEdits';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BENCH_DIR = join(ROOT, 'test/bench');
@@ -78,6 +80,14 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
     // Page load → settled, each in a fresh browser (coldStart.ts): not a bench.html row.
     if (!filter || COLD_START_ROW.includes(filter)) {
       for (const row of await coldStartRows(server.url)) {
+        row.notes = `${row.notes}; renderer=${posted.renderer}`;
+        printRow(row);
+        rows.push(row);
+      }
+    }
+    // A dig → its drawn frame, in the app (brushEdits.ts).
+    if (!filter || BRUSH_ROWS.some((r) => r.includes(filter))) {
+      for (const row of await brushRows(server.url, filter)) {
         row.notes = `${row.notes}; renderer=${posted.renderer}`;
         printRow(row);
         rows.push(row);
