@@ -109,6 +109,30 @@ describe('probes on a DC sphere', () => {
     expect(r).toBeLessThan(22 + 0.6);
   });
 
+  it('colliders follow brush edits: a dig under a resting probe drops it onto the crater floor, a build lifts it out', () => {
+    const world = new PhysicsWorld({ gravityAt: toOrigin(3) });
+    world.setCollider('rock', sphereCollider(20, 48), still);
+    world.throwProbe([0, 0, 22], [0, 0, -1], 0.5);
+    let t = run(world, 8);
+    expect(world.stats().resting).toBe(1);
+    const collider = (f: (x: number, y: number, z: number) => number) =>
+      meshCollider(meshFixture({ name: 'edited', f, sdf: true, N: 56, origin: [-28, -28, -28] }, 0.02).mesh, [-28, -28, -28]);
+    // A dig of 6 m at the top (as the brush tool makes: the rock minus a sphere).
+    world.setCollider('rock', collider((x, y, z) => Math.max(Math.hypot(x, y, z) - 20, 6 - Math.hypot(x, y, z - 20))), still);
+    t = run(world, 10, t);
+    expect(world.stats().resting).toBe(1);
+    const floor = world.views()[0].positionM[2];
+    expect(floor).toBeGreaterThan(14 + 0.5 - 0.15); // the crater's floor is 14 m out
+    expect(floor).toBeLessThan(14 + 0.5 + 0.15);
+    // A build of 8 m over it: the probe would be inside the rock, and is lifted onto the mound.
+    world.setCollider('rock', collider((x, y, z) => Math.min(Math.hypot(x, y, z) - 20, Math.hypot(x, y, z - 20) - 8)), still);
+    expect(world.stats().lifted).toBeGreaterThan(0);
+    run(world, 10, t);
+    const top = world.views()[0].positionM[2];
+    expect(top).toBeGreaterThan(28 + 0.5 - 0.15);
+    expect(top).toBeLessThan(28 + 0.5 + 0.15);
+  });
+
   it('keeps at most maxProbes, dropping the oldest; a frozen clock steps nothing', () => {
     const world = new PhysicsWorld({ maxProbes: 3 });
     const ids = [0, 1, 2, 3, 4].map((i) => world.throwProbe([i * 10, 0, 0], [0, 1, 0]));
