@@ -404,10 +404,14 @@ export class AsteroidField {
       this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
+    const version = a.version;
     compileOffFrame(material, a.current!.mesh.geometry, a.body, renderer, scene, camera).then(
       () => {
-        if (a.detailState !== 'compiling') {
+        // Edited while it compiled: the newest brushes as numbers, or (past the program's room) compiled again.
+        const outdated = a.version !== version && !material.setFieldData(bodyMaterialField(a.recipe));
+        if (a.detailState !== 'compiling' || outdated) {
           material.dispose();
+          if (outdated && a.detailState === 'compiling') a.detailState = 'none';
           return;
         }
         a.detail = material;
@@ -550,6 +554,9 @@ export class AsteroidField {
     a.recipe = recipe;
     a.bodyId = id;
     a.version++;
+    // A body that gave up is tried again with its new recipe.
+    a.failed = null;
+    a.retry.reset();
     this.fields.delete(a);
     if (a.job) {
       a.job.job.cancel();
@@ -562,7 +569,8 @@ export class AsteroidField {
   /** Asteroid `index` draws a mesh of its newest edit (or of its spec, never edited). */
   editDrawn(index: number): boolean {
     const a = this.asteroids[index];
-    return a !== undefined && (a.version === 0 || (a.current?.version === a.version && a.leaving === null));
+    // Given up (its failure is on the page) counts as done: nothing more will come.
+    return a !== undefined && (a.version === 0 || a.failed !== null || (a.current?.version === a.version && a.leaving === null));
   }
 
   /** A world point in asteroid `index`'s own frame (its recipe's), metres. */

@@ -16,7 +16,6 @@ import {
   parseRecipeText,
   MAX_BRUSH_RADIUS_M,
   MIN_BRUSH_RADIUS_M,
-  type BrushEdit,
   type BrushOp,
   type EditTarget,
 } from '../field/index';
@@ -54,6 +53,7 @@ export class BrushTool {
     // Capture on the window: the wheel with R held changes the radius and never reaches the orbit zoom.
     window.addEventListener('wheel', this.onWheel, { capture: true, passive: false });
     window.addEventListener('popstate', this.onPopState);
+    window.addEventListener('blur', this.onBlur);
     const folder = app.controlsGui.gui.addFolder('Brush');
     this.gui = {
       enabled: folder.add(this, 'enabled').name('brush mode (B)').onChange(() => this.syncMode()),
@@ -115,6 +115,7 @@ export class BrushTool {
     window.removeEventListener('keyup', this.onKeyUp);
     window.removeEventListener('wheel', this.onWheel, { capture: true });
     window.removeEventListener('popstate', this.onPopState);
+    window.removeEventListener('blur', this.onBlur);
     this.fileInput.remove();
   }
 
@@ -127,8 +128,12 @@ export class BrushTool {
   private edit(bodies: SceneBodies, target: EditTarget, op: BrushOp, point: Vector3, radiusM: number): Promise<BrushResult> {
     const t0 = performance.now();
     const local = target === 'planet' ? bodies.planet!.toBodyFrame(point) : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
-    const edit: BrushEdit = { target, brush: makeBrush(op, local, radiusM) };
-    const problem = bodies.addEdit(edit);
+    let problem: string | null;
+    try {
+      problem = bodies.addEdit({ target, brush: makeBrush(op, local, radiusM) });
+    } catch (e) {
+      problem = e instanceof Error ? e.message : String(e);
+    }
     if (problem) return Promise.reject(new Error(problem));
     this.writeUrl(bodies);
     return this.whenDrawn(bodies, target, t0);
@@ -189,7 +194,8 @@ export class BrushTool {
       const problem = bodies.replaceEdits(next);
       if (problem) throw new Error(problem);
       this.writeUrl(bodies);
-      this.app.notices.show('info', `Imported ${file.name}.`, 'brush');
+      // The URL holds brushes on the tool's grid: an import is snapped to it (1 cm, blend ¼ of the radius).
+      this.app.notices.show('info', `Imported ${file.name}: its brushes are shown on the brush tool's 1 cm grid and blend (¼ of the radius).`, 'brush');
     } catch (e) {
       this.report(`Import of ${file.name} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -204,7 +210,12 @@ export class BrushTool {
   };
 
   private readonly onDown = (e: PointerEvent): void => {
-    this.down = e.button === 0 ? { x: e.offsetX, y: e.offsetY } : null;
+    // The primary pointer only: a second finger's press (a pinch) is no click.
+    this.down = e.button === 0 && e.isPrimary ? { x: e.offsetX, y: e.offsetY } : null;
+  };
+
+  private readonly onBlur = (): void => {
+    this.radiusHeld = false; // R released while the window was away
   };
 
   private readonly onUp = (e: PointerEvent): void => {
@@ -222,7 +233,7 @@ export class BrushTool {
   private readonly onKeyDown = (e: KeyboardEvent): void => {
     if (e.target instanceof HTMLInputElement || !this.app.bodies) return;
     if (e.code === 'KeyR') this.radiusHeld = true;
-    if (e.code === 'KeyB' && !e.ctrlKey && !e.metaKey) {
+    if (e.code === 'KeyB' && !e.ctrlKey && !e.metaKey && !e.repeat) {
       this.enabled = !this.enabled;
       this.syncMode();
     }

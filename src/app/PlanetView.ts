@@ -193,10 +193,7 @@ export class PlanetView {
     return pointWorld.clone().sub(this.root.position).toArray() as [number, number, number];
   }
 
-  /**
-   * The user's brushes (issue 19), in order, after the recipe's: the chunks they reach get new
-   * revisions (src/lod/planetEdits.ts), re-meshed with their seams in one transaction. Why not, or null.
-   */
+  /** The user's brushes (issue 19) after the recipe's: reached chunks re-meshed (src/lod/planetEdits.ts). Why not, or null. */
   setBrushes(brushes: readonly Brush[]): string | null {
     const problem = this.edits.problem(brushes);
     if (problem) return problem;
@@ -206,12 +203,13 @@ export class PlanetView {
     this.field = compileToJs(recipe);
     this.edits = new PlanetEdits(this.chunkSpace, brushes);
     this.lod.edit(brushes, changed);
-    this.streaming.setEdits(this.edits, changed);
+    for (const id of this.streaming.setEdits(this.edits, changed)) this.jobs.get(id)?.job.cancel();
     this.pieces.detailStale();
     return null;
   }
 
-  editDrawn = (): boolean => this.streaming.editsDrawn; // the drawn set was planned after the newest edit
+  // Drawn as planned after the newest edit, with a LOD answer asked after it (a grown shell selects more).
+  editDrawn = (): boolean => this.streaming.editsDrawn && this.lod.answerIsCurrent && this.streaming.betweenTransactions;
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     // Frame interval, smoothed (ms): the job-start budget is a share of it.

@@ -9,7 +9,7 @@
 import { Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
 import { collideMove } from '../interact/collision';
 import type { Sun } from '../render/Sun';
-import { decodeEdits, EditHistory, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
+import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
 import type { SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
@@ -89,6 +89,7 @@ export class SceneBodies {
 
   /** A new edit (a click of the brush tool); null, or why it was refused (nothing changed then). */
   addEdit(edit: BrushEdit): string | null {
+    if (this.edits.edits.length >= MAX_EDITS) return `at most ${MAX_EDITS} edits a scene: undo one first`;
     const problem = this.show([...this.edits.edits, edit]);
     if (!problem) this.edits.push(edit);
     return problem;
@@ -110,6 +111,7 @@ export class SceneBodies {
 
   /** Shows `edits` instead of the current ones (a URL's, Back/Forward, an import); undo starts over. */
   replaceEdits(edits: readonly BrushEdit[]): string | null {
+    if (edits.length > MAX_EDITS) return `${edits.length} edits: at most ${MAX_EDITS} a scene`;
     const problem = this.show(edits);
     if (!problem) this.edits.replace(edits);
     return problem;

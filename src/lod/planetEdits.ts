@@ -27,26 +27,39 @@ export const MARGIN_CELLS = 2;
 export class PlanetEdits {
   private readonly sphere = new Float64Array(4);
 
+  /** Revisions by chunk address (the streaming model and the plan keep one address object a key). */
+  private readonly revisions = new WeakMap<ChunkAddress, string>();
+
   constructor(private readonly space: CubeSphereSpace, readonly brushes: readonly Brush[] = []) {}
+
+  /** The same chunk space with other brushes. */
+  with(brushes: readonly Brush[]): PlanetEdits {
+    return new PlanetEdits(this.space, brushes);
+  }
 
   /** Does `brush` reach chunk `a` (see the header)? */
   reaches(brush: Brush, a: ChunkAddress): boolean {
-    const s = this.sphere;
-    chunkBoundingSphere(this.space, a, s);
-    const margin = MARGIN_CELLS * this.space.cellSizeM(Math.min(a.level + 1, this.space.levels));
-    const d = Math.hypot(s[0] - brush.center[0], s[1] - brush.center[1], s[2] - brush.center[2]);
-    return d <= s[3] + brush.radius + brush.blend + margin;
+    return this.with([brush]).brushesFor(a).length > 0;
   }
 
   /** The brushes that reach chunk `a`, in the order they were made. */
   brushesFor(a: ChunkAddress): Brush[] {
-    return this.brushes.length === 0 ? [] : this.brushes.filter((b) => this.reaches(b, a));
+    if (this.brushes.length === 0) return [];
+    const s = this.sphere;
+    chunkBoundingSphere(this.space, a, s);
+    const margin = MARGIN_CELLS * this.space.cellSizeM(Math.min(a.level + 1, this.space.levels));
+    return this.brushes.filter((b) => Math.hypot(s[0] - b.center[0], s[1] - b.center[1], s[2] - b.center[2]) <= s[3] + b.radius + b.blend + margin);
   }
 
   /** Chunk `a`'s revision: '' when no brush reaches it, else the content hash of those that do. */
   revision(a: ChunkAddress): string {
-    const own = this.brushesFor(a);
-    return own.length === 0 ? '' : brushesHash(own);
+    let r = this.revisions.get(a);
+    if (r === undefined) {
+      const own = this.brushesFor(a);
+      r = own.length === 0 ? '' : brushesHash(own);
+      this.revisions.set(a, r);
+    }
+    return r;
   }
 
   /**

@@ -41,7 +41,7 @@ import { ProofPruning } from './proofPruning.ts';
 import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import type { ChunkRequest } from './requests.ts';
 import { runSteps, type Steps } from './steps.ts';
-import { chunkPieceId, planTransaction, type Configuration, type Transaction } from './transactionPlan.ts';
+import { chunkPieceId, planTransaction, revisionOfPieceId, type Configuration, type Transaction } from './transactionPlan.ts';
 import type { PlanetEdits } from './planetEdits.ts';
 
 /**
@@ -583,6 +583,9 @@ export class PlanetStreaming<T> {
     this.queued = null;
     this.chunkResults++;
     if ('homogeneous' in result) {
+      // Made with other brushes than the chunk has now (an edit or undo since it started): a piece is
+      // still right for its id, but "empty" or "full" would speak for the wrong field.
+      if (this.revisionMoved(id, key)) return current;
       this.counts.chunksHomogeneous++;
       this.homogeneous.set(key, result.homogeneous.state);
       if (result.homogeneous.proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
@@ -641,11 +644,16 @@ export class PlanetStreaming<T> {
     this.cache.set(id, { kind: 'seam', key: owner, piece: result.piece, triangles: result.triangles }, result.bytes, this.frame);
   }
 
-  /** A job failed for good (not cancelled): the chunk is not requested again. */
+  /** A job failed for good (not cancelled): the chunk is not requested again (unless an edit moved it since). */
   jobFailed(id: string, kind: 'chunk' | 'seam', key: ChunkKey): void {
     this.stopRunning(id);
     this.queued = null;
-    if (kind === 'chunk') this.failed.add(key);
+    if (kind === 'chunk' && !this.revisionMoved(id, key)) this.failed.add(key);
+  }
+
+  /** Chunk job `id` was made for other brushes than those reaching `key` now. */
+  private revisionMoved(id: string, key: ChunkKey): boolean {
+    return this.edits !== null && revisionOfPieceId(id) !== this.edits.revision(this.address(key));
   }
 
   /**
@@ -654,12 +662,15 @@ export class PlanetStreaming<T> {
    * configuration is planned again: the chunks whose revision moved, and the seams reading them, are
    * meshed in one transaction while the old pieces stay drawn. An open transaction that uses a
    * reached chunk is dropped for a new plan (its finished pieces stay cached): an edit is a user's
-   * click, not a stream of snapshots, so this cannot livelock.
+   * click, not a stream of snapshots, so this cannot livelock. Returns the running jobs of reached
+   * chunks it stopped, for the caller to cancel; answers of jobs that ran anyway are checked against
+   * the chunk's revision when they come ({@link chunkDone}).
    */
-  setEdits(edits: PlanetEdits, changed: readonly Brush[]): void {
+  setEdits(edits: PlanetEdits, changed: readonly Brush[]): string[] {
     this.edits = edits;
     this.editVersion++;
-    const reached = (key: ChunkKey): boolean => changed.some((b) => edits.reaches(b, this.address(key)));
+    const changes = edits.with(changed);
+    const reached = (key: ChunkKey): boolean => changes.brushesFor(this.address(key)).length > 0;
     for (const key of [...this.homogeneous.keys()]) if (reached(key)) this.homogeneous.delete(key);
     for (const key of [...this.failed]) if (reached(key)) this.failed.delete(key);
     this.pruning.forget(reached);
@@ -675,6 +686,15 @@ export class PlanetStreaming<T> {
       this.txReadyAt = null;
     }
     this.pendingSnapshot ??= this.tx?.snapshot ?? this.committed?.snapshot ?? null;
+    // Running jobs of reached chunks mesh the old field: stopped (the caller cancels them).
+    const stopped: string[] = [];
+    for (const [id, job] of this.running) {
+      if (job.kind !== 'chunk' || this.txUses(id) || !reached(job.key)) continue;
+      this.stopRunning(id);
+      stopped.push(id);
+      this.counts.cancelled++;
+    }
+    return stopped;
   }
 
   /** The drawn configuration was planned after the newest edit (every plan begun after it is wholly current). */

@@ -39,6 +39,12 @@ export interface Transaction extends Configuration {
 export const chunkPieceId = (key: ChunkKey, coarser: readonly ChunkKey[], revision = ''): string =>
   `c:${key}|${coarser.join(',')}${revision === '' ? '' : `#${revision}`}`;
 
+/** The revision inside a chunk piece id ('' when unedited). */
+export function revisionOfPieceId(id: string): string {
+  const hash = id.indexOf('#', id.indexOf('|'));
+  return hash < 0 ? '' : id.slice(hash + 1);
+}
+
 export interface PlanInputs {
   space: CubeSphereSpace;
   /** The drawn configuration (null before the first commit). */

@@ -62,8 +62,8 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
         const recipe: FieldRecipe = { ...p.recipe, brushes: [...p.recipe.brushes, ...msg.params.brushes] };
         const lipschitz = recipeBounds(recipe).lipschitz;
         const edits = new PlanetEdits(p.space, msg.params.brushes);
-        const { changed } = msg.params;
-        need().edit(compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changed.some((b) => edits.reaches(b, parseChunkKey(key))));
+        const changes = edits.with(msg.params.changed);
+        need().edit(compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changes.brushesFor(parseChunkKey(key)).length > 0);
         return;
       }
     }

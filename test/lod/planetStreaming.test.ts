@@ -303,4 +303,27 @@ describe('PlanetStreaming', () => {
     expect(started.filter((id) => id.startsWith('c:'))).toEqual([]);
     expect([...m.drawnPieces()].map((p) => p.id).filter((id) => id.startsWith('c:')).sort()).toEqual(before.filter((id) => id.startsWith('c:')));
   });
+
+  it('an answer made for other brushes than the chunk has now is not taken as empty or full (an undo while a dig\'s job runs)', () => {
+    const marks: string[] = [];
+    const m = new PlanetStreaming<{ id: string }>({
+      space, budgetBytes: 10_000 * KB, dispose: () => {}, setVisible: () => {}, onReady: () => {}, onEvicted: () => {},
+      onHomogeneous: (key, state) => marks.push(`${key} ${state}`),
+    });
+    const a = chunkKey(0, 2, 0, 0, 0);
+    const centre = [0, 0, 0, 0];
+    chunkBoundingSphere(space, parseChunkKey(a), centre);
+    const brush = makeBrush('dig', centre.slice(0, 3), 30);
+    m.setEdits(new PlanetEdits(space, [brush]), [brush]);
+    m.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
+    const [job] = m.nextJobs(10);
+    expect(job.id).toMatch(/#/); // made for the dig
+    // Undo before it answers: the job is handed back to be cancelled…
+    expect(m.setEdits(new PlanetEdits(space, []), [brush])).toEqual([job.id]);
+    // …and if its answer comes anyway, "empty" speaks for the dug field, not this one.
+    m.chunkDone(job.id, a, { homogeneous: { state: 'empty', proven: true } });
+    expect(marks).toEqual([]);
+    const [again] = m.nextJobs(10);
+    expect(again?.id).toBe(`c:${a}|`);
+  });
 });
