@@ -3,6 +3,7 @@
  *
  *   npm run screenshot -- --seed 42 --mode explore|asteroid|planet|gallery --width 1920 --height 1080 --out shot.png
  *     [--scale 1…4] [--count <cells>] [--quality auto|low|high] [--export glb|obj] [--timeout <s>]
+ *     [--altitude <m>]   (planet: the camera that high over the ground, looking at the horizon)
  *
  * Builds the app with Vite into a temp folder, serves it on 127.0.0.1, opens it in headless
  * Chromium at a width×height viewport, waits until generation is complete (the app's
@@ -13,7 +14,8 @@
  *   past the GPU's limits);
  * - `asteroid`: `?mode=asteroid&seed=S&ui=0&t=0`, the same way;
  * - `planet`: `?mode=planet&seed=S&ui=0&t=0` (the LOD planet alone, from three radii), the same way
- *   once the planet's LOD is complete;
+ *   once the planet's LOD is complete; with `--altitude <m>`, `cam=` puts the camera that high over
+ *   the ground looking at the horizon, the sun 40° up to the side (src/scene/planetSurfaceView.ts);
  * - `gallery`: `?mode=gallery&start=S&ui=0`, a page screenshot once every cell is drawn.
  *
  * `--export glb|obj` also writes the asteroid in view as a mesh next to the PNG (same name,
@@ -29,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
+import { planetSurfaceView } from '../src/scene/index';
 import { findChromium, launchChromium } from './chromium';
 import { serveStatic } from './staticServer';
 
@@ -44,7 +47,7 @@ export const MAX_SIDE_PX = 16384;
 
 export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|screenshot|asteroid|planet|gallery]
          [--width <px>] [--height <px>] [--scale 1|2|3|4] [--out <file.png>] [--count <1…60>]
-         [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>]
+         [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>] [--altitude <m> (planet)]
 --width/--height set the window (viewport); the PNG is --scale times that (default 1)
 defaults: --seed 1 --mode explore --width 1920 --height 1080 --scale 1 --out sr-<mode>-seed<seed>-<w>x<h>.png`;
 
@@ -63,6 +66,8 @@ export interface ScreenshotArgs {
   quality: 'auto' | 'low' | 'high';
   export: { format: ExportFormat; out: string } | null;
   timeoutS: number;
+  /** Planet mode: the camera this high over the ground, looking at the horizon; null: the orbit view. */
+  altitudeM: number | null;
   help: boolean;
 }
 
@@ -71,7 +76,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout'] as const;
+const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout', 'altitude'] as const;
 
 function wholeNumber(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number, got "${value}"`);
@@ -126,6 +131,8 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   if (count !== null && mode !== 'gallery') throw new UsageError('--count only applies to --mode gallery');
   const quality = get('quality') !== undefined ? oneOf('quality', get('quality')!, ['auto', 'low', 'high'] as const) : 'auto';
   const timeoutS = get('timeout') !== undefined ? wholeNumber('timeout', get('timeout')!, 1, 3600) : 600;
+  const altitudeM = get('altitude') !== undefined ? wholeNumber('altitude', get('altitude')!, 1, 10_000_000) : null;
+  if (altitudeM !== null && mode !== 'planet') throw new UsageError('--altitude only applies to --mode planet');
   const format = get('export') !== undefined ? oneOf('export', get('export')!, EXPORT_FORMATS) : null;
   if (format && (mode === 'gallery' || mode === 'planet')) throw new UsageError(`--export needs --mode explore or asteroid (${mode === 'planet' ? 'planet chunks are not exported' : 'the gallery has no asteroid in view'})`);
 
@@ -156,12 +163,13 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
     quality,
     export: format ? { format, out: resolve(exportOut!) } : null,
     timeoutS,
+    altitudeM,
     help,
   };
 }
 
 /** The page the mode opens (relative to the served build). */
-export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'>): string {
+export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'> & { altitudeM?: number | null }): string {
   const params = new URLSearchParams();
   if (args.mode === 'explore') {
     params.set('mode', 'screenshot');
@@ -179,7 +187,11 @@ export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'coun
     params.set('ui', '0');
   }
   if (args.quality !== 'auto') params.set('quality', args.quality);
-  return `/index.html?${params.toString()}`;
+  if (args.mode === 'planet' && args.altitudeM != null) {
+    const view = planetSurfaceView(args.seed, args.altitudeM);
+    params.set('cam', [...view.position, ...view.target].map((v) => Number(v.toFixed(4))).join(','));
+  }
+  return `/index.html?${params.toString().replace(/%2C/g, ',')}`;
 }
 
 type Log = (line: string) => void;

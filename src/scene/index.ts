@@ -5,3 +5,4 @@ export { asteroidFieldSpec, asteroidGrid, singleAsteroidSpec, DEFAULT_ASTEROID_C
 export { explorePlanet, heroCamera, PLANET_ASIDE_RAD, PLANET_DISTANCE_RADII, type ExplorePlanetSpec } from './exploreScene';
 export { sceneSpec, type SceneKind, type ScenePlanet, type SceneSpec } from './sceneSpec';
 export { bodyId } from './bodyId';
+export { planetSurfaceView } from './planetSurfaceView';

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScreenshotArgs, screenshotUrl, UsageError } from '../../scripts/screenshot';
+import { compileToJs } from '../../src/field/index';
+import { sceneSpec } from '../../src/scene/index';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -29,6 +31,27 @@ describe('parseScreenshotArgs', () => {
     const a = parseScreenshotArgs([]);
     expect(a).toMatchObject({ seed: 1, mode: 'explore', widthPx: 1920, heightPx: 1080, scale: 1, count: null });
     expect(a.out).toBe(resolve('sr-explore-seed1-1920x1080.png'));
+  });
+
+  it('--altitude puts the planet camera that high over the ground, looking at the horizon (issue 20)', () => {
+    expect(parseScreenshotArgs(['--mode', 'planet', '--seed', '4', '--altitude', '300'])).toMatchObject({ mode: 'planet', altitudeM: 300 });
+    expect(() => parseScreenshotArgs(['--altitude', '300'])).toThrow(/only applies to --mode planet/);
+    expect(() => parseScreenshotArgs(['--mode', 'planet', '--altitude', '0'])).toThrow(UsageError);
+    const url = screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 });
+    expect(url).toMatch(/^\/index\.html\?mode=planet&seed=4&ui=0&t=0&cam=[-\d.]+(,[-\d.]+){5}$/);
+    const cam = new URLSearchParams(url.split('?')[1]).get('cam')!.split(',').map(Number);
+    const spec = sceneSpec(4, 'planet');
+    const field = compileToJs(spec.planet!.recipe);
+    const c = spec.planet!.centerM;
+    const at = (p: number[]): number => field(p[0] - c[0], p[1] - c[1], p[2] - c[2]);
+    expect(Math.abs(at(cam.slice(0, 3)) - 300)).toBeLessThan(1);
+    // The target is on the horizon: the view ray just grazes a sphere of the ground's radius.
+    const p = cam.slice(0, 3), t = cam.slice(3);
+    const dist = Math.hypot(p[0] - t[0], p[1] - t[1], p[2] - t[2]);
+    const r = Math.hypot(...p.map((v, i) => v - c[i]));
+    expect(dist / Math.sqrt(300 * (2 * (r - 300) + 300))).toBeCloseTo(1, 2);
+    // Deterministic.
+    expect(screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 })).toBe(url);
   });
 
   it("--mode screenshot is the app's name for the explore capture: an alias", () => {
