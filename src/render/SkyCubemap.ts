@@ -18,6 +18,7 @@ import {
 import { glslWithIncludes } from './glslChunks';
 import { Prng } from '../field/prng';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
+import { Starfield } from './Starfield';
 import vertexShader from '../../glsl/sky.vert.glsl?raw';
 import fragmentShader from '../../glsl/sky.frag.glsl?raw';
 import nebulaFragmentShader from '../../glsl/sky_nebula.frag.glsl?raw';
@@ -30,7 +31,7 @@ export interface SkyCubemapOptions {
   size?: number;
   /**
    * Face size of the nebula pass, which is smooth and the costly part; default size / 2.
-   * The star pass samples it filtered at full size.
+   * The full-size pass samples it filtered.
    */
   nebulaSize?: number;
   /** Overall nebula brightness; default 1. */
@@ -74,17 +75,20 @@ export function skyPalette(seed: number): SkyPalette {
  * `scene.background`, with a dim hemisphere light tinted by the palette as the sky's
  * contribution to lighting. Two passes of six faces each through `CubeCamera`s: the nebula
  * (`glsl/sky_nebula.frag.glsl`, the costly part, smooth) into a half-size cube, then the
- * stars (`glsl/sky.frag.glsl`) at full size over the filtered nebula, then mipmaps.
+ * full-size cube filtered from it (`glsl/sky.frag.glsl`). The stars are crisp points drawn each frame
+ * ({@link Starfield}), attached with the background.
  *
  * Call {@link update} every frame: it renders only when the seed changed since the last
  * render ({@link renderCount} counts cube renders, six face passes each).
  */
 export class SkyCubemap {
   readonly target: WebGLCubeRenderTarget;
-  /** The nebula pass's cube (lower resolution), sampled by the star pass. */
+  /** The nebula pass's cube (lower resolution), sampled by the full-size pass. */
   readonly nebulaTarget: WebGLCubeRenderTarget;
   /** Palette-tinted fill light: add it to the scene (it is not a child of anything). */
   readonly ambient: HemisphereLight;
+  /** The stars, crisp points drawn each frame over the cube's nebula (issue 20). */
+  readonly stars: Starfield;
   /** Full cube renders so far (each is six face passes). */
   renderCount = 0;
   /** The current seed's palette. */
@@ -140,16 +144,11 @@ export class SkyCubemap {
     this.box = new Mesh(
       new BoxGeometry(2, 2, 2),
       new ShaderMaterial({
-        name: 'SkyStars',
+        name: 'SkyNebulaFull',
         vertexShader: vert,
         fragmentShader: glslWithIncludes(fragmentShader, 'sky.frag', { external: THREE_CHUNK_NAMES }),
         uniforms: {
           uNebula: { value: this.nebulaTarget.texture },
-          uSalt: { value: 0 },
-          uGalaxyNormal: { value: new Vector3(0, 1, 0) },
-          uStarBrightness: { value: options.starBrightness ?? 1 },
-          // A face spans 90° over `size` texels: about (π/2)/size rad per texel.
-          uTexelRad: { value: Math.PI / 2 / size },
         },
         side: BackSide,
         depthTest: false,
@@ -158,6 +157,7 @@ export class SkyCubemap {
       }),
     );
     this.box.frustumCulled = false;
+    this.stars = new Starfield(options.starBrightness ?? 1);
     this.scene.add(this.box);
     this.ambientIntensity = options.ambientIntensity ?? 0.08;
     this.ambient = new HemisphereLight(0xffffff, 0x000000, this.ambientIntensity);
@@ -211,10 +211,10 @@ export class SkyCubemap {
     const toneMapping = renderer.toneMapping;
     // Linear HDR in the cube map: tone mapping happens when the background is drawn.
     renderer.toneMapping = NoToneMapping;
-    const starMaterial = this.box.material;
+    const fullMaterial = this.box.material;
     this.box.material = this.nebulaMaterial;
     this.nebulaCamera.update(renderer, this.scene);
-    this.box.material = starMaterial;
+    this.box.material = fullMaterial;
     this.camera.update(renderer, this.scene);
     renderer.toneMapping = toneMapping;
     this.dirty = false;
@@ -222,24 +222,23 @@ export class SkyCubemap {
     return true;
   }
 
-  /** Sets `scene.background` to the sky and adds the fill light. */
+  /** Sets `scene.background` to the sky and adds the fill light and the stars. */
   attach(scene: Scene): void {
     scene.background = this.texture;
     if (this.ambient.parent !== scene) scene.add(this.ambient);
+    if (this.stars.points.parent !== scene) scene.add(this.stars.points);
   }
 
   /** Removes the sky from a scene it was attached to. */
   detach(scene: Scene): void {
     if (scene.background === this.texture) scene.background = null;
-    scene.remove(this.ambient);
+    scene.remove(this.ambient, this.stars.points);
   }
 
   private applyPalette(): void {
     const pal = this.palette;
     const salt = new Prng(this.seedValue).seed() >>> 0;
-    const stars = this.box.material.uniforms;
-    stars.uSalt.value = salt;
-    (stars.uGalaxyNormal.value as Vector3).copy(pal.galaxyNormal);
+    this.stars.setSeed(this.seedValue, pal.galaxyNormal);
     const u = this.nebulaMaterial.uniforms;
     u.uSalt.value = salt;
     (u.uNebulaA.value as Color).copy(pal.nebulaA);
@@ -267,6 +266,7 @@ export class SkyCubemap {
     this.box.material.dispose();
     this.nebulaMaterial.dispose();
     this.ambient.dispose();
+    this.stars.dispose();
   }
 }
 

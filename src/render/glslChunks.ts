@@ -9,7 +9,6 @@ import srCommon from '../../glsl/sr_common.glsl?raw';
 import srProcnoise from '../../glsl/sr_procnoise.glsl?raw';
 import srDither from '../../glsl/sr_dither.glsl?raw';
 import srRock from '../../glsl/sr_rock.glsl?raw';
-import srSkyStars from '../../glsl/sr_sky_stars.glsl?raw';
 
 export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   ...FIELD_GLSL_CHUNKS,
@@ -22,7 +21,6 @@ export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   /** Procedural rock colouring and polar ice (body material). */
   sr_rock: srRock,
   /** Seeded, texel-wide star layers for the sky cube map. */
-  sr_sky_stars: srSkyStars,
 };
 
 export interface GlslWithIncludesOptions {

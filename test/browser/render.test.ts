@@ -100,6 +100,11 @@ describe('SkyCubemap', () => {
         `lit ${(r.stats.litFraction * 100).toFixed(1)}%, chroma ${r.meanChroma.toFixed(2)}, ${r.stats.distinctColours} colours`,
     );
     expect(r.starPixelFraction, 'stars').toBeGreaterThan(0.0005);
+    // Crisp points (issue 20): the brightest pixels form areas of a few pixels, not soft discs.
+    console.log(`star areas above luma 90: ${JSON.stringify(r.starBlobs)}`);
+    expect(r.starBlobs.count, 'bright stars in view').toBeGreaterThanOrEqual(5);
+    expect(r.starBlobs.medianArea).toBeLessThanOrEqual(3); // Gaussians in the 512 cube map: 6
+    expect(r.starBlobs.p95Area).toBeLessThanOrEqual(8); // in the cube map: 23
     expect(r.stats.litFraction, 'nebula').toBeGreaterThan(0.1);
     expect(r.meanChroma, 'coloured nebula').toBeGreaterThan(0.15);
   });

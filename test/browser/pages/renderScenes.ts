@@ -344,6 +344,40 @@ export interface SkyResult {
   starPixelFraction: number;
   /** Mean saturation of non-star pixels above black (nebula colour). */
   meanChroma: number;
+  /**
+   * Connected areas (4-neighbours) of pixels brighter than `STAR_BLOB_LUMA`: the stars as seen.
+   * Point-like stars give areas of a few pixels; stars in a magnified cube map gave soft discs.
+   */
+  starBlobs: { count: number; medianArea: number; p95Area: number; maxArea: number };
+}
+
+/** Luma (0–255) above which a pixel counts as part of a star's visible area. */
+const STAR_BLOB_LUMA = 90;
+
+function brightBlobs(px: Uint8Array): SkyResult['starBlobs'] {
+  const seen = new Uint8Array(WIDTH * HEIGHT);
+  const areas: number[] = [];
+  for (let start = 0; start < WIDTH * HEIGHT; start++) {
+    if (seen[start] || luma(px, 4 * start) <= STAR_BLOB_LUMA) continue;
+    let area = 0;
+    const stack = [start];
+    seen[start] = 1;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      area++;
+      const x = p % WIDTH, y = (p / WIDTH) | 0;
+      for (const q of [x > 0 ? p - 1 : -1, x < WIDTH - 1 ? p + 1 : -1, y > 0 ? p - WIDTH : -1, y < HEIGHT - 1 ? p + WIDTH : -1]) {
+        if (q >= 0 && !seen[q] && luma(px, 4 * q) > STAR_BLOB_LUMA) {
+          seen[q] = 1;
+          stack.push(q);
+        }
+      }
+    }
+    areas.push(area);
+  }
+  areas.sort((a, b) => a - b);
+  const at = (f: number): number => (areas.length ? areas[Math.min(areas.length - 1, Math.floor(f * areas.length))] : 0);
+  return { count: areas.length, medianArea: at(0.5), p95Area: at(0.95), maxArea: areas.length ? areas[areas.length - 1] : 0 };
 }
 
 /** The sky alone (no bodies, no sun), looking at the seed's nebula. */
@@ -385,6 +419,7 @@ export function skyAlone(seed: number): SkyResult {
     frameMs,
     starPixelFraction: star / (WIDTH * HEIGHT),
     meanChroma: chromaN ? chroma / chromaN : 0,
+    starBlobs: brightBlobs(px),
   };
 }
 
