@@ -15,7 +15,8 @@
  * - `asteroid`: `?mode=asteroid&seed=S&ui=0&t=0`, the same way;
  * - `planet`: `?mode=planet&seed=S&ui=0&t=0` (the LOD planet alone, from three radii), the same way
  *   once the planet's LOD is complete; with `--altitude <m>`, `cam=` puts the camera that high over
- *   the ground looking at the horizon, the sun 40° up to the side (src/scene/planetSurfaceView.ts);
+ *   the ground at the planet's pole looking at the level horizon, the sun to the side
+ *   (src/scene/planetSurfaceView.ts);
  * - `gallery`: `?mode=gallery&start=S&ui=0`, a page screenshot once every cell is drawn.
  *
  * `--export glb|obj` also writes the asteroid in view as a mesh next to the PNG (same name,

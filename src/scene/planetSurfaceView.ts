@@ -1,14 +1,13 @@
 /**
  * A camera over a planet's terrain (issue 20: `npm run screenshot -- --mode planet --altitude <m>`):
- * `altitudeM` above the planet mode's ground, looking at the horizon, with the sun 40° up and to the
- * side so the relief casts shadows across the view. Pure and deterministic (the same seed and
- * altitude give the same camera), so the URL's `cam` it makes reproduces the picture.
+ * `altitudeM` above the planet mode's ground at its north pole (+y), looking at the horizon with the
+ * sun to the side, so the relief casts shadows across the view. At the pole the ground's up is the
+ * camera's up (the orbit camera keeps +y up): the horizon is level. Planet mode's sun stands ~21°
+ * over that horizon. Pure and deterministic (the same seed and altitude give the same camera), so
+ * the URL's `cam` it makes reproduces the picture.
  */
 import { compileToJs, recipeBounds, type Vec3 } from '../field/index';
 import { sceneSpec } from './sceneSpec';
-
-/** Sun elevation over the viewpoint's horizon, degrees. */
-const SUN_ELEVATION_DEG = 40;
 
 const norm = (v: number[]): Vec3 => {
   const l = Math.hypot(v[0], v[1], v[2]);
@@ -23,10 +22,7 @@ export function planetSurfaceView(seed: number, altitudeM: number): { position: 
   const field = compileToJs(planet.recipe);
   const bounds = recipeBounds(planet.recipe);
   const sun = spec.sunDirection;
-  // Up: the sun 40° above the horizon, turned about the axis ⟂ the sun and the world's y.
-  const side = norm(cross(sun, [0, 1, 0]));
-  const tilt = ((90 - SUN_ELEVATION_DEG) * Math.PI) / 180;
-  const up = norm(sun.map((s, i) => s * Math.cos(tilt) + side[i] * Math.sin(tilt)));
+  const up: Vec3 = [0, 1, 0];
   const at = (r: number): number => field(up[0] * r, up[1] * r, up[2] * r);
   // Down from above the highest ground in steps no longer than the field allows, then settle the
   // altitude on the field (about the distance to the surface near it).
@@ -40,10 +36,10 @@ export function planetSurfaceView(seed: number, altitudeM: number): { position: 
   for (let i = 0; i < 8; i++) r -= at(r) - altitudeM;
   const c = planet.centerM;
   const position: Vec3 = [c[0] + up[0] * r, c[1] + up[1] * r, c[2] + up[2] * r];
-  // The horizon of a sphere of the ground's radius, along the direction ⟂ the sun (shadows across).
+  // The horizon of a sphere of the ground's radius, ⟂ the sun's azimuth (shadows across the view).
   const ground = r - altitudeM;
   const theta = Math.acos(Math.min(1, ground / r));
-  const ahead = norm(cross(up, sun));
+  const ahead = norm(cross(up, [sun[0], 0, sun[2]]));
   const target: Vec3 = [0, 1, 2].map((i) => c[i] + ground * (up[i] * Math.cos(theta) + ahead[i] * Math.sin(theta))) as Vec3;
   return { position, target };
 }
