@@ -62,6 +62,8 @@ export interface DebugHooks {
   redo(): Promise<BrushResult | null>;
   /** The scene's edits in their URL form. */
   edits(): string;
+  /** `frames` renders of the current view, each finished on the GPU (a 1-pixel readback): ms each. */
+  renderTiming(frames: number): number[];
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
   samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
@@ -112,6 +114,20 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     redo: () => brushes?.redo() ?? Promise.resolve(null),
     edits: () => brushes?.editsText() ?? '',
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
+    renderTiming: (frames) => {
+      if (!app) throw new Error('the app did not start');
+      // Synchronous: the app's own frames cannot run in between. Each waits for the GPU (1-px readback).
+      const gl = app.renderer.getContext();
+      const px = new Uint8Array(4);
+      const ms: number[] = [];
+      for (let i = 0; i < frames; i++) {
+        const t0 = performance.now();
+        app.drawShifted(() => app.renderer.render(app.scene, app.renderCamera));
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+        ms.push(performance.now() - t0);
+      }
+      return ms;
+    },
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
     programs: () => {
       const list = app?.renderer.info.programs ?? [];

@@ -4,7 +4,8 @@
  * Runs the Node benchmarks (`test/bench/*.bench.ts`) here, then builds the app and drives
  * the production `bench.html` in headless Chromium, collecting the rows it POSTs to
  * `/results`, and loads the explore scene in fresh browsers for `explore/cold-start` (coldStart.ts) and
- * times brush edits in the app (`physics/brush/…`, brushEdits.ts). Prints one table and writes `test-results/bench.json` (an array of rows).
+ * times brush edits (`physics/brush/…`, brushEdits.ts) and whole frames (`render/explore|planet-surface/…`,
+ * renderFrames.ts) in the app. Prints one table and writes `test-results/bench.json` (an array of rows).
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { serveStatic } from '../../scripts/staticServer';
 import { runBenchmarks, type Benchmark, type BenchRow } from './harness';
 import { COLD_START_ROW, coldStartRows } from './coldStart';
 import { BRUSH_ROWS, brushRows } from './brushEdits';
+import { RENDER_ROWS, renderRows } from './renderFrames';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BENCH_DIR = join(ROOT, 'test/bench');
@@ -85,13 +87,15 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
         rows.push(row);
       }
     }
-    // A dig → its drawn frame, in the app (brushEdits.ts).
-    if (!filter || BRUSH_ROWS.some((r) => r.includes(filter))) {
-      for (const row of await brushRows(server.url, filter)) {
-        row.notes = `${row.notes}; renderer=${posted.renderer}`;
-        printRow(row);
-        rows.push(row);
-      }
+    // A dig → its drawn frame, and whole app frames, in the app (brushEdits.ts, renderFrames.ts).
+    const appRows = [
+      ...(!filter || BRUSH_ROWS.some((r) => r.includes(filter)) ? await brushRows(server.url, filter) : []),
+      ...(!filter || RENDER_ROWS.some((r) => r.includes(filter)) ? await renderRows(server.url, filter) : []),
+    ];
+    for (const row of appRows) {
+      row.notes = `${row.notes}; renderer=${posted.renderer}`;
+      printRow(row);
+      rows.push(row);
     }
     return rows;
   } finally {

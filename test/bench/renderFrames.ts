@@ -1,0 +1,44 @@
+/**
+ * `render/explore/1280x720` and `render/planet-surface/1280x720` (issue 20): the app's frame, finished
+ * on the GPU (`window.__sr.renderTiming`: synchronous renders, each waiting on a 1-pixel readback),
+ * with everything on (`quality=high`), once the view has settled. Explore: seed 1's default view;
+ * planet surface: seed 4, 20 m over the ground looking at the horizon (the screenshot CLI's
+ * `--altitude 20`, src/scene/planetSurfaceView.ts). Driven from Node by `npm run bench` (run.ts).
+ */
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium';
+import { screenshotUrl } from '../../scripts/screenshot';
+import { median, rowFrom, type BenchRow } from './harness';
+
+export const RENDER_ROWS = ['render/explore/1280x720', 'render/planet-surface/1280x720'];
+const FRAMES = 15;
+const SETTLE_CAP_MS = 400_000;
+
+async function timeFrames(page: Page, url: string): Promise<number[]> {
+  await page.goto(url);
+  await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: SETTLE_CAP_MS, polling: 250 });
+  await page.evaluate((n) => window.__sr!.renderTiming(n), 3); // warm-up: anything left to compile
+  return page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
+}
+
+export async function renderRows(baseUrl: string, filter: string): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const browser = await launchChromium();
+  try {
+    const views: [string, string, string][] = [
+      [RENDER_ROWS[0], `${baseUrl}/index.html?mode=explore&seed=1&ui=0&t=0&quality=high`, "explore seed 1's default view"],
+      [RENDER_ROWS[1], `${baseUrl}${screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'high', altitudeM: 20 })}`, 'planet seed 4, 20 m over the ground, at the horizon'],
+    ];
+    for (const [name, url, what] of views) {
+      if (filter && !name.includes(filter)) continue;
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      const ms = await timeFrames(page, url);
+      const drawn = await page.evaluate(() => window.__sr!.app!.renderer.info.render.triangles);
+      rows.push(rowFrom(name, 'ms', ms, `${what}, quality=high, one frame finished on the GPU (${drawn.toLocaleString('en')} triangles); median ${median(ms).toFixed(1)} ms; target ≤ 8 ms on the H100`));
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
