@@ -16,6 +16,7 @@ import {
   parseRecipeText,
   MAX_BRUSH_RADIUS_M,
   MIN_BRUSH_RADIUS_M,
+  type BrushEdit,
   type BrushOp,
   type EditTarget,
 } from '../field/index';
@@ -85,18 +86,18 @@ export class BrushTool {
 
   /** Takes back the newest edit; resolves when the bodies draw the result (null: nothing to undo). */
   undo(): Promise<BrushResult | null> {
-    const bodies = this.need();
-    const t0 = performance.now();
-    const e = bodies.undoEdit();
-    if (!e) return Promise.resolve(null);
-    this.writeUrl(bodies);
-    return this.whenDrawn(bodies, e.target, t0);
+    return this.step((bodies) => bodies.undoEdit());
   }
 
+  /** Puts back the newest undone edit; resolves when drawn (null: nothing to redo). */
   redo(): Promise<BrushResult | null> {
+    return this.step((bodies) => bodies.redoEdit());
+  }
+
+  private step(walk: (bodies: SceneBodies) => BrushEdit | null): Promise<BrushResult | null> {
     const bodies = this.need();
     const t0 = performance.now();
-    const e = bodies.redoEdit();
+    const e = walk(bodies);
     if (!e) return Promise.resolve(null);
     this.writeUrl(bodies);
     return this.whenDrawn(bodies, e.target, t0);
