@@ -11,9 +11,11 @@
  * A failed job is tried again with backoff (src/lod/retry.ts: 0.5, 1, 2 s). After that the
  * asteroid gives up: a wireframe placeholder marks it when it has no mesh at all (a coarser mesh
  * stays drawn otherwise), and the error report carries a retry action ({@link retryFailed}).
+ * A user's brush edits (issue 19, {@link setBrushes}) register the edited recipe and mesh the drawn
+ * level again, swapped in at once.
  *
  * Over 500 lines because it is one job, each asteroid's mesh lifecycle (request → apply → fade → material →
- * failure) on three.js objects; the pure parts live in src/lod (LOD step, retry) and src/render
+ * failure → edit) on three.js objects; the pure parts live in src/lod (LOD step, retry) and src/render
  * (placeholder, off-frame compiles).
  */
 import {
