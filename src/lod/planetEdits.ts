@@ -37,12 +37,7 @@ export class PlanetEdits {
     return new PlanetEdits(this.space, brushes);
   }
 
-  /** Does `brush` reach chunk `a` (see the header)? */
-  reaches(brush: Brush, a: ChunkAddress): boolean {
-    return this.with([brush]).brushesFor(a).length > 0;
-  }
-
-  /** The brushes that reach chunk `a`, in the order they were made. */
+  /** The brushes that reach chunk `a` (see the header), in the order they were made. */
   brushesFor(a: ChunkAddress): Brush[] {
     if (this.brushes.length === 0) return [];
     const s = this.sphere;
