@@ -25,6 +25,10 @@
       #if ( UNROLLED_LOOP_INDEX == 0 ) && ( NUM_DIR_LIGHT_SHADOWS > 0 )
         directLight.color *= sunShadow;
       #endif
+      #if ( UNROLLED_LOOP_INDEX == 0 ) && defined( SR_SUN_TRANSMITTANCE )
+        // Through a planet's air (glsl/sr_aerial.glsl): redder and dimmer as the sun sets.
+        directLight.color *= SR_SUN_TRANSMITTANCE;
+      #endif
       RE_Direct( directLight, geometryPosition, geometryNormal, geometryViewDir, geometryClearcoatNormal, material, reflectedLight );
     #endif
   }

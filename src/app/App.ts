@@ -142,8 +142,7 @@ export class App {
     window.addEventListener('keydown', this.onKeyDown);
     window.addEventListener('keyup', this.onKeyUp);
 
-    // A software GPU renders the sky's one-off passes on the CPU (seconds at 1024 a face):
-    // smaller faces there; real GPUs get the full resolution.
+    // A software GPU renders the sky's one-off passes on the CPU (seconds at 1024 a face): smaller faces there.
     this.sky = new SkyCubemap({ seed: this.state.seed, size: isSoftwareRenderer(options.caps.renderer) ? 512 : 1024 });
     this.sky.attach(this.scene);
     this.scene.add(this.world);
@@ -217,7 +216,7 @@ export class App {
     const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
     const lines = this.bodies?.update(this.camera, this.controls.target, heightPx, dtS, this.sceneTime()) ?? {};
     for (const [key, line] of Object.entries(lines)) this.stats.setLine(key, line);
-    this.sky.update(this.renderer); // renders only when the seed changed
+    this.sky.update(this.renderer, this.bodies?.daylight ?? 0); // renders only when the seed changed; stars fade by day
     const programs = this.renderer.info.programs;
     this.frameCompiles.beforeRender(programs ?? undefined);
     this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
@@ -324,7 +323,7 @@ export class App {
   }
 
   /** Renders once more and measures the frame's pixels (tests and the debug overlay). */
-  measure(options: { shadows?: boolean } = {}): FrameMeasure {
+  measure(options: { shadows?: boolean; keepLuma?: boolean } = {}): FrameMeasure {
     let result: FrameMeasure | null = null;
     this.drawShifted(() => (result = measureFrame(this.renderer, this.scene, this.renderCamera, options)));
     return result!;
@@ -420,9 +419,9 @@ export class App {
       progress: this.progress,
       report: (level, message, key, retry) => this.notices.show(level, message, key, retry ? { label: 'Retry', run: retry } : undefined),
       detailMaterials: this.detailQuality(),
-      // The whole planet recipe per pixel (continents, ridges, canyons, craters, caves) is far
-      // heavier than an asteroid's: only on explicit request until it is measured on real GPUs.
+      // The whole planet recipe per pixel is far heavier than an asteroid's: only on explicit request.
       planetDetailMaterial: this.state.quality === 'high',
+      softwareGpu: isSoftwareRenderer(this.caps.renderer),
       edits: this.state.edits,
       debugFailAsteroid: this.debugFailAsteroid,
       debugFailJobs: this.debugFailJobs,
@@ -467,7 +466,8 @@ export class App {
 
   private readonly onContextRestored = (): void => {
     this.contextLost = false;
-    this.sky.invalidate(); // its cube map died with the context
+    this.sky.invalidate(); // its cube map died with the context, the atmosphere's tables too
+    this.bodies?.atmosphere?.invalidate();
     this.notices.show('info', 'The GPU context was restored.', 'context');
   };
 

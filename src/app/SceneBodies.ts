@@ -6,9 +6,10 @@
  * and the body workers first — and answers the shell's questions about surfaces (altitude,
  * collision, the nearest body).
  */
-import { Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
+import { Color, Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
 import { collideMove } from '../interact/collision';
 import type { Sun } from '../render/Sun';
+import { Atmosphere } from '../render/Atmosphere';
 import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
 import type { SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
@@ -32,6 +33,8 @@ export interface SceneBodiesOptions {
   planetDetailMaterial: boolean;
   /** The user's brush edits to show: the URL's `edits` (issue 19; urlState.ts checked them). */
   edits?: string;
+  /** A software GPU: the atmosphere's smaller tables and fewer steps. */
+  softwareGpu?: boolean;
   /** Test hooks: the asteroid whose body jobs throw in their worker, and how many. */
   debugFailAsteroid?: number;
   debugFailJobs?: number;
@@ -45,6 +48,11 @@ export class SceneBodies {
   readonly planet: PlanetView | null;
   /** The light of every body. */
   readonly sun: Sun;
+  /** The planet's air (null: airless or no planet); its sky passes are in the scene. */
+  readonly atmosphere: Atmosphere | null;
+  /** How bright the sky is at the camera, 0 (space, night) – 1 (day under the air): stars fade with it. */
+  daylight = 0;
+  private readonly renderer: WebGLRenderer;
   /** When this scene's start reached each stage (`window.__sr.startup()`). */
   readonly startup = new StartupTimeline();
   /** Thrown probes and their physics. */
@@ -55,6 +63,10 @@ export class SceneBodies {
   private readonly editedTargets = new Set<EditTarget>();
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
+    this.renderer = options.renderer;
+    const air = spec.planet?.atmosphere;
+    this.atmosphere = air ? new Atmosphere(air, { software: options.softwareGpu }) : null;
+    if (this.atmosphere) options.scene.add(this.atmosphere.sky);
     this.field = spec.asteroids && new AsteroidField({
       spec: spec.asteroids,
       progress: options.progress,
@@ -78,6 +90,7 @@ export class SceneBodies {
       detailMaterial: options.planetDetailMaterial,
       renderer: options.renderer,
       scene: options.scene,
+      atmosphere: this.atmosphere,
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
@@ -220,6 +233,11 @@ export class SceneBodies {
       if (atPlanet) this.planet.compileDetail(camera);
       lines.planet = this.planet.statsLine(camera);
     }
+    if (this.atmosphere && this.planet) {
+      const light = this.sun.light;
+      const illuminance = scratchColor.copy(light.color).multiplyScalar(light.intensity);
+      this.daylight = this.atmosphere.update(this.renderer, camera.position, this.planet.root.position, this.sun.direction, illuminance);
+    }
     return lines;
   }
 
@@ -279,6 +297,7 @@ export class SceneBodies {
   }
 
   dispose(): void {
+    this.atmosphere?.dispose();
     this.probes.dispose();
     this.field?.dispose();
     this.planet?.dispose();
@@ -286,3 +305,4 @@ export class SceneBodies {
 }
 
 const scratch = new Vector3();
+const scratchColor = new Color();

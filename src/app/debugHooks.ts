@@ -64,6 +64,11 @@ export interface DebugHooks {
   edits(): string;
   /** `frames` renders of the current view, each finished on the GPU (a 1-pixel readback): ms each. */
   renderTiming(frames: number): number[];
+  /**
+   * The planet's atmosphere: `on` switches it (no recompile); returns whether the scene has one,
+   * whether it is drawn, the daylight at the camera and the tables rendered.
+   */
+  atmosphere(on?: boolean): { present: boolean; enabled: boolean; daylight: number; tableRenders: number; skyViewRenders: number };
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
   samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
@@ -114,6 +119,14 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     redo: () => brushes?.redo() ?? Promise.resolve(null),
     edits: () => brushes?.editsText() ?? '',
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
+    atmosphere: (on) => {
+      const air = app?.bodies?.atmosphere ?? null;
+      if (air && on !== undefined) air.enabled = on;
+      return {
+        present: !!air, enabled: air?.enabled ?? false, daylight: app?.bodies?.daylight ?? 0,
+        tableRenders: air?.tableRenders ?? 0, skyViewRenders: air?.skyViewRenders ?? 0,
+      };
+    },
     renderTiming: (frames) => {
       if (!app) throw new Error('the app did not start');
       // Synchronous: the app's own frames cannot run in between. Each waits for the GPU (1-px readback).

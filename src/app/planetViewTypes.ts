@@ -2,6 +2,7 @@
 import { Frustum, Matrix4, type PerspectiveCamera, type Scene, type Vector3, type WebGLRenderer } from 'three';
 import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
+import type { Atmosphere } from '../render/Atmosphere';
 import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { GpuSpill } from '../workers/gpuQueueLimit';
@@ -48,6 +49,8 @@ export interface PlanetViewOptions {
   detailMaterial?: boolean;
   renderer?: WebGLRenderer;
   scene?: Scene;
+  /** The planet's air on its surface materials (SceneBodies owns and updates it); none: airless. */
+  atmosphere?: Atmosphere | null;
 }
 
 export interface PlanetStats {

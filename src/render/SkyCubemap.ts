@@ -98,6 +98,7 @@ export class SkyCubemap {
   private lastRenderer: WebGLRenderer | null = null;
   private readonly scene = new Scene();
   private readonly camera: CubeCamera;
+  private attachedTo: Scene | null = null;
   private readonly nebulaCamera: CubeCamera;
   private readonly box: Mesh<BoxGeometry, ShaderMaterial>;
   private readonly nebulaMaterial: ShaderMaterial;
@@ -204,7 +205,8 @@ export class SkyCubemap {
    * after {@link invalidate}); returns whether it rendered.
    * Cheap to call every frame. Restores the renderer's tone mapping and render target.
    */
-  update(renderer: WebGLRenderer): boolean {
+  update(renderer: WebGLRenderer, daylight = 0): boolean {
+    this.setDaylight(daylight);
     // A render target's contents live in one context: another renderer needs its own render.
     if (!this.dirty && renderer === this.lastRenderer) return false;
     this.lastRenderer = renderer;
@@ -222,8 +224,18 @@ export class SkyCubemap {
     return true;
   }
 
+  /**
+   * Under a planet's day sky (daylight 0–1, src/render/Atmosphere.ts) the eye sees neither stars
+   * nor nebula: both fade with it.
+   */
+  setDaylight(daylight: number): void {
+    this.stars.setDaylight(daylight);
+    if (this.attachedTo) this.attachedTo.backgroundIntensity = 1 - 0.97 * Math.min(1, Math.max(0, daylight));
+  }
+
   /** Sets `scene.background` to the sky and adds the fill light and the stars. */
   attach(scene: Scene): void {
+    this.attachedTo = scene;
     scene.background = this.texture;
     if (this.ambient.parent !== scene) scene.add(this.ambient);
     if (this.stars.points.parent !== scene) scene.add(this.stars.points);
@@ -231,6 +243,7 @@ export class SkyCubemap {
 
   /** Removes the sky from a scene it was attached to. */
   detach(scene: Scene): void {
+    if (this.attachedTo === scene) this.attachedTo = null;
     if (scene.background === this.texture) scene.background = null;
     scene.remove(this.ambient, this.stars.points);
   }

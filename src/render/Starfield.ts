@@ -37,7 +37,7 @@ export class Starfield {
       name: 'Starfield',
       vertexShader: glslWithIncludes(vertexShader, 'stars.vert', { external: THREE_CHUNK_NAMES }),
       fragmentShader: glslWithIncludes(fragmentShader, 'stars.frag', { external: THREE_CHUNK_NAMES }),
-      uniforms: { uPixelRatio: { value: 1 } },
+      uniforms: { uPixelRatio: { value: 1 }, uBrightness: { value: 1 } },
       blending: AdditiveBlending,
       depthTest: false,
       depthWrite: false,
@@ -83,6 +83,14 @@ export class Starfield {
     g.setAttribute('position', new BufferAttribute(positions, 3));
     g.setAttribute('aColor', new BufferAttribute(colors, 3));
     g.setAttribute('aSize', new BufferAttribute(sizes, 1));
+  }
+
+  /**
+   * Daylight at the eye, 0–1 (src/render/Atmosphere.ts): under a day sky the eye, adapted to it,
+   * sees no stars; they fade out with it (to 2 %: the brightest still show in twilight).
+   */
+  setDaylight(daylight: number): void {
+    this.points.material.uniforms.uBrightness.value = 1 - 0.98 * Math.min(1, Math.max(0, daylight));
   }
 
   dispose(): void {

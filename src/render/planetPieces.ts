@@ -26,6 +26,8 @@ import { pieceDataBytes, type PieceData } from '../mesher/index';
 import { BodyMaterial } from './BodyMaterial';
 import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
+import type { Atmosphere } from './Atmosphere';
+import { withAtmosphere } from './atmosphereMaterial';
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -83,9 +85,11 @@ export class PlanetPieces {
   /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
   readonly uploads = new GeometryUploader();
 
-  constructor(private readonly root: Group, private readonly cellSizeM: (level: number) => number) {
-    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too).
-    this.material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+  constructor(
+    private readonly root: Group, private readonly cellSizeM: (level: number) => number, private readonly atmosphere: Atmosphere | null = null,
+  ) {
+    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), seen through the air.
+    this.material = this.throughAir(withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 })));
     this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
     this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
   }
@@ -143,6 +147,11 @@ export class PlanetPieces {
     }
   }
 
+  /** The planet's atmosphere on a surface material (none: as it is). */
+  private throughAir<M extends Material>(material: M): M {
+    return this.atmosphere ? withAtmosphere(material, this.atmosphere) : material;
+  }
+
   private bindDetail(key: ChunkKey, mesh: Mesh): void {
     mesh.material = this.detail!;
     this.detail!.bindChunk(mesh, { chunkOriginM: mesh.userData.originM as number[], cellSizeM: this.cellSizeM(parseChunkKey(key).level), fade: 1 });
@@ -168,7 +177,7 @@ export class PlanetPieces {
     if (this.detailState === 'compiling' || this.detailState === 'failed' || (this.detailState === 'ready' && !this.detailOutdated)) return;
     this.detailState = 'compiling';
     this.detailOutdated = false;
-    const m = material();
+    const m = this.throughAir(material());
     compileOffFrame(m, undefined, this.root, renderer, scene, camera).then(
       () => {
         if (this.detailState !== 'compiling') {

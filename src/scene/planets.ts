@@ -57,3 +57,17 @@ export function planetRecipe(seed: number): FieldRecipe {
     brushes: [],
   });
 }
+
+/**
+ * The mean radius of a {@link planetRecipe} planet and about its lowest ground (every noise layer
+ * and the deepest crater at their deepest), metres: where its atmosphere starts (atmosphere.ts).
+ */
+export function planetGround(recipe: FieldRecipe): { meanRadiusM: number; lowestM: number } {
+  const root = recipe.root;
+  const terrain = root.type === 'smoothSubtraction' ? root.children[0] : root;
+  if (terrain.type !== 'sphere') throw new Error(`planetGround: ${recipe.name ?? 'recipe'} is not a planet recipe (no terrain sphere)`);
+  let relief = 0;
+  for (const n of terrain.noise ?? []) relief += Math.abs(n.amplitude);
+  if (terrain.craters) relief += terrain.craters.depth * terrain.craters.radiusMax;
+  return { meanRadiusM: terrain.radius, lowestM: terrain.radius - relief };
+}

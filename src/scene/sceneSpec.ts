@@ -13,7 +13,9 @@ import type { FieldRecipe, Vec3 } from '../field/recipe';
 import { asteroidFieldSpec, singleAsteroidSpec, type AsteroidFieldSpec } from './asteroidField';
 import { bodyId } from './bodyId';
 import { explorePlanet, heroCamera } from './exploreScene';
-import { planetRecipe } from './planets';
+import type { AtmosphereSpec } from '../field/atmosphere';
+import { planetAtmosphere } from './atmosphere';
+import { planetGround, planetRecipe } from './planets';
 
 /** What a URL mode shows: the explore scene (asteroid field + planet), one asteroid, one planet. */
 export type SceneKind = 'explore' | 'asteroid' | 'planet';
@@ -27,6 +29,8 @@ export interface ScenePlanet {
   radiusM: number;
   /** World position of the planet's center (the recipe is body-local around it), metres. */
   centerM: Vec3;
+  /** Its atmosphere (src/scene/atmosphere.ts); null: airless. */
+  atmosphere: AtmosphereSpec | null;
 }
 
 export interface SceneSpec {
@@ -61,7 +65,7 @@ export function sceneSpec(seed: number, kind: SceneKind): SceneSpec {
       sunDirection: PLANET_SUN,
       skySeed: seed,
       asteroids: null,
-      planet: { id: bodyId('planet', seed), seed, recipe, radiusM, centerM: [0, 0, 0] },
+      planet: { id: bodyId('planet', seed), seed, recipe, radiusM, centerM: [0, 0, 0], atmosphere: atmosphereOf(seed, recipe) },
       // Three radii out, the sunlit limb in view.
       camera: { position: [0.9 * radiusM, 0.6 * radiusM, 2.8 * radiusM], target: [0, 0, 0] },
     };
@@ -74,9 +78,16 @@ export function sceneSpec(seed: number, kind: SceneKind): SceneSpec {
     sunDirection: asteroids.sunDirection,
     skySeed: seed,
     asteroids,
-    planet: planet && { id: bodyId('planet', seed), seed, recipe: planet.recipe, radiusM: planet.radiusM, centerM: planet.centerM },
+    planet: planet && {
+      id: bodyId('planet', seed), seed, recipe: planet.recipe, radiusM: planet.radiusM, centerM: planet.centerM, atmosphere: atmosphereOf(seed, planet.recipe),
+    },
     camera: heroCamera(asteroids),
   };
+}
+
+function atmosphereOf(seed: number, recipe: FieldRecipe): AtmosphereSpec | null {
+  const ground = planetGround(recipe);
+  return planetAtmosphere(seed, ground.meanRadiusM, ground.lowestM);
 }
 
 function normalize(v: Vec3): Vec3 {

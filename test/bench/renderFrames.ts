@@ -10,7 +10,7 @@ import { launchChromium } from '../../scripts/chromium';
 import { screenshotUrl } from '../../scripts/screenshot';
 import { median, rowFrom, type BenchRow } from './harness';
 
-export const RENDER_ROWS = ['render/explore/1280x720', 'render/planet-surface/1280x720'];
+export const RENDER_ROWS = ['render/explore/1280x720', 'render/planet-surface/1280x720', 'render/planet-surface/1280x720/air-off'];
 const FRAMES = 15;
 const SETTLE_CAP_MS = 400_000;
 
@@ -35,6 +35,14 @@ export async function renderRows(baseUrl: string, filter: string): Promise<Bench
       const ms = await timeFrames(page, url);
       const drawn = await page.evaluate(() => window.__sr!.app!.renderer.info.render.triangles);
       rows.push(rowFrom(name, 'ms', ms, `${what}, quality=high, one frame finished on the GPU (${drawn.toLocaleString('en')} triangles); median ${median(ms).toFixed(1)} ms; target ≤ 8 ms on the H100`));
+      if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[2].includes(filter))) {
+        // The same view with the planet's atmosphere switched off (a uniform: same programs): what the air costs.
+        await page.evaluate(() => window.__sr!.atmosphere(false));
+        await page.evaluate((n) => window.__sr!.renderTiming(n), 3);
+        const off = await page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
+        await page.evaluate(() => window.__sr!.atmosphere(true));
+        rows.push(rowFrom(RENDER_ROWS[2], 'ms', off, `the same view, atmosphere off: ${(median(ms) / median(off)).toFixed(2)}× with it on`));
+      }
       await page.close();
     }
   } finally {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { newPage, resultPath, type Served, useBrowser } from './harness';
 import { decideSamplingPath } from '../../src/workers/samplingDecision';
+import { screenshotUrl } from '../../scripts/screenshot';
 
 let browser: Browser;
 let server: Served;
@@ -64,6 +65,35 @@ describe('app shell (production build)', () => {
     await page.screenshot({ path: resultPath('app-explore.png') });
     expect(log.errors).toEqual([]);
   }, 420_000);
+
+  it('planet surface, sun up: a bright day sky under the air (stars faded), a black one on an airless planet', async () => {
+    const skies: Record<string, { top: number; daylight: number; sunUp: number }> = {};
+    for (const [name, seed] of [['air', 4], ['airless', 15]] as const) {
+      const { page, log } = await newPage(browser, { width: 320, height: 180 });
+      await page.goto(`${server.url}${screenshotUrl({ seed, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 })}`);
+      await waitForFrames(page, 4);
+      // Planet mode's camera stands at the pole (+y) looking at the horizon; the sun is ~20° up.
+      const sky = await page.evaluate(() => {
+        const app = window.__sr!.app!;
+        const m = app.measure({ keepLuma: true });
+        let sum = 0;
+        const rows = Math.floor(0.3 * m.height); // the top 30 %: sky above the horizon
+        for (let i = 0; i < rows * m.width; i++) sum += m.luma![i];
+        return { top: sum / (rows * m.width), daylight: window.__sr!.atmosphere().daylight, sunUp: app.bodies!.sun.direction.y };
+      });
+      await page.screenshot({ path: resultPath(`app-sky-${name}.png`) });
+      skies[name] = sky;
+      expect(log.errors).toEqual([]);
+      await page.close();
+    }
+    console.log(`sky luma (linear) over the top 30 %: ${JSON.stringify(skies)}`);
+    expect(skies.air.sunUp).toBeGreaterThan(0.2);
+    expect(skies.airless.sunUp).toBeGreaterThan(0.2);
+    expect(skies.airless.top, 'airless: a black sky by day').toBeLessThan(0.02);
+    expect(skies.air.top, 'air: a day sky').toBeGreaterThan(0.04);
+    expect(skies.air.daylight, 'stars fade under a day sky').toBeGreaterThan(0.5);
+    expect(skies.airless.daylight).toBe(0);
+  }, 180_000);
 
   it('names a bad mode (and seed) on the page and still renders', async () => {
     const { page, log } = await newPage(browser);

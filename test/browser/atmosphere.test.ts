@@ -1,0 +1,86 @@
+/**
+ * Planet atmospheres (issue 20) in real Chromium WebGL2 (SwiftShader here): the look-up tables,
+ * the sky passes and the surface's aerial perspective (src/render/Atmosphere.ts) over a plain
+ * sphere of seed 4's radius, measured from pixels — the zenith bluer than the horizon at noon,
+ * the horizon redder at sunset, the limb seen from orbit brighter than space beside it. PNGs in
+ * test-results/atmosphere-*.png: look at them. The app's own sky (and an airless planet's black
+ * one) is checked in app.test.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { resultPath, useBlankPages } from './harness';
+import type { AtmosphereShot, AtmosphereView } from './pages/atmosphere';
+
+const pages = useBlankPages();
+const PAGE = '/test/browser/pages/atmosphere.ts';
+
+async function shot(name: string, view: AtmosphereView): Promise<AtmosphereShot> {
+  const page = await pages.open();
+  const r = await page.evaluate(async ([path, v]) => (await srImport(path)).atmosphereShot(v), [PAGE, view] as const);
+  writeFileSync(resultPath(`atmosphere-${name}.png`), Buffer.from(r.png.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return r as AtmosphereShot;
+}
+
+/** Mean colour of rows [from, to) (fractions of the height, top = 0). */
+function band(s: AtmosphereShot, from: number, to: number): [number, number, number] {
+  const rows = s.rows.slice(Math.floor(from * s.height), Math.max(Math.floor(from * s.height) + 1, Math.floor(to * s.height)));
+  const sum = [0, 0, 0];
+  for (const row of rows) for (let k = 0; k < 3; k++) sum[k] += row[k] / rows.length;
+  return sum as [number, number, number];
+}
+
+const blueness = (c: number[]): number => c[2] / (c[0] + c[1] + c[2] + 1e-6);
+const redOverBlue = (c: number[]): number => c[0] / (c[2] + 1);
+const fmt = (c: number[]): string => `(${c.map((v) => v.toFixed(0)).join(', ')})`;
+
+describe('atmosphere (seed 4: clear air, 63 km planet)', () => {
+  it('at noon the zenith is bluer than the horizon, and both are bright', async () => {
+    // Looking straight up, and level at the horizon, from 2 m; sun 80° up.
+    const up = await shot('noon-zenith', { seed: 4, altitudeM: 2, lookElevationDeg: 90, sunElevationDeg: 80, sunAzimuthDeg: 180 });
+    const level = await shot('noon-horizon', { seed: 4, altitudeM: 2, lookElevationDeg: 8, sunElevationDeg: 80, sunAzimuthDeg: 180 });
+    const zenith = band(up, 0.4, 0.6);
+    // The horizon: the rows just above the ground line (the view's centre is 8° up, fov 60°: the
+    // horizon sits ~63 % down).
+    const horizon = band(level, 0.52, 0.6);
+    console.log(`noon: zenith ${fmt(zenith)} blueness ${blueness(zenith).toFixed(3)}, horizon ${fmt(horizon)} blueness ${blueness(horizon).toFixed(3)}; frame ${up.frameMs.toFixed(0)} ms (${up.frameMsWithout?.toFixed(0)} ms without the air)`);
+    expect(blueness(zenith), 'zenith bluer than the horizon').toBeGreaterThan(blueness(horizon) + 0.03);
+    expect(zenith[2], 'a day sky, not space').toBeGreaterThan(60);
+    expect(horizon[0] + horizon[1] + horizon[2]).toBeGreaterThan(zenith[0] + zenith[1] + zenith[2]);
+  });
+
+  it('at sunset the horizon towards the sun is redder than at noon, and redder than blue', async () => {
+    const noon = await shot('noon-level', { seed: 4, altitudeM: 2, lookElevationDeg: 8, sunElevationDeg: 80, sunAzimuthDeg: 0 });
+    const sunset = await shot('sunset', { seed: 4, altitudeM: 2, lookElevationDeg: 8, sunElevationDeg: 3, sunAzimuthDeg: 0 });
+    const atNoon = band(noon, 0.52, 0.6);
+    const atSunset = band(sunset, 0.52, 0.6);
+    const zenithward = band(sunset, 0, 0.1);
+    console.log(`sunset: horizon ${fmt(atSunset)} r/b ${redOverBlue(atSunset).toFixed(2)}, noon horizon ${fmt(atNoon)} r/b ${redOverBlue(atNoon).toFixed(2)}; sky higher up ${fmt(zenithward)} r/b ${redOverBlue(zenithward).toFixed(2)}`);
+    expect(redOverBlue(atSunset), 'sunset horizon redder than the noon horizon').toBeGreaterThan(1.5 * redOverBlue(atNoon));
+    expect(redOverBlue(atSunset), 'sunset horizon red over blue').toBeGreaterThan(1.2);
+    expect(redOverBlue(zenithward), 'the sky above stays bluer than the glow').toBeLessThan(redOverBlue(atSunset));
+  });
+
+  it('from orbit the lit limb glows brighter than space beside it', async () => {
+    const s = await shot('orbit-limb', { seed: 4, orbitRadii: 2.2, sunElevationDeg: 0, fovDeg: 40, width: 240, height: 136 });
+    const limb = s.limb!;
+    const mid = Math.floor(s.height / 2);
+    const luma = (x: number): number => {
+      let sum = 0;
+      for (let y = mid - 2; y <= mid + 2; y++) {
+        const i = 3 * (y * s.width + x);
+        sum += 0.2126 * s.pixels[i] + 0.7152 * s.pixels[i + 1] + 0.0722 * s.pixels[i + 2];
+      }
+      return sum / 5;
+    };
+    const mean = (from: number, to: number): number => {
+      let sum = 0, n = 0;
+      for (let x = Math.max(0, Math.ceil(from)); x <= Math.min(s.width - 1, Math.floor(to)); x++, n++) sum += luma(x);
+      return n > 0 ? sum / n : NaN;
+    };
+    // The glow: the air over the ground's silhouette (its lower 40 %); space: past the atmosphere's top.
+    const glow = mean(limb.groundPx + 1, limb.groundPx + 1 + 0.4 * (limb.topPx - limb.groundPx));
+    const space = mean(limb.topPx + 3, s.width - 1);
+    console.log(`orbit: ground silhouette at x=${limb.groundPx.toFixed(1)}, top at ${limb.topPx.toFixed(1)}; limb luma ${glow.toFixed(1)}, space ${space.toFixed(1)}`);
+    expect(glow, 'the limb glows').toBeGreaterThan(space + 8);
+  });
+});

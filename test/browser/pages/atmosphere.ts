@@ -1,0 +1,170 @@
+/**
+ * Page helpers for test/browser/atmosphere.test.ts: a planet's atmosphere (src/render/Atmosphere.ts)
+ * over a plain sphere of its mean radius, drawn as the app draws it (log depth, ACES, sRGB, the
+ * sun's disc, the standard material with the sun's cascades and the air patched in), from a
+ * camera at a chosen altitude and view elevation, the sun at a chosen elevation. Returns the PNG
+ * and mean colours of pixel rows, so tests can compare zenith, horizon and space.
+ */
+import {
+  ACESFilmicToneMapping, Color, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, SphereGeometry, SRGBColorSpace, Vector3, WebGLRenderer,
+} from 'three';
+import { sceneSpec } from '../../../src/scene/index';
+import { Atmosphere } from '../../../src/render/Atmosphere';
+import { withAtmosphere } from '../../../src/render/atmosphereMaterial';
+import { withSunCascades } from '../../../src/render/sunCascades';
+import { Sun } from '../../../src/render/Sun';
+import { planetGround } from '../../../src/scene/planets';
+
+export interface AtmosphereView {
+  seed: number;
+  /** Camera height over the mean ground, metres; or its distance from the centre in radii (`orbitRadii`). */
+  altitudeM?: number;
+  orbitRadii?: number;
+  /** Degrees above the horizontal the camera looks (90: the zenith); ignored in orbit (looks at the centre). */
+  lookElevationDeg?: number;
+  /** The sun's elevation over the camera's horizon, degrees, and its azimuth from the view direction. */
+  sunElevationDeg: number;
+  sunAzimuthDeg?: number;
+  width?: number;
+  height?: number;
+  fovDeg?: number;
+  software?: boolean;
+}
+
+export interface AtmosphereShot {
+  png: string;
+  /** Mean linear-ish RGB (0–255, sRGB-encoded) of each pixel row, top first. */
+  rows: [number, number, number][];
+  /** RGB of every pixel (sRGB 0–255), row-major from the top. */
+  pixels: number[];
+  width: number;
+  height: number;
+  frameMs: number;
+  /** Frame time without the atmosphere (sky passes hidden, materials unpatched), same view. */
+  frameMsWithout: number | null;
+  hasAtmosphere: boolean;
+  skyViewRenders: number;
+  /** Orbit views: the columns of the middle row where the ground's and the atmosphere's silhouettes are (right side). */
+  limb: { groundPx: number; topPx: number } | null;
+}
+
+let renderer: WebGLRenderer | null = null;
+
+function getRenderer(width: number, height: number): WebGLRenderer {
+  if (!renderer) {
+    const canvas = document.createElement('canvas');
+    document.body.appendChild(canvas);
+    renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true, logarithmicDepthBuffer: true });
+    renderer.outputColorSpace = SRGBColorSpace;
+    renderer.toneMapping = ACESFilmicToneMapping;
+  }
+  renderer.setPixelRatio(1);
+  renderer.setSize(width, height, false);
+  return renderer;
+}
+
+export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereShot> {
+  const width = view.width ?? 160;
+  const height = view.height ?? 90;
+  const r = getRenderer(width, height);
+  const planet = sceneSpec(view.seed, 'planet').planet!;
+  const ground = planetGround(planet.recipe).meanRadiusM;
+  const scene = new Scene();
+  scene.background = new Color(0, 0, 0);
+  const camera = new PerspectiveCamera(view.fovDeg ?? 60, width / height, 0.5, 1e9);
+  // The camera over the north pole (+y); it looks along +z tilted up by the view elevation.
+  const orbit = view.orbitRadii !== undefined;
+  const camY = orbit ? view.orbitRadii! * ground : ground + (view.altitudeM ?? 2);
+  const lookEl = ((view.lookElevationDeg ?? 0) * Math.PI) / 180;
+  const sunEl = (view.sunElevationDeg * Math.PI) / 180;
+  const sunAz = ((view.sunAzimuthDeg ?? 0) * Math.PI) / 180;
+  const sunDir = new Vector3(Math.cos(sunEl) * Math.sin(sunAz), Math.sin(sunEl), Math.cos(sunEl) * Math.cos(sunAz));
+  if (orbit) {
+    // From the side, the sun behind and to the right: a lit crescent and its limb.
+    camera.position.set(0, 0, camY);
+    camera.lookAt(0, 0, 0);
+    sunDir.set(1, 0.2, 0.35).normalize();
+  } else {
+    camera.position.set(0, camY, 0);
+    camera.up.set(0, 1, 0);
+    camera.lookAt(new Vector3(0, camY + Math.sin(lookEl) * 100, Math.cos(lookEl) * 100));
+  }
+  camera.updateMatrixWorld(true);
+  const sun = new Sun({ direction: sunDir.toArray() as [number, number, number] });
+  scene.add(sun);
+  const spec = planet.atmosphere;
+  const atmosphere = spec ? new Atmosphere(spec, { software: view.software ?? true }) : null;
+  const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+  if (atmosphere) withAtmosphere(material, atmosphere);
+  const sphere = new Mesh(new SphereGeometry(ground, 256, 128), material);
+  scene.add(sphere);
+  if (atmosphere) scene.add(atmosphere.sky);
+  const draw = (): number => {
+    const t0 = performance.now();
+    if (atmosphere) {
+      const illum = sun.light.color.clone().multiplyScalar(sun.light.intensity);
+      atmosphere.update(r, camera.position, new Vector3(0, 0, 0), sunDir, illum);
+    }
+    r.render(scene, camera);
+    const px = new Uint8Array(4);
+    const gl = r.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return performance.now() - t0;
+  };
+  draw(); // compiles, renders the tables
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) times.push(draw());
+  const frameMs = median(times);
+  const png = r.domElement.toDataURL('image/png');
+  const gl = r.getContext();
+  const raw = new Uint8Array(width * height * 4);
+  gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, raw);
+  const pixels: number[] = [];
+  const rows: [number, number, number][] = [];
+  for (let y = height - 1; y >= 0; y--) {
+    const sum = [0, 0, 0];
+    for (let x = 0; x < width; x++) {
+      const i = 4 * (y * width + x);
+      for (let k = 0; k < 3; k++) {
+        sum[k] += raw[i + k];
+        pixels.push(raw[i + k]);
+      }
+    }
+    rows.push(sum.map((s) => s / width) as [number, number, number]);
+  }
+  let frameMsWithout: number | null = null;
+  if (atmosphere) {
+    // The same frame without the air: a plain material, no sky passes.
+    const plain = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+    sphere.material = plain;
+    atmosphere.sky.visible = false;
+    const raw1 = (): number => {
+      const t0 = performance.now();
+      r.render(scene, camera);
+      const px = new Uint8Array(4);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return performance.now() - t0;
+    };
+    raw1();
+    const without: number[] = [];
+    for (let i = 0; i < 3; i++) without.push(raw1());
+    frameMsWithout = median(without);
+    plain.dispose();
+  }
+  const skyViewRenders = atmosphere?.skyViewRenders ?? 0;
+  let limb: AtmosphereShot['limb'] = null;
+  if (orbit) {
+    const focal = height / 2 / Math.tan(((view.fovDeg ?? 60) * Math.PI) / 360);
+    const column = (radius: number): number => width / 2 + focal * Math.tan(Math.asin(Math.min(1, radius / camY)));
+    limb = { groundPx: column(ground), topPx: column(spec ? spec.topRadiusM : ground) };
+  }
+  atmosphere?.dispose();
+  material.dispose();
+  sphere.geometry.dispose();
+  return { png, rows, pixels, width, height, frameMs, frameMsWithout, hasAtmosphere: !!atmosphere, skyViewRenders, limb };
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
