@@ -134,7 +134,7 @@ export class PlanetView {
     this.edits = new PlanetEdits(this.chunkSpace);
     // One registration names one definition: the chunk space is part of the planet's id.
     this.bodyId = `${options.bodyId}/${this.space.chunkCells}c/${this.space.finestCellM}m`;
-    this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level), options.atmosphere);
+    this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level), options.atmosphere, options.ground);
     this.pieces.uploads.enabled = !!options.renderer && options.preuploadGeometry !== false;
     this.lod = new PlanetLodClient({
       recipe: options.recipe, space: this.space, select: { maxScreenErrorPx: options.maxScreenErrorPx ?? 6 },
@@ -237,7 +237,7 @@ export class PlanetView {
     t = this.timed('transaction', t);
     this.schedule();
     t = this.timed('schedule', t);
-    this.pieces.updateMaterials(this.drawnPieces());
+    this.pieces.updateMaterials(this.drawnPieces(), this.toBodyFrame(camera.position));
     this.timed('materials', t);
   }
 

@@ -10,6 +10,8 @@ import { Color, Vector3, type Group, type PerspectiveCamera, type Scene, type We
 import { collideMove } from '../interact/collision';
 import type { Sun } from '../render/Sun';
 import { Atmosphere } from '../render/Atmosphere';
+import type { PlanetGroundOptions } from '../render/planetGround';
+import { planetGround } from '../scene/planets';
 import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
 import type { SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
@@ -91,6 +93,7 @@ export class SceneBodies {
       renderer: options.renderer,
       scene: options.scene,
       atmosphere: this.atmosphere,
+      ground: spec.planet && planetGroundOptions(spec.planet.seed, spec.planet.recipe),
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
@@ -305,4 +308,10 @@ export class SceneBodies {
 }
 
 const scratch = new Vector3();
+
+/** The palette seed, mean radius and relief the planet's ground shading needs. */
+function planetGroundOptions(seed: number, recipe: FieldRecipe): PlanetGroundOptions {
+  const ground = planetGround(recipe);
+  return { seed, meanRadiusM: ground.meanRadiusM, reliefM: ground.meanRadiusM - ground.lowestM };
+}
 const scratchColor = new Color();

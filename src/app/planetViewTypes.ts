@@ -3,6 +3,7 @@ import { Frustum, Matrix4, type PerspectiveCamera, type Scene, type Vector3, typ
 import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
 import type { Atmosphere } from '../render/Atmosphere';
+import type { PlanetGroundOptions } from '../render/planetGround';
 import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { GpuSpill } from '../workers/gpuQueueLimit';
@@ -51,6 +52,8 @@ export interface PlanetViewOptions {
   scene?: Scene;
   /** The planet's air on its surface materials (SceneBodies owns and updates it); none: airless. */
   atmosphere?: Atmosphere | null;
+  /** The ground's colours by altitude, slope and latitude (src/render/planetGround.ts); none: one flat tone. */
+  ground?: PlanetGroundOptions | null;
 }
 
 export interface PlanetStats {

@@ -28,6 +28,7 @@ import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
 import type { Atmosphere } from './Atmosphere';
 import { withAtmosphere } from './atmosphereMaterial';
+import { PlanetGround, type PlanetGroundOptions } from './planetGround';
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -85,11 +86,17 @@ export class PlanetPieces {
   /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
   readonly uploads = new GeometryUploader();
 
+  /** The ground's colours on the standard material (none: one flat tone). */
+  private readonly ground: PlanetGround | null;
+
   constructor(
     private readonly root: Group, private readonly cellSizeM: (level: number) => number, private readonly atmosphere: Atmosphere | null = null,
+    ground: PlanetGroundOptions | null = null,
   ) {
-    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), seen through the air.
-    this.material = this.throughAir(withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 })));
+    this.ground = ground && new PlanetGround(ground);
+    // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), coloured by the ground, seen through the air.
+    const base = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+    this.material = this.throughAir(this.ground ? this.ground.patch(base) : base);
     this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
     this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
   }
@@ -135,8 +142,9 @@ export class PlanetPieces {
     return this.detail ?? this.material;
   }
 
-  /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled). */
-  updateMaterials(drawn: Iterable<PlanetPiece>): void {
+  /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled); the camera in the planet's frame. */
+  updateMaterials(drawn: Iterable<PlanetPiece>, cameraInBody: readonly [number, number, number] = [0, 0, 0]): void {
+    this.ground?.setCamera(cameraInBody);
     for (const piece of drawn) {
       const mesh = piece.mesh;
       if (!mesh) continue;

@@ -84,3 +84,33 @@ describe('atmosphere (seed 4: clear air, 63 km planet)', () => {
     expect(glow, 'the limb glows').toBeGreaterThan(space + 8);
   });
 });
+
+describe('planet ground colours (seed 4)', () => {
+  it('from orbit: maria and highlands across the disc (not one flat tone), ice at the pole', async () => {
+    // The ground alone (seed 15 has no air), the sun behind the camera: a full disc.
+    const side = await shot('ground-orbit', { seed: 15, orbitRadii: 3, sunElevationDeg: 0, fovDeg: 50, width: 200, height: 160, ground: true, sunBehind: true });
+    const flat = await shot('ground-orbit-flat', { seed: 15, orbitRadii: 3, sunElevationDeg: 0, fovDeg: 50, width: 200, height: 160, sunBehind: true });
+    const pole = await shot('ground-pole', { seed: 15, orbitRadii: 3, sunElevationDeg: 0, fovDeg: 50, width: 200, height: 160, ground: true, sunBehind: true, overPole: true });
+    /** Luma of the pixels within [r0, r1) of the disc's radius from its centre. */
+    const ring = (img: AtmosphereShot, r0: number, r1: number): { mean: number; sd: number } => {
+      const cx = img.width / 2, cy = img.height / 2, radiusPx = img.limb!.groundPx - cx;
+      const v: number[] = [];
+      for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) {
+        const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy) / radiusPx;
+        if (d < r0 || d >= r1) continue;
+        const i = 3 * (y * img.width + x);
+        v.push(0.2126 * img.pixels[i] + 0.7152 * img.pixels[i + 1] + 0.0722 * img.pixels[i + 2]);
+      }
+      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      return { mean, sd: Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length) };
+    };
+    const middle = ring(side, 0, 0.7);
+    const middleFlat = ring(flat, 0, 0.7);
+    // Over the pole: the cap at the centre (within ~15° of the pole: sin 15° ≈ 0.26 of the radius), lower latitudes around it.
+    const cap = ring(pole, 0, 0.2);
+    const around = ring(pole, 0.75, 0.85);
+    console.log(`ground from orbit: disc luma ${middle.mean.toFixed(1)} ± ${middle.sd.toFixed(1)} (flat material ± ${middleFlat.sd.toFixed(1)}); over the pole: cap ${cap.mean.toFixed(1)}, ~50° latitude ${around.mean.toFixed(1)}`);
+    expect(middle.sd, 'maria and highlands vary the disc').toBeGreaterThan(Math.max(6, 2 * middleFlat.sd));
+    expect(cap.mean, 'an ice cap brighter than lower latitudes').toBeGreaterThan(around.mean + 20);
+  });
+});

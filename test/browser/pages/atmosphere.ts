@@ -12,6 +12,7 @@ import { sceneSpec } from '../../../src/scene/index';
 import { Atmosphere } from '../../../src/render/Atmosphere';
 import { withAtmosphere } from '../../../src/render/atmosphereMaterial';
 import { withSunCascades } from '../../../src/render/sunCascades';
+import { PlanetGround } from '../../../src/render/planetGround';
 import { Sun } from '../../../src/render/Sun';
 import { planetGround } from '../../../src/scene/planets';
 
@@ -29,6 +30,12 @@ export interface AtmosphereView {
   height?: number;
   fovDeg?: number;
   software?: boolean;
+  /** The planet's ground colours on the sphere (src/render/planetGround.ts); default a flat tone. */
+  ground?: boolean;
+  /** Orbit views: the sun behind the camera (a full disc) instead of to the side. */
+  sunBehind?: boolean;
+  /** Orbit views: over the north pole instead of the equator. */
+  overPole?: boolean;
 }
 
 export interface AtmosphereShot {
@@ -81,9 +88,15 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   const sunDir = new Vector3(Math.cos(sunEl) * Math.sin(sunAz), Math.sin(sunEl), Math.cos(sunEl) * Math.cos(sunAz));
   if (orbit) {
     // From the side, the sun behind and to the right: a lit crescent and its limb.
-    camera.position.set(0, 0, camY);
+    const behind: [number, number, number] = view.overPole ? [0.1, 1, 0.15] : [0.1, 0.15, 1];
+    sunDir.set(...(view.sunBehind ? behind : [1, 0.2, 0.35] as [number, number, number])).normalize();
+    if (view.overPole) {
+      camera.position.set(0, camY, 0);
+      camera.up.set(0, 0, -1);
+    } else {
+      camera.position.set(0, 0, camY);
+    }
     camera.lookAt(0, 0, 0);
-    sunDir.set(1, 0.2, 0.35).normalize();
   } else {
     camera.position.set(0, camY, 0);
     camera.up.set(0, 1, 0);
@@ -95,6 +108,12 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   const spec = planet.atmosphere;
   const atmosphere = spec ? new Atmosphere(spec, { software: view.software ?? true }) : null;
   const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+  if (view.ground) {
+    const g = planetGround(planet.recipe);
+    const groundColours = new PlanetGround({ seed: view.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM });
+    groundColours.setCamera(camera.position.toArray() as [number, number, number]);
+    groundColours.patch(material);
+  }
   if (atmosphere) withAtmosphere(material, atmosphere);
   const sphere = new Mesh(new SphereGeometry(ground, 256, 128), material);
   scene.add(sphere);

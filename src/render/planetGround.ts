@@ -1,0 +1,98 @@
+/**
+ * A planet's ground for its standard material (issue 20, "ground that reads at every altitude"):
+ * patches a MeshStandardMaterial (after withSunCascades; before withAtmosphere) so its albedo and
+ * roughness come from the planet's shape — maria in the low basins, regolith on the highlands,
+ * rock on steep slopes, ice towards the poles — with tone variation from continents down to
+ * metres (glsl/sr_ground.glsl). The palette is seeded per planet. The camera's position in the
+ * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}).
+ */
+import { Color, Vector3, type IUniform, type MeshStandardMaterial, type WebGLProgramParametersWithUniforms, type WebGLRenderer } from 'three';
+import { Prng } from '../field/prng';
+import { glslWithIncludes } from './glslChunks';
+import { THREE_CHUNK_NAMES } from './BodyMaterial';
+import groundChunk from '../../glsl/sr_ground.glsl?raw';
+import vertexParsChunk from '../../glsl/sr_ground_vertex_pars.glsl?raw';
+import vertexChunk from '../../glsl/sr_ground_vertex.glsl?raw';
+import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
+import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
+
+export interface PlanetGroundOptions {
+  seed: number;
+  /** Mean radius of the ground and its relief (about the deepest valley under it), metres. */
+  meanRadiusM: number;
+  reliefM: number;
+}
+
+/** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
+const REGOLITH: [number, number, number][] = [
+  [0.17, 0.17, 0.17], [0.22, 0.2, 0.16], [0.25, 0.19, 0.12], [0.24, 0.14, 0.09], [0.18, 0.14, 0.11],
+];
+
+const PATCH = {
+  vertexCommon: '#include <common>',
+  vertexProject: '#include <project_vertex>',
+  fragmentCommon: '#include <common>',
+  color: '#include <color_fragment>',
+  roughness: '#include <roughnessmap_fragment>',
+};
+
+export class PlanetGround {
+  readonly uniforms: Record<string, IUniform>;
+
+  constructor(options: PlanetGroundOptions) {
+    const prng = new Prng((options.seed ^ 0x62a0c3d1) >>> 0);
+    const base = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as [number, number, number];
+    const mareDark = prng.range(0.4, 0.6);
+    this.uniforms = {
+      uGroundCamera: { value: new Vector3() },
+      uGroundRadius: { value: options.meanRadiusM },
+      uGroundRelief: { value: options.reliefM },
+      uGroundRegolith: { value: new Color(...base) },
+      // Basalt: darker and greyer than the highlands.
+      uGroundMare: { value: new Color(...base.map((c, i) => mareDark * (0.6 * c + 0.4 * [0.16, 0.16, 0.17][i]))) },
+      uGroundRock: { value: new Color(...base.map((c) => 0.7 * c + 0.02)) },
+      uGroundIce: { value: new Color(0.72, 0.76, 0.82) },
+      uGroundIceLatitude: { value: Math.sin((prng.range(62, 74) * Math.PI) / 180) },
+      uGroundSalt: { value: prng.seed() >>> 0 },
+    };
+  }
+
+  /** The camera in the planet's frame (metres), each frame. */
+  setCamera(cameraInBody: readonly [number, number, number]): void {
+    (this.uniforms.uGroundCamera.value as Vector3).set(...cameraInBody);
+  }
+
+  /** Patches `material` in place (returned) to draw this ground. */
+  patch<M extends MeshStandardMaterial>(material: M): M {
+    const previous = material.onBeforeCompile;
+    const previousKey = material.customProgramCacheKey.bind(material);
+    material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
+      previous.call(material, shader, renderer);
+      patchGroundShader(shader);
+      Object.assign(shader.uniforms, this.uniforms);
+    };
+    material.customProgramCacheKey = () => `${previousKey()}|sr-ground`;
+    material.needsUpdate = true;
+    return material;
+  }
+}
+
+function patchGroundShader(shader: { vertexShader: string; fragmentShader: string }): void {
+  const vs = shader.vertexShader;
+  const fs = shader.fragmentShader;
+  for (const [text, chunk] of [[vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness]] as const) {
+    if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
+  }
+  const chunks = { sr_ground: groundChunk, sr_ground_vertex_pars: vertexParsChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk };
+  shader.vertexShader = glslWithIncludes(
+    vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_vertex_pars>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
+    'ground.vert', { external: THREE_CHUNK_NAMES, chunks },
+  );
+  shader.fragmentShader = glslWithIncludes(
+    fs
+      .replace(PATCH.fragmentCommon, `${PATCH.fragmentCommon}\n#include <sr_ground>`)
+      .replace(PATCH.color, `${PATCH.color}\n#include <sr_ground_color>`)
+      .replace(PATCH.roughness, `${PATCH.roughness}\n#include <sr_ground_roughness>`),
+    'ground.frag', { external: THREE_CHUNK_NAMES, chunks },
+  );
+}
