@@ -1,2 +1,2 @@
 // Chunk `sr_ground_roughness` (after three's <roughnessmap_fragment>): the ground's roughness.
-roughnessFactor = srGroundRoughness;
+roughnessFactor = vGround.a;

@@ -3,7 +3,7 @@
  * patches a MeshStandardMaterial (after withSunCascades; before withAtmosphere) so its albedo and
  * roughness come from the planet's shape — maria in the low basins, regolith on the highlands,
  * rock on steep slopes, ice towards the poles — with tone variation from continents down to
- * metres (glsl/sr_ground.glsl). The palette is seeded per planet. The camera's position in the
+ * a few hundred metres, per vertex (glsl/sr_ground_common.glsl says why). The palette is seeded per planet. The camera's position in the
  * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}).
  */
 import { Color, Vector3, type IUniform, type MeshStandardMaterial, type WebGLProgramParametersWithUniforms, type WebGLRenderer } from 'three';
@@ -11,7 +11,7 @@ import { Prng } from '../field/prng';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import groundChunk from '../../glsl/sr_ground.glsl?raw';
-import vertexParsChunk from '../../glsl/sr_ground_vertex_pars.glsl?raw';
+import commonChunk from '../../glsl/sr_ground_common.glsl?raw';
 import vertexChunk from '../../glsl/sr_ground_vertex.glsl?raw';
 import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
 import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
@@ -83,9 +83,9 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
   for (const [text, chunk] of [[vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness]] as const) {
     if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
   }
-  const chunks = { sr_ground: groundChunk, sr_ground_vertex_pars: vertexParsChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk };
+  const chunks = { sr_ground: groundChunk, sr_ground_common: commonChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk };
   shader.vertexShader = glslWithIncludes(
-    vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_vertex_pars>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
+    vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_common>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
     'ground.vert', { external: THREE_CHUNK_NAMES, chunks },
   );
   shader.fragmentShader = glslWithIncludes(

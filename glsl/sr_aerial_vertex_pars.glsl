@@ -1,2 +1,0 @@
-// Chunk `sr_aerial_vertex_pars`: the varying glsl/sr_aerial.glsl reads.
-varying vec3 vSrAtmoWorld;
