@@ -10,8 +10,9 @@
  *   small planet keeps Earth's kind of zenith depth (scaled by a seeded density) over a scale
  *   height that shrinks with √R, so the sky is as blue overhead and the horizon, seen through
  *   √(πR / 2H) times the zenith's air, still turns red at sunset.
- * - Mie scattering (haze), density exp(−h / H_M), Cornette-Shanks phase with g ≈ 0.8; hazy
- *   planets have more of it, and dust that absorbs blue (ochre skies).
+ * - Mie scattering (haze), density exp(−h / H_M) (H_M = 0.2 H_R, 0.5 on hazy planets),
+ *   Cornette-Shanks phase with g ≈ 0.8; hazy planets have more of it, and dust that absorbs blue
+ *   (ochre skies).
  * - An ozone-like absorbing layer (a tent of density around 3 H_R) on clear planets: it keeps the
  *   zenith blue when the sun is low.
  */
@@ -44,12 +45,14 @@ export function planetAtmosphere(seed: number, radiusM: number, lowestM = radius
   // density); the zenith depths above are meant from the mean ground.
   const bottom = Math.max(Math.min(radiusM, lowestM), radiusM - hR);
   const below = radiusM - bottom;
-  const hM = 0.15 * hR * (kind === 'hazy' ? 2 : 1);
+  const hM = (kind === 'hazy' ? 0.5 : 0.2) * hR;
   const atMeanR = Math.exp(below / hR);
   const atMeanM = Math.exp(below / hM);
   const rayleighScattering = EARTH_RAYLEIGH_ZENITH.map((t, i) => (atMeanR * t * tint[i] * density * (kind === 'hazy' ? 0.5 : 1)) / hR) as Vec3;
-  // Mie zenith optical depth: light haze on clear planets, thick on hazy ones.
-  const mieZenith = kind === 'hazy' ? prng.range(0.25, 0.6) : prng.range(0.02, 0.06);
+  // Mie zenith optical depth: light haze on clear planets, more on hazy ones — kept so that the
+  // haze near the ground thins light by e only over ≥ ~10 km (a small planet's scale height is
+  // short, so Mars' τ ≈ 0.5 would be a fog there: the first hazy planets were opaque at 300 m).
+  const mieZenith = kind === 'hazy' ? prng.range(0.06, 0.14) : prng.range(0.015, 0.04);
   const mieS = (atMeanM * mieZenith) / hM;
   // Dust absorbs blue more than red: ochre, butterscotch or rust skies.
   const dust: Vec3 = kind === 'hazy' ? [prng.range(0.02, 0.08), prng.range(0.15, 0.3), prng.range(0.45, 0.8)] : [0.11, 0.11, 0.11];
