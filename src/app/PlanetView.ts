@@ -233,6 +233,7 @@ export class PlanetView {
     // New pieces' buffers go to the GPU now, not all in the frame their transaction commits.
     if (renderer) this.pieces.uploads.flush(renderer);
     t = this.timed('apply', t);
+    this.pieces.fades.enabled = this.streaming.editsDrawn; // an edit shows at once, without a cross-fade
     this.streaming.update(now);
     t = this.timed('transaction', t);
     this.schedule();
@@ -476,7 +477,7 @@ export class PlanetView {
       // chunks that landed since it answered are not drawn until it selects again.
       detailCompiling: this.pieces.detailCompiling,
       complete: r !== null && this.lod.answerIsCurrent && this.lastSelectHeightPx === this.viewportHeightPx && r.holes === 0 &&
-        r.requests.length === 0 && committedLatest && m.idle && this.jobs.size === 0 && this.results.length === 0,
+        r.requests.length === 0 && committedLatest && m.idle && this.jobs.size === 0 && this.results.length === 0 && !this.pieces.fades.active,
     };
   }
 

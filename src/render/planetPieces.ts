@@ -23,12 +23,14 @@ import {
   type ChunkMesh, type MeshReport, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
 import { pieceDataBytes, type PieceData } from '../mesher/index';
-import { BodyMaterial } from './BodyMaterial';
+import { BodyMaterial, bodyChunkState } from './BodyMaterial';
 import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
 import type { Atmosphere } from './Atmosphere';
 import { withAtmosphere } from './atmosphereMaterial';
 import { PlanetGround, type PlanetGroundOptions } from './planetGround';
+import { withDitherFade, type DitherFadeUniforms } from './ditherFade';
+import { PieceFades } from './pieceFades';
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -88,6 +90,15 @@ export class PlanetPieces {
 
   /** The ground's colours on the standard material (none: one flat tone). */
   private readonly ground: PlanetGround | null;
+  /** Cross-fades between drawn sets (pieceFades.ts). */
+  readonly fades = new PieceFades<Mesh>();
+  /**
+   * The standard material for meshes fading in and out: the same program with its own fade
+   * uniforms (three uploads a standard material's uniforms only when the material changes).
+   */
+  private readonly fadeMaterials: { in: { material: Material; fade: DitherFadeUniforms }; out: { material: Material; fade: DitherFadeUniforms } };
+  /** Meshes drawn with a fade material, to be given their own back once whole or hidden. */
+  private readonly onFadeMaterial = new Set<Mesh>();
 
   constructor(
     private readonly root: Group, private readonly cellSizeM: (level: number) => number, private readonly atmosphere: Atmosphere | null = null,
@@ -95,8 +106,14 @@ export class PlanetPieces {
   ) {
     this.ground = ground && new PlanetGround(ground);
     // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), coloured by the ground, seen through the air.
-    const base = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
-    this.material = this.throughAir(this.ground ? this.ground.patch(base) : base);
+    const standard = (): { material: Material; fade: DitherFadeUniforms } => {
+      const base = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+      const fade = withDitherFade(base);
+      return { material: this.throughAir(this.ground ? this.ground.patch(base) : base), fade };
+    };
+    this.material = standard().material;
+    this.fadeMaterials = { in: standard(), out: standard() };
+    this.fadeMaterials.out.fade.uSrFadeComplement.value = true;
     this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
     this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
   }
@@ -116,6 +133,7 @@ export class PlanetPieces {
       mesh.userData.kind = kind;
       mesh.userData.level = parseChunkKey(key).level;
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
+      mesh.userData.key = key;
       if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
       this.root.add(mesh);
       this.uploads.queue(mesh);
@@ -127,14 +145,56 @@ export class PlanetPieces {
     };
   }
 
-  /** The one place a piece's geometry leaves the scene and the GPU. */
+  /** The one place a piece's geometry leaves the scene and the GPU (after its fade-out, if it is fading out). */
   dispose(piece: PlanetPiece): void {
-    piece.mesh?.removeFromParent();
-    piece.mesh?.geometry.dispose();
+    const mesh = piece.mesh;
+    if (!mesh) return;
+    this.fades.dispose(mesh, () => {
+      mesh.removeFromParent();
+      mesh.geometry.dispose();
+    });
   }
 
+  /** Shown or hidden by a commit: cross-faded (pieceFades.ts). */
   setVisible(piece: PlanetPiece, visible: boolean): void {
-    if (piece.mesh) piece.mesh.visible = visible;
+    if (!piece.mesh) return;
+    if (visible) this.fades.show(piece.mesh);
+    else this.fades.hide(piece.mesh);
+  }
+
+  /**
+   * Each frame, after the commits: the fade's phase, and the fading meshes' materials — the
+   * standard material's fade twins (or the detail material's per-mesh state) while they fade,
+   * their own again once whole or hidden.
+   */
+  private updateFades(): void {
+    this.fades.tick();
+    const f = this.fades;
+    for (const mesh of this.onFadeMaterial) {
+      if (f.stateOf(mesh).fade < 1 && mesh.visible) continue;
+      this.onFadeMaterial.delete(mesh);
+      const kind = mesh.userData.kind as 'chunk' | 'seam';
+      const key = mesh.userData.key as ChunkKey;
+      if (this.materialFor(kind, key) === this.detail) this.bindDetail(key, mesh);
+      else mesh.material = this.materialFor(kind, key);
+    }
+    for (const [mesh, state] of f.fadingMeshes()) {
+      if (mesh.material === this.detail) {
+        const chunk = bodyChunkState(mesh);
+        const now = f.stateOf(mesh);
+        if (chunk) {
+          chunk.fade = now.fade;
+          chunk.fadeComplement = now.complement;
+        }
+        this.onFadeMaterial.add(mesh);
+        continue;
+      }
+      if (this.debugLevels) continue;
+      mesh.material = this.fadeMaterials[state].material;
+      this.onFadeMaterial.add(mesh);
+    }
+    this.fadeMaterials.in.fade.uSrFade.value = f.phase;
+    this.fadeMaterials.out.fade.uSrFade.value = 1 - f.phase;
   }
 
   private materialFor(kind: 'chunk' | 'seam', key: ChunkKey): Material {
@@ -145,9 +205,10 @@ export class PlanetPieces {
   /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled); the camera in the planet's frame. */
   updateMaterials(drawn: Iterable<PlanetPiece>, cameraInBody: readonly [number, number, number] = [0, 0, 0]): void {
     this.ground?.setCamera(cameraInBody);
+    this.updateFades();
     for (const piece of drawn) {
       const mesh = piece.mesh;
-      if (!mesh) continue;
+      if (!mesh || this.onFadeMaterial.has(mesh)) continue;
       const want = this.materialFor(piece.kind, piece.key);
       if (mesh.material === want) continue;
       if (want === this.detail) this.bindDetail(piece.key, mesh);
@@ -219,8 +280,11 @@ export class PlanetPieces {
     this.uploads.dispose();
     this.material.dispose();
     for (const m of this.levelMaterials) m.dispose();
+    this.fadeMaterials.in.material.dispose();
+    this.fadeMaterials.out.material.dispose();
     this.seamMaterial.dispose();
     this.detail?.dispose();
+    this.fades.finish();
     this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
   }
 }
