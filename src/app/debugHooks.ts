@@ -133,8 +133,11 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
       const gl = app.renderer.getContext();
       const px = new Uint8Array(4);
       const ms: number[] = [];
+      const bodies = app.bodies;
       for (let i = 0; i < frames; i++) {
         const t0 = performance.now();
+        // The shadow fit a frame makes (staggered cascades re-render their maps in turn, as in the app's own frames).
+        if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.planet.fitShadows(app.camera);
         app.drawShifted(() => app.renderer.render(app.scene, app.renderCamera));
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
         ms.push(performance.now() - t0);

@@ -79,6 +79,13 @@ export interface CascadeFitOptions {
   casterDepthM?: number;
   /** Number of cascades; default the current count. Changing it recompiles lit materials once. */
   count?: number;
+  /**
+   * Cascades past the first re-render their maps in turn, one a frame (with 3 cascades each far
+   * map every other frame): far shadows lag a frame or two, the shadow passes draw about half as
+   * much. A cascade that is not re-rendered keeps its fit, so map and lookup always agree. Each
+   * new direction, quality or count renders every map once. Default false.
+   */
+  stagger?: boolean;
 }
 
 const DEFAULT_DIRECTION: [number, number, number] = [-0.55, 0.6, 0.58];
@@ -160,6 +167,9 @@ export class Sun extends Group {
   private biasTexels: number;
   private normalBiasTexels: number;
   private baseMapSize: number;
+  /** Staggered cascades (CascadeFitOptions.stagger): the frame count, and whether the next fit renders every map. */
+  private staggerFrame = 0;
+  private renderAllMaps = true;
   private readonly cascadeMapScale: number[] | undefined;
   private readonly cascadeList: Cascade[] = [];
 
@@ -267,6 +277,7 @@ export class Sun extends Group {
   /** Points the light and the disc towards `dir` (world, towards the sun; normalised here). */
   setDirection(dir: { x: number; y: number; z: number }): void {
     this.direction.set(dir.x, dir.y, dir.z).normalize();
+    this.renderAllMaps = true;
     (this.disc.material.uniforms.uDirectionWorld.value as Vector3).copy(this.direction);
     for (const c of this.cascadeList) {
       c.light.position.copy(c.light.target.position).addScaledVector(this.direction, Math.max(c.distanceM, 1));
@@ -283,6 +294,8 @@ export class Sun extends Group {
    */
   fitShadow(bounds: Sphere): void {
     const r = Math.max(bounds.radius, 1e-6) * 1.02;
+    for (const c of this.cascadeList) c.light.shadow.autoUpdate = true;
+    this.renderAllMaps = true;
     this.splitsM.length = 0;
     this.fitCascade(this.cascadeList[0], bounds.center, r, 0.5 * r);
     // With several cascades the others are parked: a tiny map far off to the side, which no
@@ -334,7 +347,15 @@ export class Sun extends Group {
       scratchForward.transformDirection(scratchInverse);
     }
     const casterM = Math.max(options.casterDepthM ?? farM, 0);
+    const stagger = options.stagger === true && n > 2 && !this.renderAllMaps;
+    this.staggerFrame++;
     for (let i = 0; i < n; i++) {
+      const shadow = this.cascadeList[i].light.shadow;
+      // Staggered: three renders a map only when asked (needsUpdate), and a skipped cascade keeps its fit.
+      shadow.autoUpdate = options.stagger !== true;
+      const now = !stagger || i === 0 || this.staggerFrame % (n - 1) === i - 1;
+      shadow.needsUpdate = now;
+      if (!now) continue;
       const s = sliceSphere(splits[i], splits[i + 1], tanX, tanY);
       // Round the radius up to 1/8-octave steps: a farM that changes every frame (altitude)
       // then changes the texel size only now and then, not continuously (no shimmer).
@@ -342,6 +363,7 @@ export class Sun extends Group {
       scratchCenter.copy(scratchCamera).addScaledVector(scratchForward, s.centerM);
       this.fitCascade(this.cascadeList[i], scratchCenter, r, casterM);
     }
+    this.renderAllMaps = false;
     this.applyBias();
   }
 
@@ -396,6 +418,7 @@ export class Sun extends Group {
       }
     }
     for (const c of this.cascadeList) if (q.radius !== undefined) c.light.shadow.radius = q.radius;
+    this.renderAllMaps = true;
     if (q.biasTexels !== undefined) this.biasTexels = q.biasTexels;
     if (q.normalBiasTexels !== undefined) this.normalBiasTexels = q.normalBiasTexels;
     this.applyBias();
