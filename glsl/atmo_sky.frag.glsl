@@ -16,6 +16,12 @@ void main() {
   vec3 rd = normalize(vDirWorld);
   vec3 ro = uAtmoCamera;
   float r = length(ro);
+  // Below the atmosphere's bottom (a deep crater or canyon): seen from just above it, else every
+  // ray would meet the bottom sphere from inside and the whole sky go black.
+  if (r < uAtmoBottom + 1.0) {
+    ro *= (uAtmoBottom + 1.0) / max(r, 1e-3);
+    r = uAtmoBottom + 1.0;
+  }
   vec3 T = vec3(1.0);
   vec3 L = vec3(0.0);
   vec2 span = srRaySphereSpan(ro, rd, uAtmoTop);

@@ -466,8 +466,8 @@ export class App {
 
   private readonly onContextRestored = (): void => {
     this.contextLost = false;
-    this.sky.invalidate(); // its cube map died with the context, the atmosphere's tables too
-    this.bodies?.atmosphere?.invalidate();
+    this.sky.invalidate(); // its cube map died with the context, the atmosphere's tables and the shadow maps too
+    this.bodies?.contextRestored();
     this.notices.show('info', 'The GPU context was restored.', 'context');
   };
 

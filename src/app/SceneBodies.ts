@@ -299,6 +299,12 @@ export class SceneBodies {
     return (this.field?.settled() ?? true) && this.editsDrawn();
   }
 
+  /** After a lost WebGL context is restored: the atmosphere's tables and every shadow map are rendered again. */
+  contextRestored(): void {
+    this.atmosphere?.invalidate();
+    this.sun.invalidateShadows();
+  }
+
   dispose(): void {
     this.atmosphere?.dispose();
     this.probes.dispose();

@@ -21,7 +21,6 @@ import {
   AddEquation,
   Color,
   CustomBlending,
-  FloatType,
   Group,
   HalfFloatType,
   LinearFilter,
@@ -65,8 +64,13 @@ export interface AtmosphereSteps {
 
 const GPU_STEPS: AtmosphereSteps = { skyView: 30, space: 24, aerial: 10 };
 const SOFTWARE_STEPS: AtmosphereSteps = { skyView: 16, space: 12, aerial: 6 };
-/** Sky view re-rendered when the camera's radius moves this share of a scale height, or μ_s this much. */
+/**
+ * Sky view re-rendered when the camera's radius moves this share of a scale height (or of its
+ * height over the bottom, if less: the horizon's dip changes fastest near the ground), μ_s this
+ * much, or the sun's light changes.
+ */
 const SKY_VIEW_MOVE_H = 0.01;
+const SKY_VIEW_MOVE_ALTITUDE = 0.02;
 const SKY_VIEW_MOVE_MU = 0.002;
 
 export class Atmosphere {
@@ -89,12 +93,14 @@ export class Atmosphere {
   private tablesFor: WebGLRenderer | null = null;
   private readonly skyViewAt = new Vector2(NaN, NaN);
   private readonly skyViewSunLocal = new Vector3();
+  private readonly skyViewLight = new Vector3(-1, -1, -1);
   private readonly skyViewUniforms: Record<string, IUniform>;
 
   constructor(readonly spec: AtmosphereSpec, options: AtmosphereOptions = {}) {
     this.steps = options.software ? SOFTWARE_STEPS : GPU_STEPS;
     const target = (w: number, h: number): WebGLRenderTarget => new WebGLRenderTarget(w, h, {
-      type: options.software ? FloatType : HalfFloatType, format: RGBAFormat, minFilter: LinearFilter, magFilter: LinearFilter,
+      // Half float: linear filtering of it is core in WebGL2 (float needs OES_texture_float_linear).
+      type: HalfFloatType, format: RGBAFormat, minFilter: LinearFilter, magFilter: LinearFilter,
       depthBuffer: false, generateMipmaps: false,
     });
     this.transmittance = target(256, 64);
@@ -182,8 +188,11 @@ export class Atmosphere {
     const muS = r > 0 ? cam.dot(sunDir) / (r * sunDir.length()) : 1;
     if (inside) {
       const at = this.skyViewAt;
-      const moved = !(Math.abs(r - at.x) < SKY_VIEW_MOVE_H * this.spec.rayleighScaleHeightM && Math.abs(muS - at.y) < SKY_VIEW_MOVE_MU);
+      const moveM = Math.max(0.5, Math.min(SKY_VIEW_MOVE_H * this.spec.rayleighScaleHeightM, SKY_VIEW_MOVE_ALTITUDE * (r - this.spec.bottomRadiusM)));
+      const light = this.uniforms.uAtmoSunIlluminance.value as Vector3;
+      const moved = !(Math.abs(r - at.x) < moveM && Math.abs(muS - at.y) < SKY_VIEW_MOVE_MU) || !light.equals(this.skyViewLight);
       if (moved) {
+        this.skyViewLight.copy(light);
         this.skyViewUniforms.uSkyCameraR.value = Math.max(r, this.spec.bottomRadiusM + 1);
         this.skyViewSunLocal.set(Math.sqrt(Math.max(0, 1 - muS * muS)), muS, 0);
         this.renderPass(renderer, this.passes.skyView, this.skyView);

@@ -223,6 +223,19 @@ export class Sun extends Group {
     this.applyBias();
   }
 
+  /**
+   * After the group's matrices: a cascade whose map is not re-rendered this frame (staggered) still
+   * needs its lookup matrix in this frame's floating-origin shift — three recomputes it only when it
+   * renders the map, and the map itself does not depend on the shift (light and casters moved together).
+   */
+  override updateMatrixWorld(force?: boolean): void {
+    super.updateMatrixWorld(force);
+    for (const c of this.cascadeList ?? []) {
+      const shadow = c.light.shadow;
+      if (!shadow.autoUpdate && !shadow.needsUpdate) shadow.updateMatrices(c.light);
+    }
+  }
+
   /** Number of shadow cascades (1 = the single fitted map). */
   get cascadeCount(): number {
     return this.cascadeList.length;
@@ -272,6 +285,11 @@ export class Sun extends Group {
     });
     this.setDirection(this.direction);
     this.applyBias();
+  }
+
+  /** Every shadow map rendered again on the next fit (a restored WebGL context lost them). */
+  invalidateShadows(): void {
+    this.renderAllMaps = true;
   }
 
   /** Points the light and the disc towards `dir` (world, towards the sun; normalised here). */
@@ -354,7 +372,8 @@ export class Sun extends Group {
       // Staggered: three renders a map only when asked (needsUpdate), and a skipped cascade keeps its fit.
       shadow.autoUpdate = options.stagger !== true;
       const now = !stagger || i === 0 || this.staggerFrame % (n - 1) === i - 1;
-      shadow.needsUpdate = now;
+      // An update asked for and not yet rendered stays asked for (with its fit).
+      shadow.needsUpdate ||= now;
       if (!now) continue;
       const s = sliceSphere(splits[i], splits[i + 1], tanX, tanY);
       // Round the radius up to 1/8-octave steps: a farM that changes every frame (altitude)

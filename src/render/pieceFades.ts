@@ -54,6 +54,8 @@ export class PieceFades<M extends Fadeable = Fadeable> {
 
   show(mesh: M): void {
     if (!this.enabled) {
+      // A fade still running would draw the set before the edit, dithered, over it.
+      if (this.active) this.finish();
       this.fading.delete(mesh);
       mesh.visible = true;
       return;
@@ -67,6 +69,7 @@ export class PieceFades<M extends Fadeable = Fadeable> {
 
   hide(mesh: M): void {
     if (this.enabled) this.settle();
+    else if (this.active) this.finish();
     // Disabled, not shown, or shown by this very commit: gone at once.
     if (!this.enabled || !mesh.visible || this.fading.get(mesh) === 'in') {
       this.fading.delete(mesh);

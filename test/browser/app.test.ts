@@ -77,8 +77,9 @@ describe('app shell (production build)', () => {
         const app = window.__sr!.app!;
         const m = app.measure({ keepLuma: true });
         let sum = 0;
-        const rows = Math.floor(0.3 * m.height); // the top 30 %: sky above the horizon
-        for (let i = 0; i < rows * m.width; i++) sum += m.luma![i];
+        // The top 30 %: sky above the horizon (luma rows run bottom-up, as readPixels returns them).
+        const rows = Math.floor(0.3 * m.height);
+        for (let i = (m.height - rows) * m.width; i < m.height * m.width; i++) sum += m.luma![i];
         return { top: sum / (rows * m.width), daylight: window.__sr!.atmosphere().daylight, sunUp: app.bodies!.sun.direction.y };
       });
       await page.screenshot({ path: resultPath(`app-sky-${name}.png`) });

@@ -85,7 +85,7 @@ describe('atmosphere (seed 4: clear air, 63 km planet)', () => {
   });
 });
 
-describe('planet ground colours (seed 4)', () => {
+describe('planet ground colours (airless seed 15)', () => {
   it('from orbit: maria and highlands across the disc (not one flat tone), ice at the pole', async () => {
     // The ground alone (seed 15 has no air), the sun behind the camera: a full disc.
     const side = await shot('ground-orbit', { seed: 15, orbitRadii: 3, sunElevationDeg: 0, fovDeg: 50, width: 200, height: 160, ground: true, sunBehind: true });

@@ -99,6 +99,24 @@ describe('PieceFades', () => {
     expect(fades.active).toBe(false);
   });
 
+  it('an edit during a fade (fades off) ends the fade first: nothing from before the edit stays drawn', () => {
+    const c = clock();
+    const fades = new PieceFades(0.4, c.now);
+    const a = { visible: true }, b = { visible: false }, edited = { visible: false };
+    fades.tick();
+    fades.hide(a);
+    fades.show(b);
+    fades.tick();
+    c.advance(100);
+    fades.enabled = false;
+    fades.hide(b);
+    fades.show(edited);
+    expect(a.visible).toBe(false);
+    expect(b.visible).toBe(false);
+    expect(edited.visible).toBe(true);
+    expect(fades.active).toBe(false);
+  });
+
   it('disabled: shows and hides at once', () => {
     const fades = new PieceFades(0.4, () => 0);
     fades.enabled = false;
