@@ -6,7 +6,8 @@
  * `colour · T + L`, marched per vertex along the view ray inside the atmosphere
  * (glsl/sr_aerial.glsl, which says why per vertex), applied per fragment before tone mapping. The uniforms are the Atmosphere's own objects: one update serves every material.
  */
-import type { Material, WebGLProgramParametersWithUniforms, WebGLRenderer } from 'three';
+import type { Material } from 'three';
+import { chainShaderPatch } from './shaderPatch';
 import type { Atmosphere } from './Atmosphere';
 import { glslWithIncludes } from './glslChunks';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';
@@ -45,14 +46,9 @@ export function patchAtmosphereShader(shader: { vertexShader: string; fragmentSh
 
 /** Patches `material` in place (returned) to be seen through `atmosphere`. */
 export function withAtmosphere<M extends Material>(material: M, atmosphere: Atmosphere): M {
-  const previous = material.onBeforeCompile;
-  const previousKey = material.customProgramCacheKey.bind(material);
-  material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
-    previous.call(material, shader, renderer);
+  chainShaderPatch(material, `sr-atmosphere-${atmosphere.steps.aerial}`, (shader) => {
     patchAtmosphereShader(shader, atmosphere.steps.aerial);
     Object.assign(shader.uniforms, atmosphere.uniforms);
-  };
-  material.customProgramCacheKey = () => `${previousKey()}|sr-atmosphere-${atmosphere.steps.aerial}`;
-  material.needsUpdate = true;
+  });
   return material;
 }

@@ -4,7 +4,8 @@
  * `uSrFadeComplement` uniforms, which the caller sets per draw (src/render/planetPieces.ts) —
  * BodyMaterial has the same fade built in (`sr_fadeDiscard`).
  */
-import type { IUniform, MeshStandardMaterial, WebGLProgramParametersWithUniforms, WebGLRenderer } from 'three';
+import type { IUniform, MeshStandardMaterial } from 'three';
+import { chainShaderPatch } from './shaderPatch';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import parsChunk from '../../glsl/sr_fade_pars.glsl?raw';
@@ -21,10 +22,7 @@ export interface DitherFadeUniforms {
 /** Patches `material` in place; returns the uniforms to set per draw. */
 export function withDitherFade(material: MeshStandardMaterial): DitherFadeUniforms {
   const uniforms: DitherFadeUniforms = { uSrFade: { value: 1 }, uSrFadeComplement: { value: false } };
-  const previous = material.onBeforeCompile;
-  const previousKey = material.customProgramCacheKey.bind(material);
-  material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
-    previous.call(material, shader, renderer);
+  chainShaderPatch(material, 'sr-fade', (shader) => {
     const fs = shader.fragmentShader;
     if (!fs.includes(COMMON) || !fs.includes(CLIPPING)) throw new Error('withDitherFade: the standard fragment shader no longer has the chunks it patches (three.js changed)');
     shader.fragmentShader = glslWithIncludes(
@@ -32,8 +30,6 @@ export function withDitherFade(material: MeshStandardMaterial): DitherFadeUnifor
       'fade.frag', { external: THREE_CHUNK_NAMES, chunks: { sr_fade_pars: parsChunk, sr_fade_apply: applyChunk } },
     );
     Object.assign(shader.uniforms, uniforms);
-  };
-  material.customProgramCacheKey = () => `${previousKey()}|sr-fade`;
-  material.needsUpdate = true;
+  });
   return uniforms;
 }

@@ -6,7 +6,8 @@
  * a few hundred metres, per vertex (glsl/sr_ground_common.glsl says why). The palette is seeded per planet. The camera's position in the
  * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}).
  */
-import { Color, Vector3, type IUniform, type MeshStandardMaterial, type WebGLProgramParametersWithUniforms, type WebGLRenderer } from 'three';
+import { Color, Vector3, type IUniform, type MeshStandardMaterial } from 'three';
+import { chainShaderPatch } from './shaderPatch';
 import { Prng } from '../field/prng';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
@@ -64,15 +65,10 @@ export class PlanetGround {
 
   /** Patches `material` in place (returned) to draw this ground. */
   patch<M extends MeshStandardMaterial>(material: M): M {
-    const previous = material.onBeforeCompile;
-    const previousKey = material.customProgramCacheKey.bind(material);
-    material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
-      previous.call(material, shader, renderer);
+    chainShaderPatch(material, 'sr-ground', (shader) => {
       patchGroundShader(shader);
       Object.assign(shader.uniforms, this.uniforms);
-    };
-    material.customProgramCacheKey = () => `${previousKey()}|sr-ground`;
-    material.needsUpdate = true;
+    });
     return material;
   }
 }
