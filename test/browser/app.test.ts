@@ -135,8 +135,10 @@ describe('app shell (production build)', () => {
     const { page, log } = await newPage(browser);
     await page.goto(`${server.url}/?seed=5`);
     await waitForFrames(page, 3);
-    // Lost with the asteroids drawn: after the restore they must be drawn again (not only the sky).
-    await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 120_000, polling: 250 });
+    // Lost with the scene settled (the asteroids drawn, the planet streamed in: it dims the frame's
+    // contrast when it arrives, so it must not arrive between the two measurements); after the
+    // restore everything must be drawn again (not only the sky).
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 180_000, polling: 250 });
     const before = await page.evaluate(() => window.__sr!.measure());
     expect(before!.lumaStdDev, 'not blank before the loss').toBeGreaterThan(0.01);
     await page.evaluate(() => {
