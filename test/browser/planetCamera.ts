@@ -30,7 +30,8 @@ export async function above(page: Page, altitudeM: number, ahead: number): Promi
   }, [altitudeM, ahead] as const);
 }
 
-export async function complete(page: Page): Promise<void> {
+/** Waits until the planet's LOD is complete (`timeoutMs`: tests that stream a whole surface on SwiftShader need more). */
+export async function complete(page: Page, timeoutMs = 150_000): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  await page.waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: 150_000, polling: 250 });
+  await page.waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: timeoutMs, polling: 250 });
 }
