@@ -1,3 +1,9 @@
 // Chunk `sr_ground` (fragment stage): the ground colour its vertices computed
-// (glsl/sr_ground_common.glsl).
+// (glsl/sr_ground_common.glsl), and what the close-range detail reads (glsl/sr_ground_detail.glsl).
 varying vec4 vGround;
+#ifdef SR_GROUND_DETAIL_OCTAVES
+#include <sr_procnoise>
+varying vec3 vGroundPos;
+uniform uint uGroundSalt;
+uniform float uGroundDetailMinM;
+#endif

@@ -4,6 +4,7 @@ import { acceleratedRaycast } from 'three-mesh-bvh';
 import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
 import { drawShifted } from '../render/floatingOrigin';
+import { GROUND_DETAIL_OCTAVES } from '../render/planetGround';
 import { sceneSpec, type SceneKind } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
@@ -419,8 +420,7 @@ export class App {
       progress: this.progress,
       report: (level, message, key, retry) => this.notices.show(level, message, key, retry ? { label: 'Retry', run: retry } : undefined),
       detailMaterials: this.detailQuality(),
-      // The whole planet recipe per pixel is far heavier than an asteroid's: only on explicit request.
-      planetDetailMaterial: this.state.quality === 'high',
+      planetDetailOctaves: this.state.quality === 'low' ? 0 : GROUND_DETAIL_OCTAVES[this.state.quality],
       softwareGpu: isSoftwareRenderer(this.caps.renderer),
       edits: this.state.edits,
       debugFailAsteroid: this.debugFailAsteroid,

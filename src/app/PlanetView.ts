@@ -11,13 +11,11 @@
 import { Group, HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
 import { compileToJs, recipeBounds, type Brush, type FieldFn, type FieldRecipe } from '../field/index';
 import { lodView, planetCascades, planetStatsLine, type PlanetCrackReport, type PlanetStats, type PlanetViewOptions } from './planetViewTypes';
-import { compileToGlsl } from '../field/glsl';
 import {
   changedBrushes, CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult, type PlanetJob,
 } from '../lod/index';
 import { BODY_SIMPLIFY } from '../mesher/index';
 import { APPLY_BUDGET_MS } from './frameBudget';
-import { BodyMaterial } from '../render/BodyMaterial';
 import { crackReport, PlanetPieces, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
 import type { BodyMesher } from '../workers/BodyMesher';
@@ -204,7 +202,6 @@ export class PlanetView {
     this.edits = new PlanetEdits(this.chunkSpace, brushes);
     this.lod.edit(brushes, changed);
     for (const id of this.streaming.setEdits(this.edits, changed)) this.jobs.get(id)?.job.cancel();
-    this.pieces.detailStale();
     return null;
   }
 
@@ -394,14 +391,6 @@ export class PlanetView {
     this.streaming.seamDone(job.id, job.owner, { piece, bytes: piece.bytes, triangles: piece.triangles });
   }
 
-  /** Compiles the planet's BodyMaterial off the frame path, then switches to it. */
-  compileDetail(camera: PerspectiveCamera): void {
-    const { renderer, scene } = this.options;
-    if (!this.options.detailMaterial || !renderer || !scene) return;
-    const recipe = (): FieldRecipe => ({ ...this.recipe, brushes: [...this.recipe.brushes, ...this.edits.brushes] }); // with the user's edits
-    this.pieces.compileDetail(() => new BodyMaterial(compileToGlsl(recipe()), { family: 'default', polarIce: true }), renderer, scene, camera, this.options.onError);
-  }
-
   /**
    * Fits the sun's shadow cascades to the view (the planet's own sun has 3; a shared one, whatever it
    * has): from half the altitude out to the horizon plus the horizon of the highest terrain (relief
@@ -475,7 +464,6 @@ export class PlanetView {
       balanceFallbacks: r?.balanceFallbacks ?? 0,
       // No requests left in the LOD worker's own latest answer, given after everything it was told:
       // chunks that landed since it answered are not drawn until it selects again.
-      detailCompiling: this.pieces.detailCompiling,
       complete: r !== null && this.lod.answerIsCurrent && this.lastSelectHeightPx === this.viewportHeightPx && r.holes === 0 &&
         r.requests.length === 0 && committedLatest && m.idle && this.jobs.size === 0 && this.results.length === 0 && !this.pieces.fades.active,
     };

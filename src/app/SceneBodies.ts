@@ -31,8 +31,11 @@ export interface SceneBodiesOptions {
   report: (level: 'warning' | 'error', message: string, key?: string, retry?: () => void) => void;
   /** Per-pixel field detail on asteroids (quality high, or auto on a real GPU). */
   detailMaterials: boolean;
-  /** Per-pixel field detail on the planet (quality high only: the whole planet recipe per pixel). */
-  planetDetailMaterial: boolean;
+  /**
+   * Octaves of the planet ground's close-range detail (src/render/planetGround.ts,
+   * GROUND_DETAIL_OCTAVES by quality; 0: none).
+   */
+  planetDetailOctaves: number;
   /** The user's brush edits to show: the URL's `edits` (issue 19; urlState.ts checked them). */
   edits?: string;
   /** A software GPU: the atmosphere's smaller tables and fewer steps. */
@@ -89,11 +92,10 @@ export class SceneBodies {
       sun: this.field?.sun,
       progress: options.progress,
       onError: (message) => options.report('error', message),
-      detailMaterial: options.planetDetailMaterial,
       renderer: options.renderer,
       scene: options.scene,
       atmosphere: this.atmosphere,
-      ground: spec.planet && planetGroundOptions(spec.planet.seed, spec.planet.recipe),
+      ground: spec.planet && planetGroundOptions(spec.planet.seed, spec.planet.recipe, options.planetDetailOctaves),
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
@@ -230,10 +232,6 @@ export class SceneBodies {
       this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(camera, heightPx);
       if (atPlanet) this.planet.fitShadows(camera);
-      // No-op unless its detail material was asked for; in explore only once the camera is at the
-      // planet: seen from the asteroids its cells are already ~1 px, below where the per-pixel field
-      // fades in, and the whole planet recipe per pixel is the heaviest shader there is.
-      if (atPlanet) this.planet.compileDetail(camera);
       lines.planet = this.planet.statsLine(camera);
     }
     if (this.atmosphere && this.planet) {
@@ -288,14 +286,10 @@ export class SceneBodies {
     if (planet) startup.note('planetComplete', () => planet.stats().complete);
   }
 
-  /**
-   * Nothing left to generate, compile or fade in. The planet's detail material counts: it changes
-   * the image when it lands, and the sampling probe, which starts once settled, measured the GPU at a
-   * fifth of its speed beside that compile (planet mode on the H100: 61 ms a 33³ chunk, JS chosen).
-   */
+  /** Nothing left to generate, compile or fade in. */
   settled(): boolean {
     const planet = this.planet?.stats();
-    if (planet && (!planet.complete || planet.detailCompiling)) return false;
+    if (planet && !planet.complete) return false;
     return (this.field?.settled() ?? true) && this.editsDrawn();
   }
 
@@ -315,9 +309,9 @@ export class SceneBodies {
 
 const scratch = new Vector3();
 
-/** The palette seed, mean radius and relief the planet's ground shading needs. */
-function planetGroundOptions(seed: number, recipe: FieldRecipe): PlanetGroundOptions {
+/** The palette seed, mean radius, relief and detail octaves the planet's ground shading needs. */
+function planetGroundOptions(seed: number, recipe: FieldRecipe, detailOctaves: number): PlanetGroundOptions {
   const ground = planetGround(recipe);
-  return { seed, meanRadiusM: ground.meanRadiusM, reliefM: ground.meanRadiusM - ground.lowestM };
+  return { seed, meanRadiusM: ground.meanRadiusM, reliefM: ground.meanRadiusM - ground.lowestM, detailOctaves };
 }
 const scratchColor = new Color();

@@ -46,13 +46,11 @@ export interface PlanetViewOptions {
   pruneUnderProof?: boolean;
   /** Upload new pieces' geometry while they wait for their transaction (default true; benchmarks compare: `?preupload=0`). */
   preuploadGeometry?: boolean;
-  /** Per-pixel field material (quality high). */
-  detailMaterial?: boolean;
   renderer?: WebGLRenderer;
   scene?: Scene;
   /** The planet's air on its surface materials (SceneBodies owns and updates it); none: airless. */
   atmosphere?: Atmosphere | null;
-  /** The ground's colours by altitude, slope and latitude (src/render/planetGround.ts); none: one flat tone. */
+  /** The ground's colours by altitude, slope and latitude and its close-range detail (src/render/planetGround.ts); none: one flat tone. */
   ground?: PlanetGroundOptions | null;
 }
 
@@ -112,8 +110,6 @@ export interface PlanetStats {
   balanceFallbacks: number;
   /** Selection answered, nothing left to generate and the latest snapshot drawn. */
   complete: boolean;
-  /** The per-pixel detail material is compiling: the look changes when it lands (not settled yet). */
-  detailCompiling: boolean;
 }
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */

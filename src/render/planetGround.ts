@@ -4,7 +4,9 @@
  * roughness come from the planet's shape — maria in the low basins, regolith on the highlands,
  * rock on steep slopes, ice towards the poles — with tone variation from continents down to
  * a few hundred metres, per vertex (glsl/sr_ground_common.glsl says why). The palette is seeded per planet. The camera's position in the
- * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}).
+ * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}). Close to the ground a
+ * per-pixel detail layer takes over below the mesh's cells (glsl/sr_ground_detail.glsl: a fractal
+ * bump and albedo grain from 4 m down, `detailOctaves` of them, skipped where it cannot show).
  */
 import { Color, Vector3, type IUniform, type MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
@@ -16,13 +18,22 @@ import commonChunk from '../../glsl/sr_ground_common.glsl?raw';
 import vertexChunk from '../../glsl/sr_ground_vertex.glsl?raw';
 import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
 import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
+import detailChunk from '../../glsl/sr_ground_detail.glsl?raw';
 
 export interface PlanetGroundOptions {
   seed: number;
   /** Mean radius of the ground and its relief (about the deepest valley under it), metres. */
   meanRadiusM: number;
   reliefM: number;
+  /**
+   * Octaves of the close-range detail, from 4 m halving (0: none). Fewer than asked where the
+   * planet is large: float32 positions at its radius cannot carry the finest.
+   */
+  detailOctaves?: number;
 }
+
+/** Detail octaves by quality: `auto` 4 (4 m to 0.5 m), `high` 6 (to 0.125 m). */
+export const GROUND_DETAIL_OCTAVES = { auto: 4, high: 6 } as const;
 
 /** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
 const REGOLITH: [number, number, number][] = [
@@ -35,12 +46,15 @@ const PATCH = {
   fragmentCommon: '#include <common>',
   color: '#include <color_fragment>',
   roughness: '#include <roughnessmap_fragment>',
+  normal: '#include <normal_fragment_maps>',
 };
 
 export class PlanetGround {
   readonly uniforms: Record<string, IUniform>;
+  readonly detailOctaves: number;
 
   constructor(options: PlanetGroundOptions) {
+    this.detailOctaves = Math.max(0, Math.min(8, Math.round(options.detailOctaves ?? 0)));
     const prng = new Prng((options.seed ^ 0x62a0c3d1) >>> 0);
     const base = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as [number, number, number];
     const mareDark = prng.range(0.4, 0.6);
@@ -55,6 +69,8 @@ export class PlanetGround {
       uGroundIce: { value: new Color(0.72, 0.76, 0.82) },
       uGroundIceLatitude: { value: Math.sin((prng.range(62, 74) * Math.PI) / 180) },
       uGroundSalt: { value: prng.seed() >>> 0 },
+      // Eight float32 ulps of the radius (R · 2⁻²⁰): finer octaves would sparkle as the camera moves.
+      uGroundDetailMinM: { value: groundDetailFloorM(options.meanRadiusM + options.reliefM) },
     };
   }
 
@@ -65,21 +81,32 @@ export class PlanetGround {
 
   /** Patches `material` in place (returned) to draw this ground. */
   patch<M extends MeshStandardMaterial>(material: M): M {
-    chainShaderPatch(material, 'sr-ground', (shader) => {
-      patchGroundShader(shader);
+    const octaves = this.detailOctaves;
+    chainShaderPatch(material, `sr-ground-${octaves}`, (shader) => {
+      patchGroundShader(shader, octaves);
       Object.assign(shader.uniforms, this.uniforms);
     });
     return material;
   }
 }
 
-function patchGroundShader(shader: { vertexShader: string; fragmentShader: string }): void {
-  const vs = shader.vertexShader;
-  const fs = shader.fragmentShader;
-  for (const [text, chunk] of [[vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness]] as const) {
+/** The finest detail wavelength float32 positions carry without sparkle at radius `radiusM`: eight ulps. */
+export function groundDetailFloorM(radiusM: number): number {
+  return radiusM * 2 ** -20;
+}
+
+function patchGroundShader(shader: { vertexShader: string; fragmentShader: string }, detailOctaves: number): void {
+  const define = detailOctaves > 0 ? `#define SR_GROUND_DETAIL_OCTAVES ${detailOctaves}\n` : '';
+  const vs = define + shader.vertexShader;
+  const fs = define + shader.fragmentShader;
+  for (const [text, chunk] of [[vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness], [fs, PATCH.normal]] as const) {
     if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
   }
-  const chunks = { sr_ground: groundChunk, sr_ground_common: commonChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk };
+  const chunks = {
+    sr_ground: groundChunk, sr_ground_common: commonChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk,
+    sr_ground_detail: detailChunk,
+  };
+  const detail = detailOctaves > 0 ? `${PATCH.normal}\n#include <sr_ground_detail>` : PATCH.normal;
   shader.vertexShader = glslWithIncludes(
     vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_common>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
     'ground.vert', { external: THREE_CHUNK_NAMES, chunks },
@@ -88,7 +115,8 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
     fs
       .replace(PATCH.fragmentCommon, `${PATCH.fragmentCommon}\n#include <sr_ground>`)
       .replace(PATCH.color, `${PATCH.color}\n#include <sr_ground_color>`)
-      .replace(PATCH.roughness, `${PATCH.roughness}\n#include <sr_ground_roughness>`),
+      .replace(PATCH.roughness, `${PATCH.roughness}\n#include <sr_ground_roughness>`)
+      .replace(PATCH.normal, detail),
     'ground.frag', { external: THREE_CHUNK_NAMES, chunks },
   );
 }

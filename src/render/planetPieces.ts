@@ -1,7 +1,7 @@
 /**
  * Planet chunk and seam pieces on the GPU: the three.js mesh of a job's result, its materials
- * (the standard terrain material, the per-pixel field material at quality high, level tints for
- * debugging), the bytes it holds, and the one `dispose`. What to draw and when is
+ * (the standard terrain material with the planet's ground, air and close-range detail; level tints
+ * for debugging), the bytes it holds, and the one `dispose`. What to draw and when is
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
 import { compileOffFrame } from './compileOffFrame';
@@ -23,7 +23,6 @@ import {
   type ChunkMesh, type MeshReport, type PackedBoundaryLeaves, type PackedVertexCells,
 } from '../mesher/index';
 import { pieceDataBytes, type PieceData } from '../mesher/index';
-import { BodyMaterial, bodyChunkState } from './BodyMaterial';
 import { createBodyGeometry } from './bodyGeometry';
 import { withSunCascades } from './sunCascades';
 import type { Atmosphere } from './Atmosphere';
@@ -81,9 +80,6 @@ export class PlanetPieces {
   private readonly material: Material;
   private readonly levelMaterials: MeshStandardMaterial[];
   private readonly seamMaterial: MeshStandardMaterial;
-  private detail: BodyMaterial | null = null;
-  private detailState: 'none' | 'compiling' | 'ready' | 'failed' = 'none';
-  private detailOutdated = false;
   private basePrecompiled = false;
   /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
   readonly uploads = new GeometryUploader();
@@ -134,7 +130,6 @@ export class PlanetPieces {
       mesh.userData.level = parseChunkKey(key).level;
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
       mesh.userData.key = key;
-      if (this.detail && !this.debugLevels) this.bindDetail(key, mesh);
       this.root.add(mesh);
       this.uploads.queue(mesh);
     }
@@ -164,8 +159,7 @@ export class PlanetPieces {
 
   /**
    * Each frame, after the commits: the fade's phase, and the fading meshes' materials — the
-   * standard material's fade twins (or the detail material's per-mesh state) while they fade,
-   * their own again once whole or hidden.
+   * standard material's fade twins while they fade, their own again once whole or hidden.
    */
   private updateFades(): void {
     this.fades.tick();
@@ -173,22 +167,9 @@ export class PlanetPieces {
     for (const mesh of this.onFadeMaterial) {
       if (f.stateOf(mesh).fade < 1 && mesh.visible) continue;
       this.onFadeMaterial.delete(mesh);
-      const kind = mesh.userData.kind as 'chunk' | 'seam';
-      const key = mesh.userData.key as ChunkKey;
-      if (this.materialFor(kind, key) === this.detail) this.bindDetail(key, mesh);
-      else mesh.material = this.materialFor(kind, key);
+      mesh.material = this.materialFor(mesh.userData.kind as 'chunk' | 'seam', mesh.userData.key as ChunkKey);
     }
     for (const [mesh, state] of f.fadingMeshes()) {
-      if (mesh.material === this.detail) {
-        const chunk = bodyChunkState(mesh);
-        const now = f.stateOf(mesh);
-        if (chunk) {
-          chunk.fade = now.fade;
-          chunk.fadeComplement = now.complement;
-        }
-        this.onFadeMaterial.add(mesh);
-        continue;
-      }
       if (this.debugLevels) continue;
       mesh.material = this.fadeMaterials[state].material;
       this.onFadeMaterial.add(mesh);
@@ -199,31 +180,23 @@ export class PlanetPieces {
 
   private materialFor(kind: 'chunk' | 'seam', key: ChunkKey): Material {
     if (this.debugLevels) return kind === 'seam' ? this.seamMaterial : this.levelMaterials[parseChunkKey(key).level % this.levelMaterials.length];
-    return this.detail ?? this.material;
+    return this.material;
   }
 
-  /** Keeps drawn meshes on the right material (detail material compiled, debug tint toggled); the camera in the planet's frame. */
+  /** Keeps drawn meshes on the right material (debug tint toggled); the camera in the planet's frame. */
   updateMaterials(drawn: Iterable<PlanetPiece>, cameraInBody: readonly [number, number, number] = [0, 0, 0]): void {
     this.ground?.setCamera(cameraInBody);
     this.updateFades();
     for (const piece of drawn) {
       const mesh = piece.mesh;
       if (!mesh || this.onFadeMaterial.has(mesh)) continue;
-      const want = this.materialFor(piece.kind, piece.key);
-      if (mesh.material === want) continue;
-      if (want === this.detail) this.bindDetail(piece.key, mesh);
-      else mesh.material = want;
+      mesh.material = this.materialFor(piece.kind, piece.key);
     }
   }
 
   /** The planet's atmosphere on a surface material (none: as it is). */
   private throughAir<M extends Material>(material: M): M {
     return this.atmosphere ? withAtmosphere(material, this.atmosphere) : material;
-  }
-
-  private bindDetail(key: ChunkKey, mesh: Mesh): void {
-    mesh.material = this.detail!;
-    this.detail!.bindChunk(mesh, { chunkOriginM: mesh.userData.originM as number[], cellSizeM: this.cellSizeM(parseChunkKey(key).level), fade: 1 });
   }
 
   /**
@@ -238,43 +211,6 @@ export class PlanetPieces {
     compileOffFrame(this.material, undefined, this.root, renderer, scene, camera).catch(() => undefined);
   }
 
-  /**
-   * Compiles the planet's BodyMaterial off the frame path, then switches to it: once, and again after
-   * {@link detailStale} (the old one draws until the new one is ready).
-   */
-  compileDetail(material: () => BodyMaterial, renderer: WebGLRenderer, scene: Scene, camera: PerspectiveCamera, onError: (message: string) => void): void {
-    if (this.detailState === 'compiling' || this.detailState === 'failed' || (this.detailState === 'ready' && !this.detailOutdated)) return;
-    this.detailState = 'compiling';
-    this.detailOutdated = false;
-    const m = this.throughAir(material());
-    compileOffFrame(m, undefined, this.root, renderer, scene, camera).then(
-      () => {
-        if (this.detailState !== 'compiling') {
-          m.dispose(); // disposed meanwhile
-          return;
-        }
-        this.detail?.dispose();
-        this.detail = m;
-        this.detailState = 'ready';
-      },
-      (e: unknown) => {
-        m.dispose();
-        this.detailState = 'failed';
-        onError(`planet material failed: ${e instanceof Error ? e.message : String(e)}`);
-      },
-    );
-  }
-
-  /** The planet's field changed (a brush edit, issue 19): its detail material is compiled again when next asked. */
-  detailStale(): void {
-    this.detailOutdated = true;
-  }
-
-  /** The detail material is compiling: once it lands the planet's look changes. */
-  get detailCompiling(): boolean {
-    return this.detailState === 'compiling';
-  }
-
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
     this.uploads.dispose();
@@ -283,9 +219,7 @@ export class PlanetPieces {
     this.fadeMaterials.in.material.dispose();
     this.fadeMaterials.out.material.dispose();
     this.seamMaterial.dispose();
-    this.detail?.dispose();
     this.fades.finish();
-    this.detailState = 'failed'; // a compile still in flight disposes its material when it lands
   }
 }
 

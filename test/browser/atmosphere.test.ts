@@ -113,4 +113,38 @@ describe('planet ground colours (airless seed 15)', () => {
     expect(middle.sd, 'maria and highlands vary the disc').toBeGreaterThan(Math.max(6, 2 * middleFlat.sd));
     expect(cap.mean, 'an ice cap brighter than lower latitudes').toBeGreaterThan(around.mean + 20);
   });
+
+  it('close up: the detail layer adds texture near the camera and fades out towards the horizon', async () => {
+    // 2 m over the ground looking 25° down (the bottom row meets the ground ~1.5 m away, the top
+    // rows the horizon); the sphere's own mesh is smooth there, so texture comes from the layer.
+    const view: AtmosphereView = { seed: 15, altitudeM: 2, lookElevationDeg: -25, sunElevationDeg: 30, sunAzimuthDeg: 70, width: 200, height: 120, ground: true };
+    const detail = await shot('ground-detail', { ...view, groundDetailOctaves: 6 });
+    const plain = await shot('ground-detail-off', { ...view, groundDetailOctaves: 0 });
+    const luma = (img: AtmosphereShot, x: number, y: number): number => {
+      const i = 3 * (y * img.width + x);
+      return 0.2126 * img.pixels[i] + 0.7152 * img.pixels[i + 1] + 0.0722 * img.pixels[i + 2];
+    };
+    /** Mean |luma step| between horizontal neighbours in rows [from, to) (fractions, top = 0): fine texture. */
+    const texture = (img: AtmosphereShot, from: number, to: number): number => {
+      let sum = 0, n = 0;
+      for (let y = Math.floor(from * img.height); y < Math.floor(to * img.height); y++) {
+        for (let x = 1; x < img.width; x++, n++) sum += Math.abs(luma(img, x, y) - luma(img, x - 1, y));
+      }
+      return sum / n;
+    };
+    /** Mean |luma difference| between the two images in rows [from, to). */
+    const change = (from: number, to: number): number => {
+      let sum = 0, n = 0;
+      for (let y = Math.floor(from * detail.height); y < Math.floor(to * detail.height); y++) {
+        for (let x = 0; x < detail.width; x++, n++) sum += Math.abs(luma(detail, x, y) - luma(plain, x, y));
+      }
+      return sum / n;
+    };
+    const near = { with: texture(detail, 0.7, 1), without: texture(plain, 0.7, 1) };
+    // Just under the horizon (the view's top is 5° over the horizontal: rows 8-16 % are the far ground).
+    const far = change(0.09, 0.16);
+    console.log(`ground detail: near texture ${near.with.toFixed(2)} against ${near.without.toFixed(2)} without; change near ${change(0.7, 1).toFixed(2)}, far ${far.toFixed(2)}`);
+    expect(near.with, 'the near ground has texture finer than the mesh').toBeGreaterThan(Math.max(1, 3 * near.without));
+    expect(far, 'past where it resolves, the layer leaves the ground as it was (no sparkle)').toBeLessThan(0.5);
+  });
 });

@@ -32,6 +32,8 @@ export interface AtmosphereView {
   software?: boolean;
   /** The planet's ground colours on the sphere (src/render/planetGround.ts); default a flat tone. */
   ground?: boolean;
+  /** With `ground`: octaves of its close-range detail (default 0: none). */
+  groundDetailOctaves?: number;
   /** Orbit views: the sun behind the camera (a full disc) instead of to the side. */
   sunBehind?: boolean;
   /** Orbit views: over the north pole instead of the equator. */
@@ -110,7 +112,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
   if (view.ground) {
     const g = planetGround(planet.recipe);
-    const groundColours = new PlanetGround({ seed: view.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM });
+    const groundColours = new PlanetGround({ seed: view.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM, detailOctaves: view.groundDetailOctaves });
     groundColours.setCamera(camera.position.toArray() as [number, number, number]);
     groundColours.patch(material);
   }
