@@ -3,7 +3,7 @@
 varying vec4 vGround;
 #ifdef SR_GROUND_DETAIL_OCTAVES
 #include <sr_procnoise>
-varying vec3 vGroundPos;
+uniform vec3 uGroundCamera;
 uniform uint uGroundSalt;
 uniform float uGroundDetailMinM;
 #endif

@@ -22,10 +22,6 @@ uniform float uGroundIceLatitude;
 
 // Albedo (rgb) and roughness (a).
 varying vec4 vGround;
-#ifdef SR_GROUND_DETAIL_OCTAVES
-// The planet-frame position, for the close-range detail (glsl/sr_ground_detail.glsl).
-varying vec3 vGroundPos;
-#endif
 
 // Radians a pixel spans, about (1280 × 720 at 60°): filters the noise octaves by the vertex's distance.
 const float SR_GROUND_PIXEL_RAD = 0.0016;

@@ -397,8 +397,13 @@ export class PlanetView {
    * ≈ 1 % of R), split nearly uniformly (λ 0.97: near the ground a log split would spend the first
    * map on the first metres) — the terrain shadows itself to the horizon.
    */
-  fitShadows(camera: PerspectiveCamera): void {
-    this.sun.fitCascades(camera, planetCascades(camera.near, this.altitude(camera.position), this.radiusM));
+  fitShadows(camera: PerspectiveCamera, castersVersion?: number): void {
+    this.sun.fitCascades(camera, { ...planetCascades(camera.near, this.altitude(camera.position), this.radiusM), castersVersion });
+  }
+
+  /** Changes whenever a piece is shown or hidden (what the planet casts into the sun's maps). */
+  get castersVersion(): number {
+    return this.pieces.castersVersion;
   }
 
   /**

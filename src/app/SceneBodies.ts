@@ -66,6 +66,8 @@ export class SceneBodies {
   readonly edits: EditHistory;
   /** Bodies that had edits (an undo of a body's last edit must still reach it). */
   private readonly editedTargets = new Set<EditTarget>();
+  /** What cast into the planet's shadow maps at the last fit, and its version (fitPlanetShadows). */
+  private readonly castersSeen = { pieces: -1, timeS: Number.NaN, version: 0 };
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.renderer = options.renderer;
@@ -231,7 +233,7 @@ export class SceneBodies {
     if (this.planet) {
       this.planet.priorityOffset = atPlanet ? 0 : BACKGROUND_PRIORITY;
       this.planet.update(camera, heightPx);
-      if (atPlanet) this.planet.fitShadows(camera);
+      if (atPlanet) this.fitPlanetShadows(camera, timeS);
       lines.planet = this.planet.statsLine(camera);
     }
     if (this.atmosphere && this.planet) {
@@ -291,6 +293,22 @@ export class SceneBodies {
     const planet = this.planet?.stats();
     if (planet && !planet.complete) return false;
     return (this.field?.settled() ?? true) && this.editsDrawn();
+  }
+
+  /**
+   * The sun's cascades at the planet, for `camera` at scene time `timeS`: a map is rendered again
+   * only when its fit or what casts into it changed (Sun.fitCascades `castersVersion`) — the
+   * planet's drawn pieces, or anything that moves: spinning asteroids while scene time runs,
+   * thrown probes.
+   */
+  fitPlanetShadows(camera: PerspectiveCamera, timeS: number): void {
+    if (!this.planet) return;
+    const pieces = this.planet.castersVersion;
+    const moving = this.probes.physics.probeCount > 0 || (this.field !== null && timeS !== this.castersSeen.timeS);
+    if (moving || pieces !== this.castersSeen.pieces) this.castersSeen.version++;
+    this.castersSeen.pieces = pieces;
+    this.castersSeen.timeS = timeS;
+    this.planet.fitShadows(camera, this.castersSeen.version);
   }
 
   /** After a lost WebGL context is restored: the atmosphere's tables and every shadow map are rendered again. */

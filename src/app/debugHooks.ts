@@ -1,3 +1,4 @@
+import { Vector3 } from 'three';
 import type { App } from './App';
 import type { BrushResult, BrushTool } from './BrushTool';
 import type { AsteroidStatus } from './AsteroidField';
@@ -62,8 +63,12 @@ export interface DebugHooks {
   redo(): Promise<BrushResult | null>;
   /** The scene's edits in their URL form. */
   edits(): string;
-  /** `frames` renders of the current view, each finished on the GPU (a 1-pixel readback): ms each. */
-  renderTiming(frames: number): number[];
+  /**
+   * `frames` renders of the current view, each finished on the GPU (a 1-pixel readback): ms each.
+   * `moveM`: the camera steps that far to its right before each (the shadow maps follow as in
+   * flight; the drawn set stays), and goes back after.
+   */
+  renderTiming(frames: number, moveM?: number): number[];
   /**
    * The planet's atmosphere: `on` switches it (no recompile); returns whether the scene has one,
    * whether it is drawn, the daylight at the camera and the tables rendered.
@@ -127,21 +132,27 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
         tableRenders: air?.tableRenders ?? 0, skyViewRenders: air?.skyViewRenders ?? 0,
       };
     },
-    renderTiming: (frames) => {
+    renderTiming: (frames, moveM = 0) => {
       if (!app) throw new Error('the app did not start');
       // Synchronous: the app's own frames cannot run in between. Each waits for the GPU (1-px readback).
       const gl = app.renderer.getContext();
       const px = new Uint8Array(4);
       const ms: number[] = [];
       const bodies = app.bodies;
+      const start = app.camera.position.clone();
+      const right = new Vector3().setFromMatrixColumn(app.camera.matrixWorld, 0).multiplyScalar(moveM);
       for (let i = 0; i < frames; i++) {
+        app.camera.position.add(right);
+        app.camera.updateMatrixWorld();
         const t0 = performance.now();
         // The shadow fit a frame makes (staggered cascades re-render their maps in turn, as in the app's own frames).
-        if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.planet.fitShadows(app.camera);
+        if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.fitPlanetShadows(app.camera, app.sceneTime());
         app.drawShifted(() => app.renderer.render(app.scene, app.renderCamera));
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
         ms.push(performance.now() - t0);
       }
+      app.camera.position.copy(start);
+      app.camera.updateMatrixWorld();
       return ms;
     },
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),

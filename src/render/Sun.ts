@@ -16,8 +16,11 @@ import {
 } from 'three';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
+import { CascadeMapCache, cascadeSplits, sliceSphere, type CascadeFitKey } from './cascadeFit';
 import vertexShader from '../../glsl/sun.vert.glsl?raw';
 import fragmentShader from '../../glsl/sun.frag.glsl?raw';
+
+export { cascadeSplits, sliceSphere } from './cascadeFit';
 
 /** Options of {@link Sun}. */
 export interface SunOptions {
@@ -86,6 +89,13 @@ export interface CascadeFitOptions {
    * new direction, quality or count renders every map once. Default false.
    */
   stagger?: boolean;
+  /**
+   * A number that changes whenever anything that casts into these maps changes (pieces shown or
+   * hidden, bodies moving). Given, a cascade is rendered again only when its fit (in whole texels),
+   * the light or this version changed, or after MAX_CACHED_FRAMES (cascadeFit.ts): a camera that
+   * hovers re-renders no map. Absent: every cascade due renders each time.
+   */
+  castersVersion?: number;
 }
 
 const DEFAULT_DIRECTION: [number, number, number] = [-0.55, 0.6, 0.58];
@@ -115,37 +125,6 @@ interface Cascade {
 }
 
 /**
- * Practical split scheme (Zhang et al., PSSM): split i of n between `near` and `far` is
- * `lambda · near (far/near)^(i/n) + (1 − lambda) (near + (far − near) i/n)`. Returns the n + 1
- * boundaries, first `near`, last `far`.
- */
-export function cascadeSplits(count: number, nearM: number, farM: number, lambda = 0.7): number[] {
-  const near = Math.max(nearM, 1e-3);
-  const far = Math.max(farM, near * 1.001);
-  const out = [near];
-  for (let i = 1; i < count; i++) {
-    const t = i / count;
-    out.push(lambda * near * Math.pow(far / near, t) + (1 - lambda) * (near + (far - near) * t));
-  }
-  out.push(far);
-  return out;
-}
-
-/**
- * Smallest sphere around the slice [n, f] of a symmetric perspective frustum whose corners sit
- * at (±n·tx, ±n·ty, −n) … (±f·tx, ±f·ty, −f): center on the axis at distance `center`.
- */
-export function sliceSphere(nearM: number, farM: number, tanHalfX: number, tanHalfY: number): { centerM: number; radiusM: number } {
-  const k2 = tanHalfX * tanHalfX + tanHalfY * tanHalfY;
-  // Equidistant from the near and far corners; if that lies beyond the far plane, the far
-  // corners' circle alone bounds the slice.
-  let c = ((farM + nearM) * (1 + k2)) / 2;
-  if (c >= farM) c = farM;
-  const r = Math.max(Math.hypot(c - nearM, nearM * Math.sqrt(k2)), Math.hypot(farM - c, farM * Math.sqrt(k2)));
-  return { centerM: c, radiusM: r };
-}
-
-/**
  * The sun: a `DirectionalLight` with a PCF shadow map whose orthographic camera is fitted
  * around given bounds ({@link fitShadow}), and a visible disc with an analytic glow drawn at
  * infinity in the light's direction (additive, HDR, depth-tested so bodies hide it).
@@ -170,6 +149,10 @@ export class Sun extends Group {
   /** Staggered cascades (CascadeFitOptions.stagger): the frame count, and whether the next fit renders every map. */
   private staggerFrame = 0;
   private renderAllMaps = true;
+  /** What each map was last rendered for (fits with a casters' version). */
+  private readonly mapCache = new CascadeMapCache();
+  /** Maps rendered by fits so far (tests, stats). */
+  mapRenders = 0;
   private readonly cascadeMapScale: number[] | undefined;
   private readonly cascadeList: Cascade[] = [];
 
@@ -366,24 +349,36 @@ export class Sun extends Group {
     }
     const casterM = Math.max(options.casterDepthM ?? farM, 0);
     const stagger = options.stagger === true && n > 2 && !this.renderAllMaps;
+    const cached = options.castersVersion !== undefined;
+    if (this.renderAllMaps) this.mapCache.clear();
     this.staggerFrame++;
     for (let i = 0; i < n; i++) {
       const shadow = this.cascadeList[i].light.shadow;
-      // Staggered: three renders a map only when asked (needsUpdate), and a skipped cascade keeps its fit.
-      shadow.autoUpdate = options.stagger !== true;
+      // Staggered or cached: three renders a map only when asked (needsUpdate), and a skipped cascade keeps its fit.
+      shadow.autoUpdate = options.stagger !== true && !cached;
       const now = !stagger || i === 0 || this.staggerFrame % (n - 1) === i - 1;
-      // An update asked for and not yet rendered stays asked for (with its fit).
-      shadow.needsUpdate ||= now;
       if (!now) continue;
       const s = sliceSphere(splits[i], splits[i + 1], tanX, tanY);
       // Round the radius up to 1/8-octave steps: a farM that changes every frame (altitude)
       // then changes the texel size only now and then, not continuously (no shimmer).
       const r = Math.pow(2, Math.ceil(Math.log2(s.radiusM * 1.02) * 8) / 8);
       scratchCenter.copy(scratchCamera).addScaledVector(scratchForward, s.centerM);
+      // Cached: the map already holds this fit's depths (an update asked for and not yet rendered stays asked for).
+      if (cached && !this.mapCache.needsRender(i, this.fitKey(this.cascadeList[i], scratchCenter, r, options.castersVersion!), this.staggerFrame)) continue;
+      shadow.needsUpdate = true;
+      this.mapRenders++;
       this.fitCascade(this.cascadeList[i], scratchCenter, r, casterM);
     }
     this.renderAllMaps = false;
     this.applyBias();
+  }
+
+  /** What cascade `c`'s map around (center, r) would be rendered for (see CascadeFitKey). */
+  private fitKey(c: Cascade, center: Vector3, r: number, casters: number): CascadeFitKey {
+    const texelM = (2 * r) / c.light.shadow.mapSize.x;
+    scratchLightRotation.lookAt(this.direction, ORIGIN, Math.abs(this.direction.y) < 0.99 ? UP_Y : UP_X);
+    const p = scratchSnapped.copy(center).applyMatrix4(scratchRotationInverse.copy(scratchLightRotation).transpose());
+    return { x: Math.round(p.x / texelM), y: Math.round(p.y / texelM), z: Math.round(p.z / (r / 8)), radiusM: r, casters };
   }
 
   /**

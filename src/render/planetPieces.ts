@@ -95,12 +95,18 @@ export class PlanetPieces {
   private readonly fadeMaterials: { in: { material: Material; fade: DitherFadeUniforms }; out: { material: Material; fade: DitherFadeUniforms } };
   /** Meshes drawn with a fade material, to be given their own back once whole or hidden. */
   private readonly onFadeMaterial = new Set<Mesh>();
+  /**
+   * Changes whenever a piece is shown or hidden (a commit, the end of a fade): what the planet
+   * casts into the sun's shadow maps changed (Sun's cached cascades).
+   */
+  castersVersion = 0;
 
   constructor(
     private readonly root: Group, private readonly cellSizeM: (level: number) => number, private readonly atmosphere: Atmosphere | null = null,
     ground: PlanetGroundOptions | null = null,
   ) {
-    this.ground = ground && new PlanetGround(ground);
+    // The ground's close-range detail starts where the finest mesh cells stop showing relief.
+    this.ground = ground && new PlanetGround({ detailMaxM: cellSizeM(0), ...ground });
     // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), coloured by the ground, seen through the air.
     const standard = (): { material: Material; fade: DitherFadeUniforms } => {
       const base = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
@@ -153,6 +159,7 @@ export class PlanetPieces {
   /** Shown or hidden by a commit: cross-faded (pieceFades.ts). */
   setVisible(piece: PlanetPiece, visible: boolean): void {
     if (!piece.mesh) return;
+    this.castersVersion++;
     if (visible) this.fades.show(piece.mesh);
     else this.fades.hide(piece.mesh);
   }
@@ -162,7 +169,9 @@ export class PlanetPieces {
    * standard material's fade twins while they fade, their own again once whole or hidden.
    */
   private updateFades(): void {
+    const fading = this.fades.active;
     this.fades.tick();
+    if (fading && !this.fades.active) this.castersVersion++; // the faded-out pieces are hidden now
     const f = this.fades;
     for (const mesh of this.onFadeMaterial) {
       if (f.stateOf(mesh).fade < 1 && mesh.visible) continue;

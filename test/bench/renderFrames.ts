@@ -3,14 +3,18 @@
  * on the GPU (`window.__sr.renderTiming`: synchronous renders, each waiting on a 1-pixel readback),
  * with everything on (`quality=high`), once the view has settled. Explore: seed 1's default view;
  * planet surface: seed 4, 20 m over the ground looking at the horizon (the screenshot CLI's
- * `--altitude 20`, src/scene/planetSurfaceView.ts). Driven from Node by `npm run bench` (run.ts).
+ * `--altitude 20`, src/scene/planetSurfaceView.ts). The camera holds still, so the sun's cached
+ * cascades render no map (Sun.fitCascades `castersVersion`); `…/moving` steps it 1 m to the side a
+ * frame (60 m/s at 60 Hz), so the maps follow as in flight. Driven from Node by `npm run bench` (run.ts).
  */
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium';
 import { screenshotUrl } from '../../scripts/screenshot';
 import { median, rowFrom, type BenchRow } from './harness';
 
-export const RENDER_ROWS = ['render/explore/1280x720', 'render/planet-surface/1280x720', 'render/planet-surface/1280x720/air-off'];
+export const RENDER_ROWS = [
+  'render/explore/1280x720', 'render/planet-surface/1280x720', 'render/planet-surface/1280x720/air-off', 'render/planet-surface/1280x720/moving',
+];
 const FRAMES = 15;
 const SETTLE_CAP_MS = 400_000;
 
@@ -42,6 +46,11 @@ export async function renderRows(baseUrl: string, filter: string): Promise<Bench
         const off = await page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
         await page.evaluate(() => window.__sr!.atmosphere(true));
         rows.push(rowFrom(RENDER_ROWS[2], 'ms', off, `the same view, atmosphere off: ${(median(ms) / median(off)).toFixed(2)}× with it on`));
+      }
+      if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[3].includes(filter))) {
+        await page.evaluate(() => window.__sr!.renderTiming(3, 1));
+        const moving = await page.evaluate((n) => window.__sr!.renderTiming(n, 1), FRAMES);
+        rows.push(rowFrom(RENDER_ROWS[3], 'ms', moving, `the same view, the camera 1 m further right each frame (shadow maps re-fitted): ${(median(moving) / median(ms)).toFixed(2)}× the still one`));
       }
       await page.close();
     }

@@ -117,8 +117,8 @@ describe('planet ground colours (airless seed 15)', () => {
   it('close up: the detail layer adds texture near the camera and fades out towards the horizon', async () => {
     // 2 m over the ground looking 25° down (the bottom row meets the ground ~1.5 m away, the top
     // rows the horizon); the sphere's own mesh is smooth there, so texture comes from the layer.
-    const view: AtmosphereView = { seed: 15, altitudeM: 2, lookElevationDeg: -25, sunElevationDeg: 30, sunAzimuthDeg: 70, width: 200, height: 120, ground: true };
-    const detail = await shot('ground-detail', { ...view, groundDetailOctaves: 6 });
+    const view: AtmosphereView = { seed: 15, altitudeM: 2, lookElevationDeg: -25, sunElevationDeg: 30, sunAzimuthDeg: 70, width: 200, height: 120, ground: true, sphereTiltRad: 0.7 };
+    const detail = await shot('ground-detail', { ...view, groundDetailOctaves: 5 });
     const plain = await shot('ground-detail-off', { ...view, groundDetailOctaves: 0 });
     const luma = (img: AtmosphereShot, x: number, y: number): number => {
       const i = 3 * (y * img.width + x);

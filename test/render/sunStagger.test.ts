@@ -2,15 +2,17 @@
  * Staggered shadow cascades (Sun.fitCascades `stagger`, issue 20's frame cost near a planet's
  * ground): cascade 0 re-renders every frame, the far cascades in turn; a skipped cascade keeps its
  * fit (so its map and its lookup agree); a new sun direction renders every map; the single-map
- * fit (fitShadow) goes back to three's automatic updates.
+ * fit (fitShadow) goes back to three's automatic updates. Cached cascades (`castersVersion`): a map
+ * is rendered again only when its fit, the light or the casters changed.
  */
 import { describe, expect, it } from 'vitest';
 import { Group, PerspectiveCamera, Sphere, Vector3 } from 'three';
 import { Sun } from '../../src/render/Sun';
+import { MAX_CACHED_FRAMES } from '../../src/render/cascadeFit';
 
 /** One frame's fit; the maps it asks for, which three then renders (clearing needsUpdate). */
-function frame(sun: Sun, camera: PerspectiveCamera): boolean[] {
-  sun.fitCascades(camera, { farM: 9000, nearM: 10, lambda: 0.97, stagger: true });
+function frame(sun: Sun, camera: PerspectiveCamera, castersVersion?: number): boolean[] {
+  sun.fitCascades(camera, { farM: 9000, nearM: 10, lambda: 0.97, stagger: true, castersVersion });
   const asked = sun.cascadeLights.map((l) => l.shadow.needsUpdate);
   for (const l of sun.cascadeLights) l.shadow.needsUpdate = false;
   return asked;
@@ -80,6 +82,40 @@ describe('Sun: staggered cascades', () => {
     const camera = new PerspectiveCamera(55, 16 / 9, 0.5, 1e7);
     sun.fitCascades(camera, { farM: 9000 });
     expect(sun.cascadeLights.every((l) => l.shadow.autoUpdate)).toBe(true);
+    sun.dispose();
+  });
+
+  it('cached: a hovering camera re-renders no map; moving past a texel, new casters or age render them again', () => {
+    const sun = new Sun({ cascades: 3 });
+    const camera = new PerspectiveCamera(55, 16 / 9, 0.5, 1e7);
+    camera.position.set(0, 20, 0);
+    camera.lookAt(0, 20, -100);
+    camera.updateMatrixWorld();
+    expect(frame(sun, camera, 7)).toEqual([true, true, true]);
+    frame(sun, camera, 7); // the other far cascade's turn
+    const positions = sun.cascadeLights.map((l) => l.position.clone());
+    for (let i = 0; i < 6; i++) expect(frame(sun, camera, 7), `hovering, frame ${i}`).toEqual([false, false, false]);
+    sun.cascadeLights.forEach((l, k) => expect(l.position.equals(positions[k]), `cascade ${k} kept its fit`).toBe(true));
+    // Under a texel of the finest map (2048 texels over ~190 m: ~9 cm): nothing changes.
+    camera.position.x += 0.01;
+    camera.updateMatrixWorld();
+    expect(frame(sun, camera, 7)).toEqual([false, false, false]);
+    // A metre: cascade 0 moves by ~10 texels; the far maps (texels of 0.5-10 m) mostly stay.
+    camera.position.x += 1;
+    camera.updateMatrixWorld();
+    expect(frame(sun, camera, 7)[0]).toBe(true);
+    // New casters (a commit): each cascade renders on its turn.
+    const asked = [frame(sun, camera, 8), frame(sun, camera, 8)];
+    expect([asked[0][0], asked[1][0]], 'cascade 0 once for the new casters').toEqual([true, false]);
+    expect([asked[0][1] !== asked[1][1], asked[0][2] !== asked[1][2]], 'each far cascade once, on its turn').toEqual([true, true]);
+    // Old maps are rendered again eventually, even with nothing changed.
+    let renders = 0;
+    for (let i = 0; i < MAX_CACHED_FRAMES + 2; i++) renders += frame(sun, camera, 8).filter(Boolean).length;
+    expect(renders).toBeGreaterThanOrEqual(3);
+    expect(renders).toBeLessThanOrEqual(6);
+    // A new direction renders every map at once.
+    sun.setDirection(new Vector3(0.3, 0.5, 0.2));
+    expect(frame(sun, camera, 8)).toEqual([true, true, true]);
     sun.dispose();
   });
 });

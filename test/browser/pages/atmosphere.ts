@@ -34,6 +34,11 @@ export interface AtmosphereView {
   ground?: boolean;
   /** With `ground`: octaves of its close-range detail (default 0: none). */
   groundDetailOctaves?: number;
+  /**
+   * The sphere turned about x (radians) under the camera: away from its pole, where SphereGeometry's
+   * fan of sliver triangles meets (close-up views).
+   */
+  sphereTiltRad?: number;
   /** Orbit views: the sun behind the camera (a full disc) instead of to the side. */
   sunBehind?: boolean;
   /** Orbit views: over the north pole instead of the equator. */
@@ -118,6 +123,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   }
   if (atmosphere) withAtmosphere(material, atmosphere);
   const sphere = new Mesh(new SphereGeometry(ground, 256, 128), material);
+  sphere.rotation.x = view.sphereTiltRad ?? 0;
   scene.add(sphere);
   if (atmosphere) scene.add(atmosphere.sky);
   const draw = (): number => {
