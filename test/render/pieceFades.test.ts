@@ -12,6 +12,17 @@ function clock(): { now: () => number; advance(ms: number): void } {
   return { now: () => t, advance: (ms) => (t += ms) };
 }
 
+/** A 0.4 s fade with one commit started: `a` (was drawn) fading out, `b` fading in. */
+function commitStarted(): { c: ReturnType<typeof clock>; fades: PieceFades; a: { visible: boolean }; b: { visible: boolean } } {
+  const c = clock();
+  const fades = new PieceFades(0.4, c.now);
+  const a = { visible: true }, b = { visible: false };
+  fades.tick();
+  fades.hide(a);
+  fades.show(b);
+  return { c, fades, a, b };
+}
+
 /** The dither covers a pixel of threshold q (0..1) when q < fade (or 1 − q < fade, flipped): sr_dither.glsl. */
 function covers(state: { fade: number; complement: boolean }, q: number): boolean {
   if (state.fade >= 1) return true;
@@ -49,12 +60,8 @@ describe('PieceFades', () => {
   });
 
   it('a second commit mid-fade finishes the first: the oldest set gone, one phase for all', () => {
-    const c = clock();
-    const fades = new PieceFades(0.4, c.now);
-    const a = { visible: true }, b = { visible: false }, d = { visible: false };
-    fades.tick();
-    fades.hide(a);
-    fades.show(b);
+    const { c, fades, a, b } = commitStarted();
+    const d = { visible: false };
     fades.tick();
     c.advance(100);
     fades.tick(); // a later frame
@@ -67,13 +74,8 @@ describe('PieceFades', () => {
   });
 
   it('keeps a fading-out mesh until its fade ends, then releases it', () => {
-    const c = clock();
-    const fades = new PieceFades(0.4, c.now);
-    const a = { visible: true }, b = { visible: false };
+    const { c, fades, a, b } = commitStarted();
     let released = 0;
-    fades.tick();
-    fades.hide(a);
-    fades.show(b);
     fades.dispose(a, () => released++);
     expect(released).toBe(0);
     c.advance(500);
@@ -85,12 +87,7 @@ describe('PieceFades', () => {
   });
 
   it('shown again while fading out: whole at once; hidden while fading in: gone at once', () => {
-    const c = clock();
-    const fades = new PieceFades(0.4, c.now);
-    const a = { visible: true }, b = { visible: false };
-    fades.tick();
-    fades.hide(a);
-    fades.show(b);
+    const { fades, a, b } = commitStarted();
     fades.show(a);
     fades.hide(b);
     expect(fades.stateOf(a)).toEqual({ fade: 1, complement: false });
@@ -100,12 +97,8 @@ describe('PieceFades', () => {
   });
 
   it('an edit during a fade (fades off) ends the fade first: nothing from before the edit stays drawn', () => {
-    const c = clock();
-    const fades = new PieceFades(0.4, c.now);
-    const a = { visible: true }, b = { visible: false }, edited = { visible: false };
-    fades.tick();
-    fades.hide(a);
-    fades.show(b);
+    const { c, fades, a, b } = commitStarted();
+    const edited = { visible: false };
     fades.tick();
     c.advance(100);
     fades.enabled = false;
