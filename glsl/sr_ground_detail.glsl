@@ -17,14 +17,15 @@
 // triangles are a pixel or two, as a 2×2 quad then spans several of them.
 
 #ifndef SR_GROUND_DETAIL_MAX_M
-#define SR_GROUND_DETAIL_MAX_M 4.0
+#define SR_GROUND_DETAIL_MAX_M 1.0
 #endif
 
 {
   // The planet's frame is the world's, unrotated: view space back to it (transpose of the view rotation).
   vec3 detailPos = uGroundCamera + (-vViewPosition) * mat3(viewMatrix);
-  // Pixel footprint in metres (the longer axis: grazing views stretch it). Only for fading.
-  float detailFp = max(length(dFdx(vViewPosition)), length(dFdy(vViewPosition)));
+  // Pixel footprint in metres (the longer axis: grazing views stretch it), taken at the top of main
+  // before any discard (src/render/planetGround.ts). Only for fading.
+  float detailFp = srGroundFootprintM;
   if (detailFp < 0.4 * SR_GROUND_DETAIL_MAX_M) {
     vec3 detailGrad = vec3(0.0);
     float detailGrain = 0.0;

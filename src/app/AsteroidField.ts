@@ -173,6 +173,8 @@ export class AsteroidField {
   /** Jobs dropped because the asteroid no longer wanted that level. */
   staleCancelled = 0;
   jobsDone = 0;
+  /** Changes whenever a mesh or placeholder joins or leaves the scene (what the bodies cast into shadow maps). */
+  castersVersion = 0;
 
   constructor(private readonly options: AsteroidFieldOptions) {
     this.root.name = 'asteroid field';
@@ -290,6 +292,7 @@ export class AsteroidField {
     if (!a.current && !a.placeholder) {
       a.placeholder = this.placeholders.create(a.spec.radiusM);
       a.pivot.add(a.placeholder);
+      this.castersVersion++;
     }
     this.options.onError(`${what}; gave up after ${verdict.attempts} attempts.`, { level: 'error', key, retry: () => this.retryFailed() });
   }
@@ -305,6 +308,7 @@ export class AsteroidField {
 
   private removePlaceholder(a: AsteroidState): void {
     if (!a.placeholder) return;
+    this.castersVersion++;
     this.placeholders.remove(a.placeholder);
     a.placeholder = null;
   }
@@ -354,6 +358,7 @@ export class AsteroidField {
     a.leaving = a.current;
     a.current = entry;
     a.body.add(entry.mesh);
+    this.castersVersion++;
     if (entry.fadeIn >= 1 && a.leaving) {
       this.disposeEntry(a.leaving);
       a.leaving = null;
@@ -434,6 +439,7 @@ export class AsteroidField {
 
   /** The one place meshes leave the scene and free their GPU memory. */
   private disposeEntry(entry: MeshEntry): void {
+    this.castersVersion++;
     entry.mesh.removeFromParent();
     entry.mesh.geometry.dispose();
     this.geometryBytes -= entry.bytes;

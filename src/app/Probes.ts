@@ -72,6 +72,9 @@ export class Probes {
   private readonly planetBuilt = new Map<Mesh, string>();
   private builds = 0;
   private slowestBuildMs = 0;
+  /** Probes drawn last update, and whether any was in flight (not resting): what they cast into shadow maps. */
+  drawnCount = 0;
+  anyMoving = false;
 
   constructor(private readonly field: AsteroidField | null, private readonly planet: PlanetView | null, world: Group) {
     this.physics = new PhysicsWorld({ gravityAt: (p) => this.gravityAt(p), maxProbes: MAX_PROBES });
@@ -104,6 +107,8 @@ export class Probes {
     if (this.physics.probeCount === 0 && this.built.size === 0 && this.planetBuilt.size === 0) {
       this.physics.update(timeS);
       this.mesh.count = 0;
+      this.drawnCount = 0;
+      this.anyMoving = false;
       return;
     }
     const probes = this.physics.views();
@@ -120,6 +125,8 @@ export class Probes {
     });
     this.mesh.count = drawn.length;
     this.mesh.instanceMatrix.needsUpdate = true;
+    this.drawnCount = drawn.length;
+    this.anyMoving = drawn.some((v) => v.restingOn === null);
   }
 
   stats(): ProbeStats {

@@ -67,7 +67,7 @@ export class SceneBodies {
   /** Bodies that had edits (an undo of a body's last edit must still reach it). */
   private readonly editedTargets = new Set<EditTarget>();
   /** What cast into the planet's shadow maps at the last fit, and its version (fitPlanetShadows). */
-  private readonly castersSeen = { pieces: -1, timeS: Number.NaN, version: 0 };
+  private readonly castersSeen = { pieces: -1, asteroids: -1, probes: -1, timeS: Number.NaN, version: 0 };
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.renderer = options.renderer;
@@ -298,17 +298,17 @@ export class SceneBodies {
   /**
    * The sun's cascades at the planet, for `camera` at scene time `timeS`: a map is rendered again
    * only when its fit or what casts into it changed (Sun.fitCascades `castersVersion`) — the
-   * planet's drawn pieces, or anything that moves: spinning asteroids while scene time runs,
-   * thrown probes.
+   * planet's drawn pieces, the asteroids' meshes, the probes drawn, or anything that moves:
+   * asteroids spinning while scene time runs, probes in flight (a probe at rest stays put).
    */
   fitPlanetShadows(camera: PerspectiveCamera, timeS: number): void {
     if (!this.planet) return;
-    const pieces = this.planet.castersVersion;
-    const moving = this.probes.physics.probeCount > 0 || (this.field !== null && timeS !== this.castersSeen.timeS);
-    if (moving || pieces !== this.castersSeen.pieces) this.castersSeen.version++;
-    this.castersSeen.pieces = pieces;
-    this.castersSeen.timeS = timeS;
-    this.planet.fitShadows(camera, this.castersSeen.version);
+    const seen = this.castersSeen;
+    const now = { pieces: this.planet.castersVersion, asteroids: this.field?.castersVersion ?? 0, probes: this.probes.drawnCount };
+    const moving = this.probes.anyMoving || (this.field !== null && timeS !== seen.timeS);
+    if (moving || now.pieces !== seen.pieces || now.asteroids !== seen.asteroids || now.probes !== seen.probes) seen.version++;
+    Object.assign(seen, now, { timeS });
+    this.planet.fitShadows(camera, seen.version);
   }
 
   /** After a lost WebGL context is restored: the atmosphere's tables and every shadow map are rendered again. */

@@ -151,8 +151,6 @@ export class Sun extends Group {
   private renderAllMaps = true;
   /** What each map was last rendered for (fits with a casters' version). */
   private readonly mapCache = new CascadeMapCache();
-  /** Maps rendered by fits so far (tests, stats). */
-  mapRenders = 0;
   private readonly cascadeMapScale: number[] | undefined;
   private readonly cascadeList: Cascade[] = [];
 
@@ -350,7 +348,8 @@ export class Sun extends Group {
     const casterM = Math.max(options.casterDepthM ?? farM, 0);
     const stagger = options.stagger === true && n > 2 && !this.renderAllMaps;
     const cached = options.castersVersion !== undefined;
-    if (this.renderAllMaps) this.mapCache.clear();
+    // A fit without a version re-fits maps the cache does not know about.
+    if (this.renderAllMaps || !cached) this.mapCache.clear();
     this.staggerFrame++;
     for (let i = 0; i < n; i++) {
       const shadow = this.cascadeList[i].light.shadow;
@@ -366,7 +365,6 @@ export class Sun extends Group {
       // Cached: the map already holds this fit's depths (an update asked for and not yet rendered stays asked for).
       if (cached && !this.mapCache.needsRender(i, this.fitKey(this.cascadeList[i], scratchCenter, r, options.castersVersion!), this.staggerFrame)) continue;
       shadow.needsUpdate = true;
-      this.mapRenders++;
       this.fitCascade(this.cascadeList[i], scratchCenter, r, casterM);
     }
     this.renderAllMaps = false;

@@ -6,7 +6,8 @@
  * a few hundred metres, per vertex (glsl/sr_ground_common.glsl says why). The palette is seeded per planet. The camera's position in the
  * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}). Close to the ground a
  * per-pixel detail layer takes over below the mesh's cells (glsl/sr_ground_detail.glsl: a fractal
- * bump and albedo grain from 4 m down, `detailOctaves` of them, skipped where it cannot show).
+ * bump and albedo grain from the finest cell size down, `detailOctaves` of them, skipped where it
+ * cannot show).
  */
 import { Color, Vector3, type IUniform, type MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
@@ -38,7 +39,10 @@ export interface PlanetGroundOptions {
   detailMaxM?: number;
 }
 
-/** Detail octaves by quality: `auto` 3 (from the finest cell, 1 m on seed 4, to 0.25 m), `high` 5 (to 6 cm). */
+/**
+ * Detail octaves by quality: `auto` 3, `high` 5, from the finest cell size (0.74 m on seed 4)
+ * halving; the float32 floor drops those under R · 2⁻²⁰ (on seed 4 `high` keeps 4, to 9 cm).
+ */
 export const GROUND_DETAIL_OCTAVES = { auto: 3, high: 5 } as const;
 
 /** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
@@ -53,6 +57,7 @@ const PATCH = {
   color: '#include <color_fragment>',
   roughness: '#include <roughnessmap_fragment>',
   normal: '#include <normal_fragment_maps>',
+  clipping: '#include <clipping_planes_fragment>',
 };
 
 export class PlanetGround {
@@ -108,7 +113,9 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
   const define = detailOctaves > 0 ? `#define SR_GROUND_DETAIL_OCTAVES ${detailOctaves}\n#define SR_GROUND_DETAIL_MAX_M ${detailMaxM}\n` : '';
   const vs = define + shader.vertexShader;
   const fs = define + shader.fragmentShader;
-  for (const [text, chunk] of [[vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness], [fs, PATCH.normal]] as const) {
+  for (const [text, chunk] of [
+    [vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness], [fs, PATCH.normal], [fs, PATCH.clipping],
+  ] as const) {
     if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
   }
   const chunks = {
@@ -116,6 +123,9 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
     sr_ground_detail: detailChunk,
   };
   const detail = detailOctaves > 0 ? `${PATCH.normal}\n#include <sr_ground_detail>` : PATCH.normal;
+  // The detail's pixel footprint, from screen-space derivatives: taken before any discard (the
+  // cross-fade's dither), where every pixel of the quad still runs.
+  const footprint = detailOctaves > 0 ? `float srGroundFootprintM = max(length(dFdx(vViewPosition)), length(dFdy(vViewPosition)));\n${PATCH.clipping}` : PATCH.clipping;
   shader.vertexShader = glslWithIncludes(
     vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_common>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
     'ground.vert', { external: THREE_CHUNK_NAMES, chunks },
@@ -125,7 +135,8 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
       .replace(PATCH.fragmentCommon, `${PATCH.fragmentCommon}\n#include <sr_ground>`)
       .replace(PATCH.color, `${PATCH.color}\n#include <sr_ground_color>`)
       .replace(PATCH.roughness, `${PATCH.roughness}\n#include <sr_ground_roughness>`)
-      .replace(PATCH.normal, detail),
+      .replace(PATCH.normal, detail)
+      .replace(PATCH.clipping, footprint),
     'ground.frag', { external: THREE_CHUNK_NAMES, chunks },
   );
 }

@@ -95,6 +95,8 @@ describe('Sun: staggered cascades', () => {
     frame(sun, camera, 7); // the other far cascade's turn
     const positions = sun.cascadeLights.map((l) => l.position.clone());
     for (let i = 0; i < 6; i++) expect(frame(sun, camera, 7), `hovering, frame ${i}`).toEqual([false, false, false]);
+    // three must not render them on its own either.
+    expect(sun.cascadeLights.every((l) => !l.shadow.autoUpdate)).toBe(true);
     sun.cascadeLights.forEach((l, k) => expect(l.position.equals(positions[k]), `cascade ${k} kept its fit`).toBe(true));
     // Under a texel of the finest map (2048 texels over ~190 m: ~9 cm): nothing changes.
     camera.position.x += 0.01;
@@ -116,6 +118,14 @@ describe('Sun: staggered cascades', () => {
     // A new direction renders every map at once.
     sun.setDirection(new Vector3(0.3, 0.5, 0.2));
     expect(frame(sun, camera, 8)).toEqual([true, true, true]);
+    // A fit without a version (re-fitted maps the cache does not know) renders them again after.
+    frame(sun, camera, 8);
+    camera.position.x += 5;
+    camera.updateMatrixWorld();
+    frame(sun, camera);
+    camera.position.x -= 5;
+    camera.updateMatrixWorld();
+    expect(frame(sun, camera, 8)[0], 'cascade 0 back where it was, rendered again').toBe(true);
     sun.dispose();
   });
 });
