@@ -3,7 +3,8 @@
 varying vec4 vGround;
 #ifdef SR_GROUND_DETAIL_OCTAVES
 #include <sr_procnoise>
-uniform vec3 uGroundCamera;
+uniform vec3 uGroundCameraHigh;
+uniform vec3 uGroundCameraLow;
 uniform uint uGroundSalt;
 uniform float uGroundDetailMinM;
 #endif

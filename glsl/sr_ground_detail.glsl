@@ -21,8 +21,10 @@
 #endif
 
 {
-  // The planet's frame is the world's, unrotated: view space back to it (transpose of the view rotation).
-  vec3 detailPos = uGroundCamera + (-vViewPosition) * mat3(viewMatrix);
+  // The planet's frame is the world's, unrotated: view space back to it (transpose of the view
+  // rotation). The camera comes in two parts (groundCameraSplit): high + (low + offset) rounds the
+  // same way for a ground point wherever the camera is, so the pattern does not jump as it moves.
+  vec3 detailPos = uGroundCameraHigh + (uGroundCameraLow + (-vViewPosition) * mat3(viewMatrix));
   // Pixel footprint in metres (the longer axis: grazing views stretch it), taken at the top of main
   // before any discard (src/render/planetGround.ts). Only for fading.
   float detailFp = srGroundFootprintM;

@@ -73,6 +73,9 @@ export class PlanetGround {
     const mareDark = prng.range(0.4, 0.6);
     this.uniforms = {
       uGroundCamera: { value: new Vector3() },
+      // The same split in two (groundCameraSplit), for the close-range detail.
+      uGroundCameraHigh: { value: new Vector3() },
+      uGroundCameraLow: { value: new Vector3() },
       uGroundRadius: { value: options.meanRadiusM },
       uGroundRelief: { value: options.reliefM },
       uGroundRegolith: { value: new Color(...base) },
@@ -90,6 +93,9 @@ export class PlanetGround {
   /** The camera in the planet's frame (metres), each frame. */
   setCamera(cameraInBody: readonly [number, number, number]): void {
     (this.uniforms.uGroundCamera.value as Vector3).set(...cameraInBody);
+    const { high, low } = groundCameraSplit(cameraInBody);
+    (this.uniforms.uGroundCameraHigh.value as Vector3).set(...high);
+    (this.uniforms.uGroundCameraLow.value as Vector3).set(...low);
   }
 
   /** Patches `material` in place (returned) to draw this ground. */
@@ -102,6 +108,21 @@ export class PlanetGround {
     });
     return material;
   }
+}
+
+/** The grid the camera's high part snaps to (m): a power of two, so the high part is exact in float32. */
+export const GROUND_CAMERA_GRID_M = 1024;
+
+/**
+ * The camera in the planet's frame as `high + low`: `high` on a 1,024 m grid (exact in float32),
+ * `low` the small rest (float32 keeps it to micrometres). The detail layer sums
+ * `high + (low + offset)`, which rounds the same way for a given ground point whatever the camera
+ * does, so the pattern stays on the ground; one float32 camera position rounded differently each
+ * frame (4 mm at 62 km) and the whole pattern jumped by that as the camera moved.
+ */
+export function groundCameraSplit(cameraInBody: readonly [number, number, number]): { high: [number, number, number]; low: [number, number, number] } {
+  const high = cameraInBody.map((c) => Math.round(c / GROUND_CAMERA_GRID_M) * GROUND_CAMERA_GRID_M) as [number, number, number];
+  return { high, low: cameraInBody.map((c, i) => c - high[i]) as [number, number, number] };
 }
 
 /** The finest detail wavelength float32 positions carry without sparkle at radius `radiusM`: eight ulps. */
