@@ -9,8 +9,10 @@
 // per vertex every octave counts there (11 octaves: +8–13 ms against none): 8 octaves in all.
 #include <sr_procnoise>
 
-// The camera in the planet's frame (the frame is not rotated: body = world − centre).
-uniform vec3 uGroundCamera;
+// The camera in the planet's frame (the frame is not rotated: body = world − centre), as a part on
+// a 1,024 m grid and the small rest (src/render/planetGround.ts groundCameraSplit).
+uniform vec3 uGroundCameraHigh;
+uniform vec3 uGroundCameraLow;
 uniform float uGroundRadius;
 uniform float uGroundRelief;
 uniform uint uGroundSalt;
@@ -27,7 +29,7 @@ varying vec4 vGround;
 const float SR_GROUND_PIXEL_RAD = 0.0016;
 
 vec4 srGroundVertex(vec3 worldPosition, vec3 worldNormal) {
-  vec3 p = uGroundCamera + (worldPosition - cameraPosition);
+  vec3 p = uGroundCameraHigh + (uGroundCameraLow + (worldPosition - cameraPosition));
   float r = length(p);
   vec3 up = p / r;
   float flatness = dot(normalize(worldNormal), up);

@@ -72,8 +72,7 @@ export class PlanetGround {
     const base = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as [number, number, number];
     const mareDark = prng.range(0.4, 0.6);
     this.uniforms = {
-      uGroundCamera: { value: new Vector3() },
-      // The same split in two (groundCameraSplit), for the close-range detail.
+      // The camera in the planet's frame, split in two (groundCameraSplit).
       uGroundCameraHigh: { value: new Vector3() },
       uGroundCameraLow: { value: new Vector3() },
       uGroundRadius: { value: options.meanRadiusM },
@@ -92,7 +91,6 @@ export class PlanetGround {
 
   /** The camera in the planet's frame (metres), each frame. */
   setCamera(cameraInBody: readonly [number, number, number]): void {
-    (this.uniforms.uGroundCamera.value as Vector3).set(...cameraInBody);
     const { high, low } = groundCameraSplit(cameraInBody);
     (this.uniforms.uGroundCameraHigh.value as Vector3).set(...high);
     (this.uniforms.uGroundCameraLow.value as Vector3).set(...low);
