@@ -53,8 +53,8 @@ void main() {
     }
   }
   #ifdef SR_ATMO_TRANSMIT
-    // The frame below is display-encoded: sRGB(x · T) ≈ sRGB(x) · T^(1/2.2).
-    gl_FragColor = vec4(pow(T, vec3(1.0 / 2.2)), 1.0);
+    // The frame below is linear HDR (FrameOutput): light behind the air is multiplied by T.
+    gl_FragColor = vec4(T, 1.0);
   #else
     gl_FragColor = vec4(L, 1.0);
     #include <tonemapping_fragment>

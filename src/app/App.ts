@@ -25,6 +25,7 @@ import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
 import { shortRenderer, StatsOverlay } from './ui/StatsOverlay';
 import { createRenderer } from './renderer';
+import { FrameOutput } from '../render/FrameOutput';
 import { encodeView, type AppState, type CameraState } from './urlState';
 import { UrlSync } from './urlSync';
 
@@ -51,6 +52,8 @@ const FAR_M = 1e8;
  */
 export class App {
   readonly renderer: WebGLRenderer;
+  /** The HDR target, bloom and tone mapping every frame and screenshot goes through. */
+  readonly output: FrameOutput;
   readonly scene = new Scene();
   /** The camera in world space (metres, float64 on the CPU): controls move this one. */
   readonly camera: PerspectiveCamera;
@@ -122,6 +125,7 @@ export class App {
     Mesh.prototype.raycast = acceleratedRaycast;
 
     this.renderer = createRenderer();
+    this.output = new FrameOutput(this.renderer);
     this.container.appendChild(this.renderer.domElement);
 
     this.ui = document.createElement('div');
@@ -220,7 +224,7 @@ export class App {
     this.sky.update(this.renderer, this.bodies?.daylight ?? 0); // renders only when the seed changed; stars fade by day
     const programs = this.renderer.info.programs;
     this.frameCompiles.beforeRender(programs ?? undefined);
-    this.drawShifted(() => this.renderer.render(this.scene, this.renderCamera));
+    this.drawShifted(() => this.output.render(this.scene, this.renderCamera));
     this.frameCompiles.afterRender(this.renderer.info.programs ?? undefined);
     this.stats.frame(timeMs);
   }
@@ -270,7 +274,7 @@ export class App {
     try {
       this.field?.update(this.camera, this.renderer.getDrawingBufferSize(new Vector2()).y, 0, time);
       let capture: Promise<CaptureResult> | null = null;
-      this.drawShifted(() => (capture = captureView(this.renderer, this.scene, this.renderCamera, width, height)));
+      this.drawShifted(() => (capture = captureView(this.output, this.scene, this.renderCamera, width, height)));
       const result = await capture!;
       const view = encodeView(this.currentCamera(), time);
       const mode = this.state.mode === 'screenshot' ? 'explore' : this.state.mode;
@@ -349,6 +353,7 @@ export class App {
     this.gallery = new Gallery({
       container: this.container,
       renderer: this.renderer,
+      output: this.output,
       mesher: this.mesher,
       progress: this.progress,
       start: state.start,
@@ -392,14 +397,8 @@ export class App {
     const previous = this.bodies ? this.state : null;
     this.state = state;
     const scene = sceneKind(state.mode);
-    if (
-      !previous ||
-      previous.seed !== state.seed ||
-      previous.quality !== state.quality ||
-      sceneKind(previous.mode) !== scene
-    ) {
-      this.buildScene(state.seed, scene);
-    }
+    const same = previous && previous.seed === state.seed && previous.quality === state.quality;
+    if (!same || sceneKind(previous.mode) !== scene) this.buildScene(state.seed, scene);
     const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
     this.controls.target.fromArray(cam.target);
@@ -413,6 +412,7 @@ export class App {
   /** Builds what `sceneSpec(seed, kind)` describes (SceneBodies.ts); it starts once the workers are up. */
   private buildScene(seed: number, kind: SceneKind): void {
     this.bodies?.dispose();
+    this.output.bloom = this.detailQuality();
     this.bodies = new SceneBodies(sceneSpec(seed, kind), {
       renderer: this.renderer,
       scene: this.scene,
@@ -457,11 +457,8 @@ export class App {
   private readonly onContextLost = (event: Event): void => {
     event.preventDefault(); // tells the browser we want the context back
     this.contextLost = true;
-    this.notices.show(
-      'error',
-      'The GPU context was lost (driver reset or too many tabs). Waiting for the browser to restore it…',
-      'context',
-    );
+    const why = 'The GPU context was lost (driver reset or too many tabs). Waiting for the browser to restore it…';
+    this.notices.show('error', why, 'context');
   };
 
   private readonly onContextRestored = (): void => {
@@ -486,6 +483,7 @@ export class App {
     this.mesher?.dispose();
     this.sky.detach(this.scene);
     this.sky.dispose();
+    this.output.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
     this.ui.remove();

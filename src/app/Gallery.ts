@@ -5,10 +5,9 @@
  * standard material otherwise — into the app's one WebGL context, then copied into the
  * cell's 2D canvas. No WebGL context per cell.
  *
- * Thumbnails go through the on-screen path (renderer resized to the thumbnail, drawn to the
- * default framebuffer, read back in the same task), like `captureView`: the same tone mapping,
- * sRGB output and MSAA as what the explorer shows. A render target would skip both (three
- * applies them only when drawing to the screen).
+ * Thumbnails go through the on-screen path (renderer resized to the thumbnail, drawn by the
+ * app's FrameOutput to the default framebuffer, read back in the same task), like `captureView`:
+ * the same HDR target, MSAA, tone mapping and sRGB output as what the explorer shows.
  *
  * Deterministic: the mesh is a pure function of the seed, the camera and the sun are frozen
  * per seed, and nothing depends on time.
@@ -29,6 +28,7 @@ import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
+import type { FrameOutput } from '../render/FrameOutput';
 import { frameMesh } from '../render/frameMesh';
 import { asteroidGrid, sceneSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
@@ -53,6 +53,8 @@ export interface GalleryOptions {
   container: HTMLElement;
   /** The app's renderer: every thumbnail is drawn with it (one WebGL context). */
   renderer: WebGLRenderer;
+  /** The app's frame output (HDR target, tone mapping): thumbnails look as the explorer does. */
+  output: FrameOutput;
   /** Body jobs (the app's mesher, on the sampling path the probe chose). */
   mesher: BodyMesher;
   /** The app's progress: one task per page fill. */
@@ -342,7 +344,7 @@ export class Gallery {
         renderer.setPixelRatio(1);
         renderer.setSize(px, px, false);
         renderer.setRenderTarget(null);
-        renderer.render(scene, camera);
+        this.options.output.render(scene, camera);
         const gl = renderer.getContext();
         gl.readPixels(0, 0, px, px, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
       } finally {

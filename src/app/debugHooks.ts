@@ -147,7 +147,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
         const t0 = performance.now();
         // The shadow fit a frame makes (staggered cascades re-render their maps in turn, as in the app's own frames).
         if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.fitPlanetShadows(app.camera, app.sceneTime());
-        app.drawShifted(() => app.renderer.render(app.scene, app.renderCamera));
+        app.drawShifted(() => app.output.render(app.scene, app.renderCamera));
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
         ms.push(performance.now() - t0);
       }

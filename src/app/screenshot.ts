@@ -1,9 +1,11 @@
 /**
  * Screenshots at any size the GPU allows: the view is rendered in tiles (camera view
- * offsets) through the normal on-screen path — same tone mapping and colour space as what
- * the user sees — each tile read back right after it is drawn, and stitched into one PNG.
+ * offsets) through the normal on-screen path (FrameOutput: HDR target, bloom, tone mapping and
+ * colour space as the user sees them), each tile read back right after it is drawn, and stitched
+ * into one PNG. Bloom is per tile: past one tile (4,096 px) a glow near a tile edge is cut there.
  */
 import { Vector2, type Camera, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
+import type { FrameOutput } from '../render/FrameOutput';
 
 export interface CaptureResult {
   blob: Blob;
@@ -37,12 +39,13 @@ export function capSize(width: number, height: number, max: number): { width: nu
 }
 
 export async function captureView(
-  renderer: WebGLRenderer,
+  output: FrameOutput,
   scene: Scene,
   camera: PerspectiveCamera,
   requestedWidth: number,
   requestedHeight: number,
 ): Promise<CaptureResult> {
+  const renderer = output.renderer;
   const limits = captureLimits(renderer);
   const { width, height, capped } = capSize(requestedWidth, requestedHeight, limits.max);
   const canvas = document.createElement('canvas');
@@ -67,7 +70,7 @@ export async function captureView(
         camera.setViewOffset(width, height, x, y, tw, th);
         camera.updateProjectionMatrix();
         renderer.setRenderTarget(null);
-        renderer.render(scene, camera as Camera);
+        output.render(scene, camera as Camera);
         // Same task as the draw: the drawing buffer is still intact.
         const pixels = new Uint8ClampedArray(tw * th * 4);
         gl.readPixels(0, 0, tw, th, gl.RGBA, gl.UNSIGNED_BYTE, pixels);

@@ -15,6 +15,7 @@ import { withSunCascades } from '../../../src/render/sunCascades';
 import { PlanetGround } from '../../../src/render/planetGround';
 import { Sun } from '../../../src/render/Sun';
 import { planetGround } from '../../../src/scene/planets';
+import { FrameOutput } from '../../../src/render/FrameOutput';
 
 export interface AtmosphereView {
   seed: number;
@@ -63,6 +64,8 @@ export interface AtmosphereShot {
 }
 
 let renderer: WebGLRenderer | null = null;
+/** As the app draws on a software GPU: HDR target and tone mapping, no bloom. */
+let output: FrameOutput | null = null;
 
 function getRenderer(width: number, height: number): WebGLRenderer {
   if (!renderer) {
@@ -71,6 +74,7 @@ function getRenderer(width: number, height: number): WebGLRenderer {
     renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true, logarithmicDepthBuffer: true });
     renderer.outputColorSpace = SRGBColorSpace;
     renderer.toneMapping = ACESFilmicToneMapping;
+    output = new FrameOutput(renderer, { bloom: false });
   }
   renderer.setPixelRatio(1);
   renderer.setSize(width, height, false);
@@ -132,7 +136,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
       const illum = sun.light.color.clone().multiplyScalar(sun.light.intensity);
       atmosphere.update(r, camera.position, new Vector3(0, 0, 0), sunDir, illum);
     }
-    r.render(scene, camera);
+    output!.render(scene, camera);
     const px = new Uint8Array(4);
     const gl = r.getContext();
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
@@ -167,7 +171,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
     atmosphere.sky.visible = false;
     const raw1 = (): number => {
       const t0 = performance.now();
-      r.render(scene, camera);
+      output!.render(scene, camera);
       const px = new Uint8Array(4);
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
       return performance.now() - t0;

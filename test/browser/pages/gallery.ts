@@ -1,16 +1,19 @@
 /**
  * Page-side set-up for test/browser/gallery.test.ts (dev server, srImport): the Gallery on
- * its own, with a renderer configured like App's, a JS-worker BodyMesher and a Progress —
+ * its own, with App's renderer and frame output, a JS-worker BodyMesher and a Progress —
  * what App passes it once wired.
  */
-import { ACESFilmicToneMapping, PCFShadowMap, SRGBColorSpace, WebGLRenderer } from 'three';
+import type { WebGLRenderer } from 'three';
 import { Gallery, clearGalleryCache, galleryCacheStats, type GalleryQuality } from '../../../src/app/Gallery';
 import { Progress } from '../../../src/app/progress';
+import { createRenderer } from '../../../src/app/renderer';
+import { FrameOutput } from '../../../src/render/FrameOutput';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 
 interface Env {
   gallery: Gallery;
   renderer: WebGLRenderer;
+  output: FrameOutput;
   mesher: BodyMesher;
   progress: Progress;
   opened: number[];
@@ -27,12 +30,9 @@ export function openGallery(options: { start: number; count: number; quality?: G
   document.body.style.margin = '0';
   document.body.style.background = '#000';
   document.body.appendChild(container);
-  const renderer = new WebGLRenderer({ antialias: true, logarithmicDepthBuffer: true });
-  renderer.outputColorSpace = SRGBColorSpace;
-  renderer.toneMapping = ACESFilmicToneMapping;
-  renderer.shadowMap.enabled = true;
-  renderer.shadowMap.type = PCFShadowMap;
+  const renderer = createRenderer();
   renderer.setSize(640, 480, false);
+  const output = new FrameOutput(renderer);
   const mesher = new BodyMesher({ sampling: 'js-worker' });
   const progress = new Progress();
   const opened: number[] = [];
@@ -40,6 +40,7 @@ export function openGallery(options: { start: number; count: number; quality?: G
   const gallery = new Gallery({
     container,
     renderer,
+    output,
     mesher,
     progress,
     start: options.start,
@@ -50,7 +51,7 @@ export function openGallery(options: { start: number; count: number; quality?: G
     onOpen: (seed) => opened.push(seed),
     onPage: (start) => paged.push(start),
   });
-  env = { gallery, renderer, mesher, progress, opened, paged, progressMax: 0 };
+  env = { gallery, renderer, output, mesher, progress, opened, paged, progressMax: 0 };
   // For page.waitForFunction (it cannot import modules).
   (window as { __galleryReady?: () => boolean }).__galleryReady = () => env?.gallery.ready() ?? false;
   progress.subscribe((s) => {
@@ -115,6 +116,7 @@ export function closeGallery(): void {
   if (!env) return;
   env.gallery.dispose();
   env.mesher.dispose();
+  env.output.dispose();
   env.renderer.dispose();
   env = null;
 }

@@ -1,0 +1,120 @@
+/**
+ * The frame's way to the screen. The scene renders into a linear HDR target (half float, with the
+ * MSAA the canvas used to have); the brightest pixels — the sun's disc, a hot specular glint —
+ * bloom (three's UnrealBloomPass: a luminance high pass at half size, five blurred mips added
+ * back); one output pass tone-maps with the renderer's ACES and exposure and encodes sRGB into
+ * whatever target is bound when {@link FrameOutput.render} is called (the canvas, as a rule).
+ *
+ * So everything the scene blends — the atmosphere's transmittance and in-scattered light, the
+ * sun's glow, the stars — adds up in linear light before tone mapping, and bloom bleeds over
+ * whatever hides part of the sun (a planet's limb, an asteroid), as a lens does.
+ *
+ * The target follows the drawing-buffer size at each call (the screenshot's tiles resize the
+ * renderer between draws). Without a colour-renderable float format (WebGL2 without
+ * EXT_color_buffer_float) it falls back to an 8-bit target and no bloom: highlights then clip
+ * before tone mapping, the only loss.
+ */
+import {
+  HalfFloatType,
+  UnsignedByteType,
+  Vector2,
+  WebGLRenderTarget,
+  type Camera,
+  type Scene,
+  type WebGLRenderer,
+} from 'three';
+import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
+import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
+
+export interface BloomSettings {
+  /** How much of the blurred bright light is added back (UnrealBloomPass strength). */
+  strength: number;
+  /** 0 = tight glow (the fine mips dominate) … 1 = wide (UnrealBloomPass radius). */
+  radius: number;
+  /** Linear luminance (before exposure) above which a pixel blooms. */
+  threshold: number;
+}
+
+/**
+ * Only what is far brighter than lit ground blooms: the sun's disc is 60× its colour, rock in
+ * full sun ≈ 1 (sun intensity 3 × albedo ≈ 0.3). Tuned by eye on the H100 image set.
+ */
+export const DEFAULT_BLOOM: BloomSettings = { strength: 0.4, radius: 0.35, threshold: 2.5 };
+
+/** MSAA samples of the HDR target (three clamps to the context's MAX_SAMPLES). */
+const SAMPLES = 4;
+
+export class FrameOutput {
+  /** False where no float format is colour-renderable: an 8-bit target, bloom off. */
+  readonly hdr: boolean;
+  private readonly target: WebGLRenderTarget;
+  private readonly bloomPass: UnrealBloomPass | null;
+  private readonly outputPass = new OutputPass();
+  private bloomOn: boolean;
+  private readonly size = new Vector2();
+
+  constructor(
+    readonly renderer: WebGLRenderer,
+    options: { bloom?: boolean; settings?: BloomSettings } = {},
+  ) {
+    this.hdr = renderer.extensions.has('EXT_color_buffer_float') || renderer.extensions.has('EXT_color_buffer_half_float');
+    renderer.getDrawingBufferSize(this.size);
+    const w = Math.max(1, this.size.x);
+    const h = Math.max(1, this.size.y);
+    this.target = new WebGLRenderTarget(w, h, { type: this.hdr ? HalfFloatType : UnsignedByteType, samples: SAMPLES });
+    this.target.texture.name = 'FrameOutput.scene';
+    const s = options.settings ?? DEFAULT_BLOOM;
+    this.bloomPass = this.hdr ? new UnrealBloomPass(new Vector2(w, h), s.strength, s.radius, s.threshold) : null;
+    this.bloomOn = options.bloom ?? true;
+  }
+
+  /** Bloom on or off (the HDR target and tone mapping stay either way). */
+  set bloom(on: boolean) {
+    this.bloomOn = on;
+  }
+
+  get bloom(): boolean {
+    return this.bloomOn && this.bloomPass !== null;
+  }
+
+  /**
+   * Renders `scene` through the HDR target and bloom into the render target bound now (null = the
+   * canvas). `renderer.info.render` afterwards counts the whole frame: the scene, its shadow maps
+   * and the post passes.
+   */
+  render(scene: Scene, camera: Camera): void {
+    const { renderer, target } = this;
+    this.fitSize();
+    const destination = renderer.getRenderTarget();
+    const info = renderer.info;
+    const autoReset = info.autoReset;
+    info.reset();
+    info.autoReset = false;
+    try {
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+      if (this.bloom) this.bloomPass!.render(renderer, target, target, 0, false);
+      // OutputPass draws to the screen or to its write buffer: give it the destination.
+      this.outputPass.renderToScreen = destination === null;
+      this.outputPass.render(renderer, destination!, target, 0, false);
+    } finally {
+      info.autoReset = autoReset;
+      renderer.setRenderTarget(destination);
+    }
+  }
+
+  dispose(): void {
+    this.target.dispose();
+    this.bloomPass?.dispose();
+    this.outputPass.dispose();
+  }
+
+  private fitSize(): void {
+    const { x, y } = this.renderer.getDrawingBufferSize(this.size);
+    const w = Math.max(1, x);
+    const h = Math.max(1, y);
+    if (w === this.target.width && h === this.target.height) return;
+    this.target.setSize(w, h);
+    this.bloomPass?.setSize(w, h);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * FrameOutput (src/render/FrameOutput.ts) in real Chromium WebGL2: the sun's disc half hidden
+ * behind a black sphere. With bloom its light spills over the sphere's limb, as through a lens;
+ * without, the depth-tested glow stops at the limb. Saved as test-results/bloom-{off,on}.png.
+ */
+import { writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { resultPath, useBlankPages } from './harness';
+
+const pages = useBlankPages();
+const PAGE = '/test/browser/pages/frameOutput.ts';
+
+function savePng(name: string, dataUrl: string): void {
+  writeFileSync(resultPath(name), Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+}
+
+it('bloom: the sun spills over an occluding limb; space far from it stays dark; info counts the whole frame', async () => {
+  const page = await pages.open();
+  const r = await page.evaluate(async ([path]) => (await srImport(path)).sunBloom(), [PAGE] as const);
+  savePng('bloom-off.png', r.pngOff);
+  savePng('bloom-on.png', r.pngOn);
+  console.log(
+    `bloom: hdr ${r.hdr}; over the limb ${r.overLimbOff.toFixed(1)} → ${r.overLimbOn.toFixed(1)}, ` +
+      `disc ${r.discOff.toFixed(0)} / ${r.discOn.toFixed(0)}, far corner ${r.cornerOff.toFixed(1)} → ${r.cornerOn.toFixed(1)}; ` +
+      `${r.triangles} triangles counted (sphere ${r.sphereTriangles})`,
+  );
+  expect(r.hdr, 'SwiftShader has EXT_color_buffer_float: a half-float target').toBe(true);
+  expect(r.discOff, 'the visible half of the disc is white').toBeGreaterThan(240);
+  expect(r.discOn).toBeGreaterThan(240);
+  expect(r.overLimbOff, 'without bloom the sphere hides the glow').toBeLessThan(3);
+  expect(r.overLimbOn, 'with bloom the sun spills over the limb').toBeGreaterThan(r.overLimbOff + 15);
+  expect(Math.abs(r.cornerOn - r.cornerOff), 'space far from the sun is not washed out').toBeLessThan(3);
+  expect(r.triangles, 'the scene pass is counted, not only the last full-screen pass').toBeGreaterThanOrEqual(r.sphereTriangles);
+});
