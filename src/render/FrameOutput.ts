@@ -1,6 +1,6 @@
 /**
- * The frame's way to the screen. The scene renders into a linear HDR target (half float, with the
- * MSAA the canvas used to have); the brightest pixels — the sun's disc, a hot specular glint —
+ * The frame's way to the screen. The scene renders into a linear HDR target (R11F_G11F_B10F, with
+ * the MSAA the canvas used to have); the brightest pixels — the sun's disc, a hot specular glint —
  * bloom (three's UnrealBloomPass: a luminance high pass at half size, five blurred mips added
  * back); one output pass tone-maps with the renderer's ACES and exposure and encodes sRGB into
  * whatever target is bound when {@link FrameOutput.render} is called (the canvas, as a rule).
@@ -16,7 +16,10 @@
  */
 import {
   HalfFloatType,
+  RGBAFormat,
+  RGBFormat,
   UnsignedByteType,
+  UnsignedInt101111Type,
   Vector2,
   WebGLRenderTarget,
   type Camera,
@@ -57,11 +60,15 @@ export class FrameOutput {
     readonly renderer: WebGLRenderer,
     options: { bloom?: boolean; settings?: BloomSettings } = {},
   ) {
-    this.hdr = renderer.extensions.has('EXT_color_buffer_float') || renderer.extensions.has('EXT_color_buffer_half_float');
+    const float = renderer.extensions.has('EXT_color_buffer_float');
+    this.hdr = float || renderer.extensions.has('EXT_color_buffer_half_float');
     renderer.getDrawingBufferSize(this.size);
     const w = Math.max(1, this.size.x);
     const h = Math.max(1, this.size.y);
-    this.target = new WebGLRenderTarget(w, h, { type: this.hdr ? HalfFloatType : UnsignedByteType, samples: SAMPLES });
+    // R11F_G11F_B10F (4 bytes a sample, no alpha: the frame is opaque) where floats render, else
+    // RGBA16F (8 bytes). On the H100 the 4× MSAA target's bandwidth is most of the pipeline's cost.
+    const [type, format] = float ? [UnsignedInt101111Type, RGBFormat] : [this.hdr ? HalfFloatType : UnsignedByteType, RGBAFormat];
+    this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES });
     this.target.texture.name = 'FrameOutput.scene';
     const s = options.settings ?? DEFAULT_BLOOM;
     this.bloomPass = this.hdr ? new UnrealBloomPass(new Vector2(w, h), s.strength, s.radius, s.threshold) : null;
