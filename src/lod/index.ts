@@ -26,3 +26,4 @@ export * from './retry.ts';
 export * from './reselect.ts';
 export * from './asteroidLevels.ts';
 export * from './planetEdits.ts';
+export * from './levelErrors.ts';

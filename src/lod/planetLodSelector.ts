@@ -73,7 +73,7 @@ export class PlanetLodSelector {
   private shell: PlanetShell;
   private field: FieldFn;
   private lipschitz: number;
-  private readonly options: SelectOptions;
+  private options: SelectOptions;
   private previous: Selection | null = null;
   private readonly record = new HomogeneousRecord();
   private readonly ready = new Set<ChunkKey>();
@@ -109,11 +109,16 @@ export class PlanetLodSelector {
    * The planet was edited (issue 19): its field now has the user's brushes, its shell holds them, and
    * what was known about the chunks they reached (empty, full, proofs) is forgotten.
    */
-  edit(field: FieldFn, lipschitz: number, shell: PlanetShell, reached: (key: ChunkKey) => boolean): void {
+  edit(
+    field: FieldFn, lipschitz: number, shell: PlanetShell, reached: (key: ChunkKey) => boolean,
+    edited?: (a: ChunkAddress) => boolean,
+  ): void {
     this.field = field;
     this.lipschitz = lipschitz;
     this.shell = shell;
     this.record.forget(reached);
+    // Brushes are sharp and no band limit knows them: a whole cell of error where any reaches.
+    if (edited) this.options = { ...this.options, cellErrorAt: edited };
   }
 
   /**

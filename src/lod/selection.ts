@@ -31,6 +31,13 @@ export interface SelectOptions {
   hysteresis?: number;
   /** Geometric error of level l in metres = errorScale · cell size of level l (default 1). */
   errorScale?: number;
+  /**
+   * Geometric error per level, metres (levelErrors.ts: what each level's band limit drops, at least a
+   * fraction of a cell); replaces errorScale · cell size where given.
+   */
+  levelErrorM?: readonly number[];
+  /** Chunks whose error is at least a whole cell whatever `levelErrorM` says (the user's brushes reach them). */
+  cellErrorAt?: (a: ChunkAddress) => boolean;
   /** Finest level allowed (default 0). */
   finestLevel?: number;
   /** Cull chunks hidden behind the solid ball of radius shell.innerM (default true). */
@@ -87,7 +94,9 @@ export function selectChunks(
     chunkBoundingSphere(space, a, sphere);
     const [cx, cy, cz, rad] = sphere;
     const distanceM = Math.max(Math.hypot(cx - camX, cy - camY, cz - camZ) - rad, 0);
-    const errorM = errorScale * space.cellSizeM(a.level);
+    const cell = space.cellSizeM(a.level);
+    const levelError = options.levelErrorM?.[a.level] ?? errorScale * cell;
+    const errorM = options.cellErrorAt?.(a) ? Math.max(levelError, cell) : levelError;
     const sse = (errorM * view.projectionFactor) / Math.max(distanceM, 1e-3);
     let visible = true;
     if (view.frustumPlanes && sphereOutsideFrustum(view.frustumPlanes, cx, cy, cz, rad)) visible = false;

@@ -5,6 +5,7 @@
  */
 import { compileToJs, recipeBounds, type Brush, type FieldRecipe } from '../field/index';
 import {
+  levelErrorsM,
   CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetLodSelector, planetShell,
   type ChunkKey, type CubeSphereOptions, type LodView, type PlanetShell, type SelectOptions,
 } from '../lod/index';
@@ -38,9 +39,11 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
       case 'init': {
         const bounds = recipeBounds(msg.params.recipe);
         planet = { recipe: msg.params.recipe, space: new CubeSphereSpace(msg.params.space), shell: planetShell(bounds), lipschitz: bounds.lipschitz };
+        // Each level's error from what its band limit drops (levelErrors.ts), unless the caller set one.
+        const levelErrorM = msg.params.select.levelErrorM ?? levelErrorsM(msg.params.recipe, planet.space, bounds.lipschitz);
         selector = new PlanetLodSelector({
           space: msg.params.space, shell: planetShell(bounds), field: compileToJs(msg.params.recipe),
-          lipschitz: bounds.lipschitz, select: msg.params.select,
+          lipschitz: bounds.lipschitz, select: { ...msg.params.select, levelErrorM },
         });
         scope.postMessage({ id: msg.id, result: { levels: selector.space.levels } } satisfies WorkerResponse);
         return;
@@ -63,7 +66,10 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
         const lipschitz = recipeBounds(recipe).lipschitz;
         const edits = new PlanetEdits(p.space, msg.params.brushes);
         const changes = edits.with(msg.params.changed);
-        need().edit(compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changes.brushesFor(parseChunkKey(key)).length > 0);
+        need().edit(
+          compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changes.brushesFor(parseChunkKey(key)).length > 0,
+          (a) => edits.brushesFor(a).length > 0,
+        );
         return;
       }
     }

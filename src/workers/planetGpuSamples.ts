@@ -16,18 +16,11 @@
  */
 import type { BandSlot } from '../field/index';
 import { bandSlotValues } from '../field/index';
-import { canonicalSampleMapping, cubeSphereMapUniforms, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
+import { canonicalSampleMapping, cubeSphereMapUniforms, levelMinWavelengthM, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
 import { HermiteMemo, type FieldFn } from '../mesher/index';
 
-/**
- * A level's band limit: features under two cells are left out of its field (noise octaves, warp
- * octaves, shells thinner than a cell; src/field/bandLimit.ts). Sampled anyway they alias — the
- * planet's 7 m cave shell sampled every 30 m left pockets under the surface, black specks from
- * orbit and black splotches from a few km.
- */
-export function levelMinWavelengthM(space: CubeSphereSpace, level: number): number {
-  return 2 * space.cellSizeM(level);
-}
+/** A level's band limit (src/lod/levelErrors.ts), re-exported for the chunk jobs. */
+export { levelMinWavelengthM };
 
 /** Spacing of float32 numbers at |x| (the unit in the last place). */
 export function float32Ulp(x: number): number {
