@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import {
-  CubeSphereSpace, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodView,
+  CubeSphereSpace, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodView,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
 
@@ -100,7 +100,9 @@ interface Outcome {
 }
 
 function teleport(altitudeM: number): Outcome {
-  const selector = new PlanetLodSelector({ space: spaceOptions, shell, field, lipschitz: bounds.lipschitz, select: { maxScreenErrorPx: 6 } });
+  // As the LOD worker builds it: the level errors of the recipe's band limits (levelErrors.ts).
+  const select = { maxScreenErrorPx: 6, levelErrorM: levelErrorsM(recipe, space, bounds.lipschitz) };
+  const selector = new PlanetLodSelector({ space: spaceOptions, shell, field, lipschitz: bounds.lipschitz, select });
   const visible = new Set<string>();
   const pieceIds = new Map<object, string>();
   let last: LodSelectResult | null = null;
