@@ -25,7 +25,7 @@ import { Notices } from './ui/Notices';
 import { ProgressBar } from './ui/ProgressBar';
 import { shortRenderer, StatsOverlay } from './ui/StatsOverlay';
 import { createRenderer } from './renderer';
-import { FrameOutput } from '../render/FrameOutput';
+import { compileForFrames, FrameOutput } from '../render/FrameOutput';
 import { encodeView, type AppState, type CameraState } from './urlState';
 import { UrlSync } from './urlSync';
 
@@ -193,7 +193,7 @@ export class App {
   /** Starts the render loop and generation (in JS until a first load has measured the GPU: samplingStart.ts). */
   start(): void {
     // What the scene already holds (the sky, the sun disc) compiles before the first frame, not in it.
-    void this.renderer.compileAsync(this.scene, this.camera).catch(() => undefined);
+    void compileForFrames(this.renderer, this.scene, this.camera).catch(() => undefined);
     this.renderer.setAnimationLoop((t) => this.frame(t));
     this.stats.setLine('sampling', 'sampling: probing…');
     void startMesher(this.caps, this.state.sampling, {

@@ -28,7 +28,7 @@ import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { createBodyGeometry } from '../render/bodyGeometry';
-import type { FrameOutput } from '../render/FrameOutput';
+import { compileForFrames, type FrameOutput } from '../render/FrameOutput';
 import { frameMesh } from '../render/frameMesh';
 import { asteroidGrid, sceneSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
@@ -331,7 +331,7 @@ export class Gallery {
     try {
       if (material instanceof BodyMaterial) {
         // The body's own program: compiled without blocking the frame (KHR_parallel_shader_compile).
-        await renderer.compileAsync(scene, camera);
+        await compileForFrames(renderer, scene, camera);
         if (this.disposed) throw new Error('gallery disposed');
       }
       const px = this.thumbPx;

@@ -23,6 +23,7 @@ import {
   Vector2,
   WebGLRenderTarget,
   type Camera,
+  type Object3D,
   type Scene,
   type WebGLRenderer,
 } from 'three';
@@ -46,6 +47,25 @@ export const DEFAULT_BLOOM: BloomSettings = { strength: 0.4, radius: 0.35, thres
 
 /** MSAA samples of the HDR target (three clamps to the context's MAX_SAMPLES). */
 const SAMPLES = 4;
+
+/** The target each renderer's frames are drawn into (the newest FrameOutput on it). */
+const frameTargets = new WeakMap<WebGLRenderer, WebGLRenderTarget>();
+
+/**
+ * `renderer.compileAsync(object, camera, scene)` for the target the renderer's frames are drawn
+ * into. three picks a program's tone mapping and output colour space from the render target bound
+ * when it compiles: compiled against the canvas, a material got a variant no frame uses, and its
+ * real program compiled inside the first frame that drew it.
+ */
+export function compileForFrames(renderer: WebGLRenderer, object: Object3D, camera: Camera, scene?: Scene): Promise<unknown> {
+  const previous = renderer.getRenderTarget();
+  renderer.setRenderTarget(frameTargets.get(renderer) ?? null);
+  try {
+    return renderer.compileAsync(object, camera, scene);
+  } finally {
+    renderer.setRenderTarget(previous);
+  }
+}
 
 export class FrameOutput {
   /** False where no float format is colour-renderable: an 8-bit target, bloom off. */
@@ -73,6 +93,7 @@ export class FrameOutput {
     const s = options.settings ?? DEFAULT_BLOOM;
     this.bloomPass = this.hdr ? new UnrealBloomPass(new Vector2(w, h), s.strength, s.radius, s.threshold) : null;
     this.bloomOn = options.bloom ?? true;
+    frameTargets.set(renderer, this.target);
   }
 
   /** Bloom on or off (the HDR target and tone mapping stay either way). */
@@ -111,6 +132,7 @@ export class FrameOutput {
   }
 
   dispose(): void {
+    if (frameTargets.get(this.renderer) === this.target) frameTargets.delete(this.renderer);
     this.target.dispose();
     this.bloomPass?.dispose();
     this.outputPass.dispose();

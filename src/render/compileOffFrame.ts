@@ -2,7 +2,8 @@
  * A material's program compiled off the frame path: a probe mesh of `geometry` (its attributes pick
  * the program variant) under `parent`, so the scene's lights and shadows pick it as a drawn mesh
  * would; `compileAsync` (KHR_parallel_shader_compile where the browser has it). The probe leaves at
- * once: compileAsync collects what to compile before it returns. Resolves when the material draws
+ * once: compileAsync collects what to compile before it returns. Compiled for the frames' HDR target
+ * (FrameOutput `compileForFrames`), the variant frames draw with. Resolves when the material draws
  * without compiling, rejects with the compile error; without a renderer it resolves at once.
  *
  * Without a `geometry`, a stand-in with positions and normals, as every body mesh has: three
@@ -11,6 +12,7 @@
  * material compiled twice on the H100, once inside a frame).
  */
 import { BufferGeometry, Float32BufferAttribute, Mesh, type Camera, type Material, type Object3D, type Scene, type WebGLRenderer } from 'three';
+import { compileForFrames } from './FrameOutput';
 
 export function compileOffFrame(
   material: Material, geometry: BufferGeometry | undefined, parent: Object3D,
@@ -21,7 +23,7 @@ export function compileOffFrame(
   const probe = new Mesh(geometry ?? standIn!, material);
   parent.add(probe);
   try {
-    const done = renderer.compileAsync(probe, camera, scene).then(() => undefined);
+    const done = compileForFrames(renderer, probe, camera, scene).then(() => undefined);
     return standIn ? done.finally(() => standIn.dispose()) : done;
   } finally {
     probe.removeFromParent();

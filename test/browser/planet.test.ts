@@ -140,6 +140,9 @@ describe('planet: orbit to surface and back', () => {
     const keys = await page.evaluate(() => window.__sr!.app!.renderer.info.programs!.map((p) => p.cacheKey));
     console.log(`planet quality=high: frames that compiled (since the start): ${compiles.names.join(', ') || 'none'}; programs: ${programs.names}`);
     expect(compiles.programs, 'frames after settling compile nothing').toBe(before);
+    // Compiled ahead for the frames' HDR target (FrameOutput compileForFrames), not for the canvas: one
+    // program each, the one frames draw with (against the canvas each had a second, compiled in a frame).
+    for (const name of ['Starfield', 'SunDisc', 'atmosphere sky transmittance', 'atmosphere sky light']) expect(programs.names).toContain(`${name} ×1`);
     // The whole planet recipe per pixel cost 1.9 s a frame at 20 m on the H100: planets no longer draw with BodyMaterial.
     expect(programs.names).not.toMatch(/BodyMaterial/);
     // The ground's key: `|sr-ground-<octaves>-<longest wavelength>`, 5 octaves at quality=high (GROUND_DETAIL_OCTAVES).
