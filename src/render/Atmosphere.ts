@@ -10,6 +10,10 @@
  * - The sky (`sky`, two screen passes drawn after the bodies where none is): the background
  *   multiplied by the view ray's transmittance, then the air's light added — from the sky-view
  *   table inside the atmosphere, marched per pixel from space (the limb seen from orbit).
+ * - Aerial perspective (32 × 32 directions × 32 distances; 16³ on a software GPU): the air's light
+ *   and transmittance between the camera and every distance, in the sky view's frame, rendered
+ *   with it. Inside the atmosphere the planet's materials look their vertices up in it (4 fetches);
+ *   from space they march their own rays (glsl/sr_aerial.glsl).
  * - The planet's own surface gets the sun through the air and aerial perspective from its
  *   materials (src/render/atmosphereMaterial.ts, glsl/sr_aerial.glsl), with these uniforms.
  *
@@ -47,6 +51,7 @@ import lutVertex from '../../glsl/atmo_lut.vert.glsl?raw';
 import transmittanceFragment from '../../glsl/atmo_transmittance.frag.glsl?raw';
 import multiFragment from '../../glsl/atmo_multiscattering.frag.glsl?raw';
 import skyViewFragment from '../../glsl/atmo_skyview.frag.glsl?raw';
+import aerialFragment from '../../glsl/atmo_aerial.frag.glsl?raw';
 import skyVertex from '../../glsl/atmo_sky.vert.glsl?raw';
 import skyFragment from '../../glsl/atmo_sky.frag.glsl?raw';
 
@@ -59,11 +64,17 @@ export interface AtmosphereOptions {
 export interface AtmosphereSteps {
   skyView: number;
   space: number;
+  /** Per vertex, from space. */
   aerial: number;
+  /** Per texel of the aerial-perspective table (inside the atmosphere). */
+  aerialTable: number;
 }
 
-const GPU_STEPS: AtmosphereSteps = { skyView: 30, space: 24, aerial: 10 };
-const SOFTWARE_STEPS: AtmosphereSteps = { skyView: 16, space: 12, aerial: 6 };
+const GPU_STEPS: AtmosphereSteps = { skyView: 30, space: 24, aerial: 10, aerialTable: 16 };
+const SOFTWARE_STEPS: AtmosphereSteps = { skyView: 16, space: 12, aerial: 6, aerialTable: 8 };
+/** Aerial-perspective table: directions (u azimuth, v zenith) × distance slices. */
+const AERIAL_SIZE: [number, number, number] = [32, 32, 32];
+const AERIAL_SIZE_SOFTWARE: [number, number, number] = [16, 16, 16];
 /**
  * Sky view re-rendered when the camera's radius moves this share of a scale height (or of its
  * height over the bottom, if less: the horizon's dip changes fastest near the ground), μ_s this
@@ -82,14 +93,23 @@ export class Atmosphere {
   /** Look-up tables rendered (the transmittance and multiple-scattering pair; sky views). */
   tableRenders = 0;
   skyViewRenders = 0;
+  /**
+   * Inside the atmosphere the surface reads aerial perspective from the table (default), else it
+   * marches per vertex as from space: the reference the table is tested against.
+   */
+  aerialTable = true;
   private readonly transmittance: WebGLRenderTarget;
+  private readonly aerialL: WebGLRenderTarget;
+  private readonly aerialT: WebGLRenderTarget;
   private readonly multi: WebGLRenderTarget;
   private readonly skyView: WebGLRenderTarget;
   private readonly lutScene = new Scene();
   private readonly lutCamera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
   private readonly lutQuad: Mesh<PlaneGeometry, ShaderMaterial>;
   private readonly materials: ShaderMaterial[] = [];
-  private readonly passes: { transmittance: ShaderMaterial; multi: ShaderMaterial; skyView: ShaderMaterial };
+  private readonly passes: {
+    transmittance: ShaderMaterial; multi: ShaderMaterial; skyView: ShaderMaterial; aerialL: ShaderMaterial; aerialT: ShaderMaterial;
+  };
   private tablesFor: WebGLRenderer | null = null;
   private readonly skyViewAt = new Vector2(NaN, NaN);
   private readonly skyViewSunLocal = new Vector3();
@@ -107,6 +127,9 @@ export class Atmosphere {
     this.multi = target(32, 32);
     const skySize = options.software ? [96, 54] : [192, 108];
     this.skyView = target(skySize[0], skySize[1]);
+    const aerialSize = options.software ? AERIAL_SIZE_SOFTWARE : AERIAL_SIZE;
+    this.aerialL = target(aerialSize[0] * aerialSize[2], aerialSize[1]);
+    this.aerialT = target(aerialSize[0] * aerialSize[2], aerialSize[1]);
     this.uniforms = {
       uAtmoBottom: { value: spec.bottomRadiusM },
       uAtmoTop: { value: spec.topRadiusM },
@@ -125,6 +148,12 @@ export class Atmosphere {
       uAtmoTransmittance: { value: this.transmittance.texture },
       uAtmoMultiScattering: { value: this.multi.texture },
       uAtmoSkyView: { value: this.skyView.texture },
+      uAtmoAerialL: { value: this.aerialL.texture },
+      uAtmoAerialT: { value: this.aerialT.texture },
+      uAtmoAerialSize: { value: new Vector3(...aerialSize) },
+      uAtmoAerialMaxM: { value: 1 },
+      // 1 while the table holds the camera's radius and the sun's zenith (inside the atmosphere).
+      uAtmoAerialValid: { value: 0 },
       uAtmoCamera: { value: new Vector3(0, spec.topRadiusM * 2, 0) },
       uAtmoSkyValid: { value: 0 },
       uAtmoOn: { value: 1 },
@@ -138,10 +167,19 @@ export class Atmosphere {
       uSkyCameraR: { value: spec.topRadiusM },
       uSkySteps: { value: this.steps.skyView },
     };
+    // The aerial table shares the sky view's frame and radius (the same uniform objects).
+    const aerialUniforms = {
+      ...this.skyViewUniforms,
+      uAerialSize: this.uniforms.uAtmoAerialSize,
+      uAerialMaxM: this.uniforms.uAtmoAerialMaxM,
+      uAerialSteps: { value: this.steps.aerialTable },
+    };
     this.passes = {
       transmittance: this.lutMaterial('atmosphere transmittance', transmittanceFragment, this.uniforms),
       multi: this.lutMaterial('atmosphere multiple scattering', multiFragment, this.uniforms),
       skyView: this.lutMaterial('atmosphere sky view', skyViewFragment, this.skyViewUniforms),
+      aerialL: this.lutMaterial('atmosphere aerial light', aerialFragment, aerialUniforms),
+      aerialT: this.lutMaterial('atmosphere aerial transmittance', aerialFragment, aerialUniforms, { SR_AERIAL_T: '' }),
     };
     this.lutQuad = new Mesh(new PlaneGeometry(2, 2), this.passes.transmittance);
     this.lutQuad.frustumCulled = false;
@@ -196,11 +234,19 @@ export class Atmosphere {
         this.skyViewUniforms.uSkyCameraR.value = Math.max(r, this.spec.bottomRadiusM + 1);
         this.skyViewSunLocal.set(Math.sqrt(Math.max(0, 1 - muS * muS)), muS, 0);
         this.renderPass(renderer, this.passes.skyView, this.skyView);
+        // Aerial perspective out to the farthest ground seen from here: the horizon, then the air beyond it.
+        const bottom = this.spec.bottomRadiusM;
+        const top = this.spec.topRadiusM;
+        const camR = this.skyViewUniforms.uSkyCameraR.value as number;
+        this.uniforms.uAtmoAerialMaxM.value = Math.sqrt(Math.max(0, camR * camR - bottom * bottom)) + Math.sqrt(top * top - bottom * bottom);
+        this.renderPass(renderer, this.passes.aerialL, this.aerialL);
+        this.renderPass(renderer, this.passes.aerialT, this.aerialT);
         at.set(r, muS);
         this.skyViewRenders++;
       }
     }
     this.uniforms.uAtmoSkyValid.value = inside ? 1 : 0;
+    this.uniforms.uAtmoAerialValid.value = inside && this.aerialTable ? 1 : 0;
     return this.daylight(r, muS);
   }
 
@@ -221,8 +267,8 @@ export class Atmosphere {
 
   dispose(): void {
     this.sky.removeFromParent();
-    for (const t of [this.transmittance, this.multi, this.skyView]) t.dispose();
-    for (const m of [...this.materials, this.passes.transmittance, this.passes.multi, this.passes.skyView]) m.dispose();
+    for (const t of [this.transmittance, this.multi, this.skyView, this.aerialL, this.aerialT]) t.dispose();
+    for (const m of [...this.materials, ...Object.values(this.passes)]) m.dispose();
     this.lutQuad.geometry.dispose();
     (this.sky.children[0] as Mesh | undefined)?.geometry.dispose();
   }
@@ -250,10 +296,11 @@ export class Atmosphere {
     renderer.autoClear = autoClear;
   }
 
-  private lutMaterial(name: string, fragment: string, uniforms: Record<string, IUniform>): ShaderMaterial {
+  private lutMaterial(name: string, fragment: string, uniforms: Record<string, IUniform>, defines: Record<string, string> = {}): ShaderMaterial {
     return new ShaderMaterial({
       name,
       uniforms,
+      defines,
       vertexShader: lutVertex,
       fragmentShader: glslWithIncludes(fragment, name, { chunks: { sr_atmosphere: atmosphereChunk } }),
       depthTest: false,

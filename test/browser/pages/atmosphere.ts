@@ -44,6 +44,8 @@ export interface AtmosphereView {
   sunBehind?: boolean;
   /** Orbit views: over the north pole instead of the equator. */
   overPole?: boolean;
+  /** Inside the air: aerial perspective from the table (default) or marched per vertex (Atmosphere.aerialTable). */
+  aerialTable?: boolean;
 }
 
 export interface AtmosphereShot {
@@ -118,6 +120,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   scene.add(sun);
   const spec = planet.atmosphere;
   const atmosphere = spec ? new Atmosphere(spec, { software: view.software ?? true }) : null;
+  if (atmosphere) atmosphere.aerialTable = view.aerialTable ?? true;
   const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
   if (view.ground) {
     const g = planetGround(planet.recipe);
