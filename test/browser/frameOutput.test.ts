@@ -24,7 +24,7 @@ it('bloom: the sun spills over an occluding limb; space far from it stays dark; 
       `disc ${r.discOff.toFixed(0)} / ${r.discOn.toFixed(0)}, far corner ${r.cornerOff.toFixed(1)} → ${r.cornerOn.toFixed(1)}; ` +
       `${r.triangles} triangles counted (sphere ${r.sphereTriangles})`,
   );
-  expect(r.hdr, 'SwiftShader has EXT_color_buffer_float: a half-float target').toBe(true);
+  expect(r.hdr, 'SwiftShader has EXT_color_buffer_float: a float target').toBe(true);
   expect(r.discOff, 'the visible half of the disc is white').toBeGreaterThan(240);
   expect(r.discOn).toBeGreaterThan(240);
   expect(r.overLimbOff, 'without bloom the sphere hides the glow').toBeLessThan(3);
