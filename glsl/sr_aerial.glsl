@@ -42,7 +42,8 @@ void srAerialVertex(vec3 worldPosition) {
     vec3 viewT = rd - up * cz;
     float cl = dot(sunT, sunT) > 1e-8 && dot(viewT, viewT) > 1e-8 ? dot(normalize(sunT), normalize(viewT)) : 1.0;
     vec2 uv = srSkyViewUv(max(rc, uAtmoBottom + 1.0), cz, cl, uAtmoAerialSize.xy);
-    // Slice k holds the distance max · ((k + 0.5) / slices)²; before slice 0, the air is none (L 0, T 1).
+    // Slice k holds the distance max · ((k + 0.5) / slices)², so distance 0 is s = −0.5: between it
+    // and slice 0 the air fades from none (L 0, T 1).
     float slices = uAtmoAerialSize.z;
     float s = sqrt(clamp(dist / uAtmoAerialMaxM, 0.0, 1.0)) * slices - 0.5;
     float k0 = floor(s);
@@ -52,8 +53,9 @@ void srAerialVertex(vec3 worldPosition) {
     vec3 L1 = texture(uAtmoAerialL, a1).rgb;
     vec3 T1 = texture(uAtmoAerialT, a1).rgb;
     if (k0 < 0.0) {
-      vAerialL = L1 * f;
-      vAerialT = mix(vec3(1.0), T1, f);
+      float w = clamp(2.0 * s + 1.0, 0.0, 1.0);
+      vAerialL = L1 * w;
+      vAerialT = mix(vec3(1.0), T1, w);
     } else {
       vec2 a0 = vec2((k0 + uv.x) / slices, uv.y);
       vAerialL = mix(texture(uAtmoAerialL, a0).rgb, L1, f);
