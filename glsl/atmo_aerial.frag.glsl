@@ -17,12 +17,7 @@ void main() {
   float k = floor(gl_FragCoord.x / uAerialSize.x);
   float i = gl_FragCoord.x - k * uAerialSize.x;
   vec2 uv = vec2(srSubToUnit(i / uAerialSize.x, uAerialSize.x), srSubToUnit(gl_FragCoord.y / uAerialSize.y, uAerialSize.y));
-  vec2 angles = srSkyViewAngles(uSkyCameraR, clamp(uv, 0.0, 1.0));
-  float cz = angles.x;
-  float sz = sqrt(max(0.0, 1.0 - cz * cz));
-  float ca = angles.y;
-  float sa = sqrt(max(0.0, 1.0 - ca * ca));
-  vec3 rd = vec3(sz * ca, cz, sz * sa);
+  vec3 rd = srSkyViewDir(uSkyCameraR, uv);
   vec3 ro = vec3(0.0, uSkyCameraR, 0.0);
   float d = uAerialMaxM * pow((k + 0.5) / slices, 2.0);
   // No ground point lies past the lowest ground or outside the air.

@@ -29,15 +29,10 @@ void main() {
     float tGround = srRaySphereNear(ro, rd, uAtmoBottom);
     float tEnd = tGround > 0.0 ? tGround : span.y;
     if (r < uAtmoTop && uAtmoSkyValid > 0.5) {
-      vec3 up = ro / r;
-      float cz = dot(rd, up);
-      vec3 sunT = uAtmoSunDir - up * dot(uAtmoSunDir, up);
-      vec3 viewT = rd - up * cz;
-      float cl = dot(sunT, sunT) > 1e-8 && dot(viewT, viewT) > 1e-8 ? dot(normalize(sunT), normalize(viewT)) : 1.0;
       #ifdef SR_ATMO_TRANSMIT
-        T = tGround > 0.0 ? vec3(0.0) : srTransmittanceToTop(r, cz);
+        T = tGround > 0.0 ? vec3(0.0) : srTransmittanceToTop(r, dot(rd, ro / r));
       #else
-        L = texture(uAtmoSkyView, srSkyViewUv(r, cz, cl, uSkyViewSize)).rgb;
+        L = texture(uAtmoSkyView, srSkyViewUvAt(ro, rd, uSkyViewSize)).rgb;
       #endif
     } else {
       #ifdef SR_ATMO_TRANSMIT

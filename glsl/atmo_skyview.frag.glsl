@@ -10,12 +10,7 @@ uniform int uSkySteps;
 
 void main() {
   vec2 uv = vec2(srSubToUnit(gl_FragCoord.x / uSkyViewSize.x, uSkyViewSize.x), srSubToUnit(gl_FragCoord.y / uSkyViewSize.y, uSkyViewSize.y));
-  vec2 angles = srSkyViewAngles(uSkyCameraR, clamp(uv, 0.0, 1.0));
-  float cz = angles.x;
-  float sz = sqrt(max(0.0, 1.0 - cz * cz));
-  float ca = angles.y;
-  float sa = sqrt(max(0.0, 1.0 - ca * ca));
-  vec3 rd = vec3(sz * ca, cz, sz * sa);
+  vec3 rd = srSkyViewDir(uSkyCameraR, uv);
   vec3 ro = vec3(0.0, uSkyCameraR, 0.0);
   float tGround = srRaySphereNear(ro, rd, uAtmoBottom);
   float tTop = max(srRaySphereSpan(ro, rd, uAtmoTop).y, 0.0);

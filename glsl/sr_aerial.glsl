@@ -35,13 +35,9 @@ void srAerialVertex(vec3 worldPosition) {
   float dist = length(d);
   vec3 rd = d / max(dist, 1e-6);
   if (uAtmoAerialValid > 0.5) {
+    // Seen from no lower than just above the bottom, as the tables are.
     float rc = length(ro);
-    vec3 up = ro / rc;
-    float cz = dot(rd, up);
-    vec3 sunT = uAtmoSunDir - up * dot(uAtmoSunDir, up);
-    vec3 viewT = rd - up * cz;
-    float cl = dot(sunT, sunT) > 1e-8 && dot(viewT, viewT) > 1e-8 ? dot(normalize(sunT), normalize(viewT)) : 1.0;
-    vec2 uv = srSkyViewUv(max(rc, uAtmoBottom + 1.0), cz, cl, uAtmoAerialSize.xy);
+    vec2 uv = srSkyViewUvAt(ro * (max(rc, uAtmoBottom + 1.0) / rc), rd, uAtmoAerialSize.xy);
     // Slice k holds the distance max · ((k + 0.5) / slices)², so distance 0 is s = −0.5: between it
     // and slice 0 the air fades from none (L 0, T 1).
     float slices = uAtmoAerialSize.z;

@@ -200,3 +200,24 @@ vec2 srSkyViewAngles(float r, vec2 uv) {
   float cosLightView = -(uv.x * uv.x * 2.0 - 1.0);
   return vec2(cos(viewZenith), cosLightView);
 }
+
+// The view direction of a unit sky-view coordinate, in the tables' frame: y the camera's zenith,
+// the sun in the x-y plane (the sky-view and aerial-perspective passes).
+vec3 srSkyViewDir(float r, vec2 uv) {
+  vec2 angles = srSkyViewAngles(r, clamp(uv, 0.0, 1.0));
+  float sz = sqrt(max(0.0, 1.0 - angles.x * angles.x));
+  float sa = sqrt(max(0.0, 1.0 - angles.y * angles.y));
+  return vec3(sz * angles.y, angles.x, sz * sa);
+}
+
+// The sky-view texel coordinates of the unit direction `rd` seen from `ro` (planet frame): its
+// zenith angle from ro, its azimuth from uAtmoSunDir's (the sky pass and the surface's lookups).
+vec2 srSkyViewUvAt(vec3 ro, vec3 rd, vec2 size) {
+  float r = length(ro);
+  vec3 up = ro / r;
+  float cz = dot(rd, up);
+  vec3 sunT = uAtmoSunDir - up * dot(uAtmoSunDir, up);
+  vec3 viewT = rd - up * cz;
+  float cl = dot(sunT, sunT) > 1e-8 && dot(viewT, viewT) > 1e-8 ? dot(normalize(sunT), normalize(viewT)) : 1.0;
+  return srSkyViewUv(r, cz, cl, size);
+}
