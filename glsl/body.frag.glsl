@@ -3,7 +3,7 @@
 // - the normal taken per pixel from the gradient of the body's field (the same sr_field the
 //   GPU sampler evaluates), blended with the mesh normal by how many pixels a mesh cell covers;
 // - procedural rock colouring (sr_rock), darker concavities from a field occlusion term,
-//   optional crater shading (curvature) and polar ice;
+//   optional crater shading (curvature) — both from the vertex stage — and polar ice;
 // - a screen-door fade for LOD cross-fades (sr_dither).
 // Defines (set by src/render/BodyMaterial.ts): SR_FIELD_NORMALS, SR_FIELD_OCCLUSION,
 // SR_CRATER_SHADING, SR_POLAR_ICE.
@@ -22,10 +22,13 @@ uniform bool uFadeComplement;
 uniform float uCellSizeM;
 uniform vec2 uNormalBlendPx;
 uniform float uMinGradientStepM;
-uniform float uOcclusionDistanceM;
-uniform float uOcclusionStrength;
-uniform float uCraterScaleM;
 uniform float uCraterStrength;
+#ifdef SR_FIELD_OCCLUSION
+  varying float vOcclusion;
+#endif
+#ifdef SR_CRATER_SHADING
+  varying float vCurvature;
+#endif
 uniform vec3 uBodyCenterM;
 uniform vec3 uRockBase;
 uniform vec3 uRockAlt;
@@ -68,9 +71,6 @@ void main() {
   // normalised, undoes it for rotations with uniform scale.
   vec3 meshNormalBody = normalize(transpose(normalMatrix) * normal);
   vec3 nBody = meshNormalBody;
-  // |∇f| near p: 1 for a distance field; measured below when the gradient is taken.
-  float gradLen = 1.0;
-  float fieldAtP = 0.0;
 
   #ifdef SR_FIELD_NORMALS
     // How many pixels one mesh cell covers: below uNormalBlendPx.x the mesh already resolves
@@ -90,9 +90,6 @@ void main() {
       vec3 g = k.xyy * f0 + k.yyx * f1 + k.yxy * f2 + k.xxx * f3;
       float gLen = length(g);
       if (gLen > 0.0) {
-        // Σ k_i (k_i · ∇f) h = 4 h ∇f.
-        gradLen = gLen / (4.0 * h);
-        fieldAtP = 0.25 * (f0 + f1 + f2 + f3);
         nBody = normalize(mix(meshNormalBody, g / gLen, wField));
         normal = normalize(normalMatrix * nBody);
       }
@@ -103,32 +100,12 @@ void main() {
 
   float occlusion = 1.0;
   #ifdef SR_FIELD_OCCLUSION
-    // Cheap field occlusion: how far the surface is from two points out along the normal,
-    // relative to how far they are from p. 1 on open ground, smaller in concavities.
-    {
-      float d = max(uOcclusionDistanceM, 2.0 * footprintM);
-      float o1 = (sr_field(p + nBody * d) - fieldAtP) / (d * gradLen);
-      float o2 = (sr_field(p + nBody * (3.0 * d)) - fieldAtP) / (3.0 * d * gradLen);
-      float open_ = sr_saturate(0.4 * o1 + 0.6 * o2);
-      occlusion = mix(1.0, open_, uOcclusionStrength);
-    }
+    occlusion = vOcclusion;
   #endif
 
   float curvature = 0.0;
   #ifdef SR_CRATER_SHADING
-    // Mean curvature at crater scale from three taps in the tangent plane:
-    // mean f(p + D t_j) − f(p) ≈ D²/4 (κ1 + κ2). Bowls (crater floors) come out negative,
-    // rims and ridges positive.
-    {
-      float D = max(uCraterScaleM, 4.0 * footprintM);
-      vec3 t1 = normalize(cross(nBody, abs(nBody.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0)));
-      vec3 t2 = cross(nBody, t1);
-      float c = sr_field(p + D * t1)
-        + sr_field(p + D * (-0.5 * t1 + 0.8660254 * t2))
-        + sr_field(p + D * (-0.5 * t1 - 0.8660254 * t2));
-      float kappaD = 4.0 * (c / 3.0 - fieldAtP) / (D * gradLen);
-      curvature = clamp(kappaD, -1.0, 1.0);
-    }
+    curvature = vCurvature;
   #endif
 
   SrRockParams rp;

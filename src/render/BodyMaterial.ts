@@ -249,7 +249,8 @@ export class BodyMaterial extends ShaderMaterial {
       lights: true,
       defines,
       uniforms,
-      vertexShader: glslWithIncludes(vertexTemplate, 'body.vert', { external: THREE_CHUNK_NAMES }),
+      // The vertex stage samples the field too, for occlusion and crater curvature.
+      vertexShader: glslWithIncludes(vertexTemplate, 'body.vert', { external: THREE_CHUNK_NAMES, chunks: { sr_field: compiled.chunk } }),
       fragmentShader: glslWithIncludes(fragmentTemplate, 'body.frag', {
         external: THREE_CHUNK_NAMES,
         // The same generated field the GPU sampler splices (src/field/compileGlsl.ts), and
