@@ -1,10 +1,10 @@
-import { Vector3 } from 'three';
 import type { App } from './App';
 import type { BrushResult, BrushTool } from './BrushTool';
 import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
+import { timeFramesGpu, timeFramesSerial, type GpuTiming } from './frameTiming';
 import type { PickInfo, Picker } from './Picker';
 import type { SamplingMeasurement } from '../workers/samplingDecision';
 
@@ -70,6 +70,12 @@ export interface DebugHooks {
    */
   renderTiming(frames: number, moveM?: number): number[];
   /**
+   * The still view's frames drawn back to back (ms a frame, finished once at the end), the CPU's
+   * ms recording each, and each frame's GPU ms from timer queries (null without them): see
+   * src/app/frameTiming.ts.
+   */
+  gpuTiming(frames: number): Promise<GpuTiming>;
+  /**
    * The planet's atmosphere: `on` switches it (no recompile); returns whether the scene has one,
    * whether it is drawn, the daylight at the camera and the tables rendered.
    */
@@ -134,27 +140,9 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     },
     renderTiming: (frames, moveM = 0) => {
       if (!app) throw new Error('the app did not start');
-      // Synchronous: the app's own frames cannot run in between. Each waits for the GPU (1-px readback).
-      const gl = app.renderer.getContext();
-      const px = new Uint8Array(4);
-      const ms: number[] = [];
-      const bodies = app.bodies;
-      const start = app.camera.position.clone();
-      const right = new Vector3().setFromMatrixColumn(app.camera.matrixWorld, 0).multiplyScalar(moveM);
-      for (let i = 0; i < frames; i++) {
-        app.camera.position.add(right);
-        app.camera.updateMatrixWorld();
-        const t0 = performance.now();
-        // The shadow fit a frame makes (staggered cascades re-render their maps in turn, as in the app's own frames).
-        if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.fitPlanetShadows(app.camera, app.sceneTime());
-        app.drawShifted(() => app.output.render(app.scene, app.renderCamera));
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-        ms.push(performance.now() - t0);
-      }
-      app.camera.position.copy(start);
-      app.camera.updateMatrixWorld();
-      return ms;
+      return timeFramesSerial(app, frames, moveM);
     },
+    gpuTiming: (frames) => (app ? timeFramesGpu(app, frames) : Promise.reject(new Error('the app did not start'))),
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
     programs: () => {
       const list = app?.renderer.info.programs ?? [];
