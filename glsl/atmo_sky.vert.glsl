@@ -10,7 +10,9 @@ void main() {
   vec3 dirView = vec3((ndc.x + projectionMatrix[2][0]) / projectionMatrix[0][0], (ndc.y + projectionMatrix[2][1]) / projectionMatrix[1][1], -1.0);
   vDirWorld = transpose(mat3(viewMatrix)) * dirView;
   #ifdef USE_REVERSED_DEPTH_BUFFER
-    gl_Position = vec4(ndc, 1e-6, 1.0);
+    // Reversed: the far plane is 0, and a body at distance D sits at ≈ near / D (5e-9 at
+    // 10⁵ km): 0 exactly is behind every body.
+    gl_Position = vec4(ndc, 0.0, 1.0);
   #else
     gl_Position = vec4(ndc, 0.999999, 1.0);
   #endif

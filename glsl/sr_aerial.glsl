@@ -6,8 +6,8 @@
 // direction in the sky view's parametrisation, its distance between two of the table's slices:
 // four fetches); from space, SR_AERIAL_STEPS samples along the ray. Per vertex, not per pixel: both vary
 // over kilometres, and near the ground a planet's triangles are a pixel or two, where a fragment
-// shader runs 4 invocations per triangle and the log depth buffer (gl_FragDepth) defeats early
-// depth rejection — on the H100 per-pixel marching cost 30 ms a frame at 20 m.
+// shader runs 4 invocations per triangle — on the H100 per-pixel marching cost 30 ms a frame at
+// 20 m (measured with the log depth buffer, whose gl_FragDepth also defeated early depth rejection).
 uniform vec3 uAtmoCamera;
 // 0: the air switched off (Atmosphere.enabled): the surface as if airless, no recompile.
 uniform float uAtmoOn;

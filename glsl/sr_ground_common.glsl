@@ -4,8 +4,8 @@
 // highlands, bare darker rock on steep slopes, ice towards the poles on gentle ground — and tone
 // variation from continents down to a few hundred metres. Per vertex, not per pixel: near the
 // ground a planet's triangles are a pixel or two, where a fragment shader runs ~4 invocations per
-// triangle and the log depth buffer (gl_FragDepth) defeats early depth rejection; per-pixel noise
-// measured +12 ms a frame at 20 m on the H100 and did not show (the mesh's own relief does). Even
+// triangle; per-pixel noise measured +12 ms a frame at 20 m on the H100 (with the log depth
+// buffer, which also shaded hidden fragments) and did not show (the mesh's own relief does). Even
 // per vertex every octave counts there (11 octaves: +8–13 ms against none): 8 octaves in all.
 #include <sr_procnoise>
 

@@ -17,7 +17,9 @@ void main() {
   // in front hide the sun (the quad is drawn after opaque objects, with depth test).
   gl_Position = projectionMatrix * vec4(cornerView, 0.0);
   #ifdef USE_REVERSED_DEPTH_BUFFER
-    gl_Position.z = gl_Position.w * 1e-6;
+    // Reversed: the far plane is 0, and anything at distance D sits at ≈ near / D (5e-9 at
+    // 10⁵ km): 0 exactly is behind every body.
+    gl_Position.z = 0.0;
   #else
     gl_Position.z = gl_Position.w * 0.999999;
   #endif

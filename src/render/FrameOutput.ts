@@ -15,6 +15,8 @@
  * before tone mapping, the only loss.
  */
 import {
+  DepthTexture,
+  FloatType,
   HalfFloatType,
   RGBAFormat,
   RGBFormat,
@@ -88,7 +90,11 @@ export class FrameOutput {
     // R11F_G11F_B10F (4 bytes a sample, no alpha: the frame is opaque) where floats render, else
     // RGBA16F (8 bytes). On the H100 the 4× MSAA target's bandwidth is most of the pipeline's cost.
     const [type, format] = float ? [UnsignedInt101111Type, RGBFormat] : [this.hdr ? HalfFloatType : UnsignedByteType, RGBAFormat];
-    this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES });
+    // A reversed depth buffer (src/app/renderer.ts) needs float depth: 32-bit float where the
+    // renderer reverses it (three takes the format from a depth texture's type; the texture
+    // itself is never resolved into nor read), three's default 24-bit fixed point otherwise.
+    const depthTexture = renderer.capabilities.reversedDepthBuffer ? new DepthTexture(w, h, FloatType) : null;
+    this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES, depthTexture, resolveDepthBuffer: false });
     this.target.texture.name = 'FrameOutput.scene';
     const s = options.settings ?? DEFAULT_BLOOM;
     this.bloomPass = this.hdr ? new UnrealBloomPass(new Vector2(w, h), s.strength, s.radius, s.threshold) : null;

@@ -7,10 +7,18 @@
  * (test/app/floatingOrigin.test.ts). CPU-side logic (LOD, raycasts, fields) always sees the
  * unshifted world. Pure three.js (no DOM): App uses it, and Node tests measure it.
  */
-import type { Camera, Object3D } from 'three';
+import type { Camera, Object3D, PerspectiveCamera } from 'three';
 
-export function drawShifted(world: Object3D, camera: Camera, renderCamera: Camera, draw: () => void): void {
-  renderCamera.copy(camera, false);
+/**
+ * Draws with `world` shifted by −camera.position and `renderCamera` a copy of `camera` at the
+ * origin. The render camera's projection is recomputed from its own parameters, not copied: a
+ * renderer with a reversed depth buffer marks the camera it draws with as reversed
+ * (`reversedDepth`) and builds its projection that way only once, and a copied standard
+ * projection would then be drawn with the reversed depth test (far surfaces over near ones).
+ */
+export function drawShifted(world: Object3D, camera: Camera, renderCamera: PerspectiveCamera, draw: () => void): void {
+  renderCamera.copy(camera as PerspectiveCamera, false);
+  renderCamera.updateProjectionMatrix();
   renderCamera.position.set(0, 0, 0);
   renderCamera.updateMatrixWorld(true);
   world.position.copy(camera.position).negate();

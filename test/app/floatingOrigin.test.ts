@@ -138,3 +138,28 @@ describe('floating origin: hovering 2 m above a 6,000 km planet 20,000 km from t
     expect(unshiftedModel.worstM).toBeGreaterThan(0.1);
   });
 });
+
+describe('drawShifted and a reversed depth buffer', () => {
+  it("keeps the render camera's reversed projection: the near plane at depth 1, the far at 0", () => {
+    const world = new Group();
+    const camera = new PerspectiveCamera(60, 16 / 9, 0.5, 1e8);
+    camera.position.set(10, 20, 30);
+    camera.updateMatrixWorld(true);
+    const renderCamera = new PerspectiveCamera();
+    // What three's WebGLRenderer does to the camera it draws with when its depth is reversed.
+    Object.assign(renderCamera, { _reversedDepth: true });
+    const ndcZ = (m: PerspectiveCamera, distanceM: number): number => new Vector3(0, 0, -distanceM).applyMatrix4(m.projectionMatrix).z;
+    for (let frame = 0; frame < 2; frame++) {
+      drawShifted(world, camera, renderCamera, () => {
+        expect(renderCamera.reversedDepth).toBe(true);
+        expect(ndcZ(renderCamera, 0.5)).toBeCloseTo(1, 6);
+        expect(ndcZ(renderCamera, 1e8)).toBeCloseTo(0, 6);
+        // Nearer is larger, and 2,500 km out (a planet behind the asteroids) is still above 0.
+        expect(ndcZ(renderCamera, 100)).toBeGreaterThan(ndcZ(renderCamera, 2.5e6));
+        expect(ndcZ(renderCamera, 2.5e6)).toBeGreaterThan(0);
+      });
+    }
+    // The app's own camera keeps the standard projection (picking and culling use it).
+    expect(ndcZ(camera, 0.5)).toBeCloseTo(-1, 6);
+  });
+});

@@ -83,6 +83,32 @@ describe('atmosphere (seed 4: clear air, 63 km planet)', () => {
     expect(blueness(far)).toBeGreaterThan(blueness(near));
   });
 
+  it("the app's reversed float depth draws what the log depth buffer draws: 40 radii out, and 2 m over the ground", async () => {
+    // 40 radii out the planet's depth is ≈ near / distance = 2e-7 in a reversed buffer: passes
+    // pinned at the far plane (the sky's, the sun's) must still fall behind it.
+    const views: [string, AtmosphereView][] = [
+      ['far', { seed: 4, orbitRadii: 40, sunElevationDeg: 30, sunBehind: true, fovDeg: 10, width: 160, height: 90 }],
+      ['ground', { seed: 4, altitudeM: 2, lookElevationDeg: 4, sunElevationDeg: 40, ground: true }],
+    ];
+    for (const [name, view] of views) {
+      const log = await shot(`depth-${name}-log`, view);
+      const app = await shot(`depth-${name}-app`, { ...view, depth: 'app' });
+      expect([log.reversedDepth, app.reversedDepth], 'log, then reversed (SwiftShader has EXT_clip_control)').toEqual([false, true]);
+      let sum = 0, worst = 0;
+      for (let i = 0; i < log.pixels.length; i++) {
+        const d = Math.abs(log.pixels[i] - app.pixels[i]);
+        sum += d;
+        worst = Math.max(worst, d);
+      }
+      const mean = sum / log.pixels.length;
+      console.log(`depth ${name}: mean |Δ| ${mean.toFixed(3)}, max ${worst} (of 255)`);
+      // Visibility is all depth decides here: the same frame, to rounding (a sky pass over the far
+      // planet's disc, as at a far-plane depth of 1e-6, gave mean 0.8 and max 35).
+      expect(mean, `${name}: mean difference`).toBeLessThan(0.1);
+      expect(worst, `${name}: largest difference`).toBeLessThan(12);
+    }
+  });
+
   it('from orbit the lit limb glows brighter than space beside it', async () => {
     const s = await shot('orbit-limb', { seed: 4, orbitRadii: 2.2, sunElevationDeg: 0, fovDeg: 40, width: 240, height: 136 });
     const limb = s.limb!;

@@ -16,6 +16,7 @@ import { PlanetGround } from '../../../src/render/planetGround';
 import { Sun } from '../../../src/render/Sun';
 import { planetGround } from '../../../src/scene/planets';
 import { FrameOutput } from '../../../src/render/FrameOutput';
+import { createRenderer } from '../../../src/app/renderer';
 
 export interface AtmosphereView {
   seed: number;
@@ -46,6 +47,11 @@ export interface AtmosphereView {
   overPole?: boolean;
   /** Inside the air: aerial perspective from the table (default) or marched per vertex (Atmosphere.aerialTable). */
   aerialTable?: boolean;
+  /**
+   * The depth buffer: the app's (src/app/renderer.ts: reversed float depth where EXT_clip_control
+   * exists, as here) or the logarithmic one it falls back to (default).
+   */
+  depth?: 'app' | 'log';
 }
 
 export interface AtmosphereShot {
@@ -63,30 +69,37 @@ export interface AtmosphereShot {
   skyViewRenders: number;
   /** Orbit views: the columns of the middle row where the ground's and the atmosphere's silhouettes are (right side). */
   limb: { groundPx: number; topPx: number } | null;
+  /** Whether the renderer's depth buffer is reversed (else logarithmic). */
+  reversedDepth: boolean;
 }
 
-let renderer: WebGLRenderer | null = null;
-/** As the app draws on a software GPU: HDR target and tone mapping, no bloom. */
-let output: FrameOutput | null = null;
+/** One renderer per depth mode, each with its frame path: as the app draws on a software GPU (HDR target and tone mapping, no bloom). */
+const renderers = new Map<'app' | 'log', { renderer: WebGLRenderer; output: FrameOutput }>();
 
-function getRenderer(width: number, height: number): WebGLRenderer {
-  if (!renderer) {
+function getRenderer(width: number, height: number, depth: 'app' | 'log'): { renderer: WebGLRenderer; output: FrameOutput } {
+  let r = renderers.get(depth);
+  if (!r) {
     const canvas = document.createElement('canvas');
     document.body.appendChild(canvas);
-    renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true, logarithmicDepthBuffer: true });
+    const renderer = depth === 'app'
+      ? createRenderer({ canvas, preserveDrawingBuffer: true })
+      : new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true, logarithmicDepthBuffer: true });
     renderer.outputColorSpace = SRGBColorSpace;
     renderer.toneMapping = ACESFilmicToneMapping;
-    output = new FrameOutput(renderer, { bloom: false });
+    // No shadow maps in either (the app's renderer has them on): the depth buffer is the one difference.
+    renderer.shadowMap.enabled = false;
+    r = { renderer, output: new FrameOutput(renderer, { bloom: false }) };
+    renderers.set(depth, r);
   }
-  renderer.setPixelRatio(1);
-  renderer.setSize(width, height, false);
-  return renderer;
+  r.renderer.setPixelRatio(1);
+  r.renderer.setSize(width, height, false);
+  return r;
 }
 
 export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereShot> {
   const width = view.width ?? 160;
   const height = view.height ?? 90;
-  const r = getRenderer(width, height);
+  const { renderer: r, output } = getRenderer(width, height, view.depth ?? 'log');
   const planet = sceneSpec(view.seed, 'planet').planet!;
   const ground = planetGround(planet.recipe).meanRadiusM;
   const scene = new Scene();
@@ -139,7 +152,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
       const illum = sun.light.color.clone().multiplyScalar(sun.light.intensity);
       atmosphere.update(r, camera.position, new Vector3(0, 0, 0), sunDir, illum);
     }
-    output!.render(scene, camera);
+    output.render(scene, camera);
     const px = new Uint8Array(4);
     const gl = r.getContext();
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
@@ -174,7 +187,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
     atmosphere.sky.visible = false;
     const raw1 = (): number => {
       const t0 = performance.now();
-      output!.render(scene, camera);
+      output.render(scene, camera);
       const px = new Uint8Array(4);
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
       return performance.now() - t0;
@@ -195,7 +208,7 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   atmosphere?.dispose();
   material.dispose();
   sphere.geometry.dispose();
-  return { png, rows, pixels, width, height, frameMs, frameMsWithout, hasAtmosphere: !!atmosphere, skyViewRenders, limb };
+  return { png, rows, pixels, width, height, frameMs, frameMsWithout, hasAtmosphere: !!atmosphere, skyViewRenders, limb, reversedDepth: r.capabilities.reversedDepthBuffer };
 }
 
 function median(v: number[]): number {
