@@ -7,7 +7,7 @@
  * (test/app/floatingOrigin.test.ts). CPU-side logic (LOD, raycasts, fields) always sees the
  * unshifted world. Pure three.js (no DOM): App uses it, and Node tests measure it.
  */
-import type { Camera, Object3D, PerspectiveCamera } from 'three';
+import type { Object3D, PerspectiveCamera } from 'three';
 
 /**
  * Draws with `world` shifted by −camera.position and `renderCamera` a copy of `camera` at the
@@ -16,8 +16,8 @@ import type { Camera, Object3D, PerspectiveCamera } from 'three';
  * (`reversedDepth`) and builds its projection that way only once, and a copied standard
  * projection would then be drawn with the reversed depth test (far surfaces over near ones).
  */
-export function drawShifted(world: Object3D, camera: Camera, renderCamera: PerspectiveCamera, draw: () => void): void {
-  renderCamera.copy(camera as PerspectiveCamera, false);
+export function drawShifted(world: Object3D, camera: PerspectiveCamera, renderCamera: PerspectiveCamera, draw: () => void): void {
+  renderCamera.copy(camera, false);
   renderCamera.updateProjectionMatrix();
   renderCamera.position.set(0, 0, 0);
   renderCamera.updateMatrixWorld(true);
