@@ -128,6 +128,11 @@ export class PlanetPieces {
     if (d.indices.length > 0) {
       mesh = new Mesh(createBodyGeometry({ positions: d.positions, normals: d.normals, indices: d.indices, bvhRoots: null }), this.materialFor(kind, key));
       mesh.position.set(...d.originM);
+      // A piece never moves in its planet's frame: its matrix is composed once, not in each of the
+      // frame's world-matrix passes (the floating origin's shift and restore) — 1,700 meshes near
+      // the ground.
+      mesh.matrixAutoUpdate = false;
+      mesh.updateMatrix();
       mesh.castShadow = mesh.receiveShadow = true;
       mesh.name = `${kind} ${key}`;
       mesh.visible = false;
