@@ -10,7 +10,7 @@
  * - pipelined: frames drawn back to back with one readback at the end, per frame — what a frame
  *   loop sustains, the larger of the CPU's and the GPU's share;
  * - GPU: each frame's GPU time from EXT_disjoint_timer_query_webgl2 (null where the context has
- *   no timer queries, e.g. SwiftShader).
+ *   no timer queries; SwiftShader has them, where the GPU is the whole frame).
  */
 import { Vector3 } from 'three';
 import type { App } from './App';

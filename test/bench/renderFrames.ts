@@ -7,7 +7,7 @@
  * cascades render no map (Sun.fitCascades `castersVersion`); `…/moving` steps it 1 m to the side a
  * frame (60 m/s at 60 Hz), so the maps follow as in flight. Each view's `…/pipelined` row draws its frames
  * back to back (CPU and GPU overlap, as in the app's loop) and `…/gpu` is the GPU's time alone from
- * timer queries (absent where the context has none, e.g. SwiftShader). Driven from Node by
+ * timer queries (absent where the context has none; SwiftShader has them). Driven from Node by
  * `npm run bench` (run.ts).
  */
 import type { Page } from 'playwright-core';
