@@ -157,6 +157,7 @@ export class Atmosphere {
       uAtmoCamera: { value: new Vector3(0, spec.topRadiusM * 2, 0) },
       uAtmoSkyValid: { value: 0 },
       uAtmoOn: { value: 1 },
+      uAtmoSkyBounded: { value: 1 },
       uSkyViewSize: { value: new Vector2(skySize[0], skySize[1]) },
       uSpaceSteps: { value: this.steps.space },
     };
@@ -248,6 +249,18 @@ export class Atmosphere {
     this.uniforms.uAtmoSkyValid.value = inside ? 1 : 0;
     this.uniforms.uAtmoAerialValid.value = inside && this.aerialTable ? 1 : 0;
     return this.daylight(r, muS);
+  }
+
+  /**
+   * The sky passes cover only the rectangle the atmosphere projects to when the camera is well
+   * outside it (default), or always the whole screen (the same image, drawn slower; for tests).
+   */
+  get boundedSky(): boolean {
+    return this.uniforms.uAtmoSkyBounded.value === 1;
+  }
+
+  set boundedSky(on: boolean) {
+    this.uniforms.uAtmoSkyBounded.value = on ? 1 : 0;
   }
 
   /** Drawn (default), or switched off: no sky passes, the surface as if airless (a uniform: no recompile). */

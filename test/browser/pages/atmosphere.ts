@@ -45,6 +45,10 @@ export interface AtmosphereView {
   sunBehind?: boolean;
   /** Orbit views: over the north pole instead of the equator. */
   overPole?: boolean;
+  /** Orbit views: the camera turned this far (degrees) right and up of the planet's centre. */
+  lookAsideDeg?: [number, number];
+  /** The sky passes bounded to the atmosphere's rectangle on screen (default, as in the app) or full-screen. */
+  boundedSky?: boolean;
   /** Inside the air: aerial perspective from the table (default) or marched per vertex (Atmosphere.aerialTable). */
   aerialTable?: boolean;
   /**
@@ -123,6 +127,10 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
       camera.position.set(0, 0, camY);
     }
     camera.lookAt(0, 0, 0);
+    if (view.lookAsideDeg) {
+      camera.rotateY((-view.lookAsideDeg[0] * Math.PI) / 180);
+      camera.rotateX((view.lookAsideDeg[1] * Math.PI) / 180);
+    }
   } else {
     camera.position.set(0, camY, 0);
     camera.up.set(0, 1, 0);
@@ -133,7 +141,10 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
   scene.add(sun);
   const spec = planet.atmosphere;
   const atmosphere = spec ? new Atmosphere(spec, { software: view.software ?? true }) : null;
-  if (atmosphere) atmosphere.aerialTable = view.aerialTable ?? true;
+  if (atmosphere) {
+    atmosphere.aerialTable = view.aerialTable ?? true;
+    atmosphere.boundedSky = view.boundedSky ?? true;
+  }
   const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
   if (view.ground) {
     const g = planetGround(planet.recipe);
