@@ -1,9 +1,10 @@
 /**
  * The frame's way to the screen. The scene renders into a linear HDR target (R11F_G11F_B10F, with
  * the MSAA the canvas used to have); the brightest pixels — the sun's disc, a hot specular glint —
- * bloom (three's UnrealBloomPass: a luminance high pass at half size, five blurred mips added
- * back); one output pass tone-maps with the renderer's ACES and exposure and encodes sRGB into
- * whatever target is bound when {@link FrameOutput.render} is called (the canvas, as a rule).
+ * bloom (three's UnrealBloomPass's stages, bloom.ts: a luminance high pass at half size, five
+ * blurred mips); one output pass adds the bloom, tone-maps with the renderer's ACES and exposure
+ * and encodes sRGB into whatever target is bound when {@link FrameOutput.render} is called (the
+ * canvas, as a rule).
  *
  * So everything the scene blends — the atmosphere's transmittance and in-scattered light, the
  * sun's glow, the stars — adds up in linear light before tone mapping, and bloom bleeds over
@@ -29,8 +30,7 @@ import {
   type Scene,
   type WebGLRenderer,
 } from 'three';
-import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
-import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
+import { Bloom, bloomOutputPass, setOutputBloom } from './bloom';
 
 export interface BloomSettings {
   /** How much of the blurred bright light is added back (UnrealBloomPass strength). */
@@ -73,8 +73,8 @@ export class FrameOutput {
   /** False where no float format is colour-renderable: an 8-bit target, bloom off. */
   readonly hdr: boolean;
   private readonly target: WebGLRenderTarget;
-  private readonly bloomPass: UnrealBloomPass | null;
-  private readonly outputPass = new OutputPass();
+  private readonly bloomPass: Bloom | null;
+  private readonly outputPass = bloomOutputPass();
   private bloomOn: boolean;
   private readonly size = new Vector2();
 
@@ -97,7 +97,7 @@ export class FrameOutput {
     this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES, depthTexture, resolveDepthBuffer: false });
     this.target.texture.name = 'FrameOutput.scene';
     const s = options.settings ?? DEFAULT_BLOOM;
-    this.bloomPass = this.hdr ? new UnrealBloomPass(new Vector2(w, h), s.strength, s.radius, s.threshold) : null;
+    this.bloomPass = this.hdr ? new Bloom(w, h, s.strength, s.radius, s.threshold) : null;
     this.bloomOn = options.bloom ?? true;
     frameTargets.set(renderer, this.target);
   }
@@ -127,7 +127,7 @@ export class FrameOutput {
     try {
       renderer.setRenderTarget(target);
       renderer.render(scene, camera);
-      if (this.bloom) this.bloomPass!.render(renderer, target, target, 0, false);
+      setOutputBloom(this.outputPass, this.bloom ? this.bloomPass!.render(renderer, target.texture) : null);
       // OutputPass draws to the screen or to its write buffer: give it the destination.
       this.outputPass.renderToScreen = destination === null;
       this.outputPass.render(renderer, destination!, target, 0, false);

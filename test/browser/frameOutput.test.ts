@@ -19,10 +19,11 @@ it('bloom: the sun spills over an occluding limb; space far from it stays dark; 
   const r = await page.evaluate(async ([path]) => (await srImport(path)).sunBloom(), [PAGE] as const);
   savePng('bloom-off.png', r.pngOff);
   savePng('bloom-on.png', r.pngOn);
+  savePng('bloom-on-reference.png', r.pngReference);
   console.log(
     `bloom: hdr ${r.hdr}; over the limb ${r.overLimbOff.toFixed(1)} → ${r.overLimbOn.toFixed(1)}, ` +
       `disc ${r.discOff.toFixed(0)} / ${r.discOn.toFixed(0)}, far corner ${r.cornerOff.toFixed(1)} → ${r.cornerOn.toFixed(1)}; ` +
-      `${r.triangles} triangles counted (sphere ${r.sphereTriangles})`,
+      `${r.triangles} triangles counted (sphere ${r.sphereTriangles}); against three's UnrealBloomPass + OutputPass mean |Δ| ${r.referenceMeanDiff.toFixed(3)}, max ${r.referenceMaxDiff}`,
   );
   expect(r.hdr, 'SwiftShader has EXT_color_buffer_float: a float target').toBe(true);
   expect(r.discOff, 'the visible half of the disc is white').toBeGreaterThan(240);
@@ -30,5 +31,9 @@ it('bloom: the sun spills over an occluding limb; space far from it stays dark; 
   expect(r.overLimbOff, 'without bloom the sphere hides the glow').toBeLessThan(3);
   expect(r.overLimbOn, 'with bloom the sun spills over the limb').toBeGreaterThan(r.overLimbOff + 15);
   expect(Math.abs(r.cornerOn - r.cornerOff), 'space far from the sun is not washed out').toBeLessThan(3);
+  // The bloom added by the output pass (bloom.ts) instead of blended into the MSAA target: the
+  // same sum, less rounding (the target's 6-bit mantissas held the sum before).
+  expect(r.referenceMeanDiff, 'three’s own bloom and output passes draw the same frame').toBeLessThan(0.5);
+  expect(r.referenceMaxDiff).toBeLessThan(8);
   expect(r.triangles, 'the scene pass is counted, not only the last full-screen pass').toBeGreaterThanOrEqual(r.sphereTriangles);
 });

@@ -2,9 +2,11 @@
  * Page-side set-up for test/browser/frameOutput.test.ts: the sun's disc half hidden behind a black
  * sphere, drawn through the app's FrameOutput with bloom on and off, at a small size.
  */
-import { Mesh, MeshBasicMaterial, PerspectiveCamera, Scene, SphereGeometry } from 'three';
+import { DepthTexture, FloatType, Mesh, MeshBasicMaterial, PerspectiveCamera, RGBFormat, Scene, SphereGeometry, UnsignedInt101111Type, Vector2, WebGLRenderTarget } from 'three';
+import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
+import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
 import { createRenderer } from '../../../src/app/renderer';
-import { FrameOutput } from '../../../src/render/FrameOutput';
+import { DEFAULT_BLOOM, FrameOutput } from '../../../src/render/FrameOutput';
 import { Sun } from '../../../src/render/Sun';
 
 const WIDTH = 320;
@@ -27,6 +29,13 @@ export interface SunBloomShot {
   /** renderer.info.render after one FrameOutput.render: the whole frame, not only the last pass. */
   triangles: number;
   sphereTriangles: number;
+  /**
+   * The bloom-on frame against three's own UnrealBloomPass (blended over the MSAA target) and
+   * OutputPass on the same target format: mean and largest |Δ| per channel (0–255).
+   */
+  referenceMeanDiff: number;
+  referenceMaxDiff: number;
+  pngReference: string;
 }
 
 export function sunBloom(): SunBloomShot {
@@ -73,12 +82,45 @@ export function sunBloom(): SunBloomShot {
       overLimb: luma(px, cx - 20, cx - 6, cy - 3, cy + 3),
       disc: luma(px, cx + 1, cx + 2, cy - 1, cy + 1),
       corner: luma(px, WIDTH - 30, WIDTH - 5, 5, 30),
+      px,
       ...info,
     };
+  };
+  /** The frame as three's passes drew it before bloom.ts: bloom blended into the MSAA target, then the output pass. */
+  const reference = (): Uint8Array => {
+    const depthTexture = renderer.capabilities.reversedDepthBuffer ? new DepthTexture(WIDTH, HEIGHT, FloatType) : null;
+    const target = new WebGLRenderTarget(WIDTH, HEIGHT, { type: UnsignedInt101111Type, format: RGBFormat, samples: 4, depthTexture, resolveDepthBuffer: false });
+    const bloom = new UnrealBloomPass(new Vector2(WIDTH, HEIGHT), DEFAULT_BLOOM.strength, DEFAULT_BLOOM.radius, DEFAULT_BLOOM.threshold);
+    const out = new OutputPass();
+    try {
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+      bloom.render(renderer, target, target, 0, false);
+      out.renderToScreen = true;
+      out.render(renderer, null!, target, 0, false);
+      const px = new Uint8Array(WIDTH * HEIGHT * 4);
+      gl.readPixels(0, 0, WIDTH, HEIGHT, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return px;
+    } finally {
+      renderer.setRenderTarget(null);
+      target.dispose();
+      bloom.dispose();
+      out.dispose();
+    }
   };
   try {
     const off = shot(false);
     const on = shot(true);
+    const ref = reference();
+    const pngReference = renderer.domElement.toDataURL('image/png');
+    let sum = 0, max = 0, n = 0;
+    for (let i = 0; i < ref.length; i += 4) {
+      for (let k = 0; k < 3; k++, n++) {
+        const d = Math.abs(ref[i + k] - on.px[i + k]);
+        sum += d;
+        max = Math.max(max, d);
+      }
+    }
     return {
       hdr: output.hdr,
       pngOff: off.png,
@@ -91,6 +133,9 @@ export function sunBloom(): SunBloomShot {
       cornerOn: on.corner,
       triangles: on.triangles,
       sphereTriangles: sphereGeometry.index!.count / 3,
+      referenceMeanDiff: sum / n,
+      referenceMaxDiff: max,
+      pngReference,
     };
   } finally {
     output.dispose();

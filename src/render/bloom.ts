@@ -1,0 +1,115 @@
+/**
+ * Bloom whose last step is the output pass's (FrameOutput.ts). three's UnrealBloomPass ends by
+ * blending its half-size result over the whole frame: a full-size draw into the 4× MSAA HDR
+ * target, then a second resolve of that target for the output pass to read. On a GPU with few
+ * raster units (the H100's) those two full-size steps were half of bloom's millisecond. Here the
+ * pass's own materials and targets run its first stages (high pass, five blurred mips, composite)
+ * and the output pass adds the composite as it tone-maps: the same sum (UnrealBloomPass adds with
+ * ONE, ONE), one full-size pass fewer.
+ */
+import { Color, DataTexture, RGBAFormat, Vector2, type Texture, type WebGLRenderer } from 'three';
+import { FullScreenQuad } from 'three/examples/jsm/postprocessing/Pass.js';
+import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
+import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
+
+/** UnrealBloomPass's blur directions (its statics, missing from @types/three). */
+const BLUR_X = new Vector2(1, 0);
+const BLUR_Y = new Vector2(0, 1);
+
+/** three's OutputShader line the bloom is added after (bloomOutputPass throws if it is gone). */
+const OUTPUT_READ = 'gl_FragColor = texture2D( tDiffuse, vUv );';
+
+export class Bloom {
+  /** three's pass: its materials, targets and settings (strength, radius, threshold). */
+  readonly pass: UnrealBloomPass;
+  private readonly quad = new FullScreenQuad();
+  private readonly clearColor = new Color();
+
+  constructor(width: number, height: number, strength: number, radius: number, threshold: number) {
+    this.pass = new UnrealBloomPass(new Vector2(width, height), strength, radius, threshold);
+  }
+
+  /**
+   * Renders the bloom of `input` (the resolved HDR frame) and returns it: half the frame's size,
+   * to be added to the frame as is. Leaves the renderer's clear colour, auto-clear and target as
+   * they were.
+   */
+  render(renderer: WebGLRenderer, input: Texture): Texture {
+    const p = this.pass;
+    const target = renderer.getRenderTarget();
+    renderer.getClearColor(this.clearColor);
+    const clearAlpha = renderer.getClearAlpha();
+    const autoClear = renderer.autoClear;
+    renderer.autoClear = false;
+    renderer.setClearColor(p.clearColor, 0);
+    try {
+      const highPass = p.highPassUniforms as Record<string, { value: unknown }>;
+      highPass.tDiffuse.value = input;
+      highPass.luminosityThreshold.value = p.threshold;
+      this.draw(renderer, p.materialHighPassFilter, p.renderTargetBright);
+      let from = p.renderTargetBright;
+      for (let i = 0; i < p.nMips; i++) {
+        const blur = p.separableBlurMaterials[i];
+        blur.uniforms.colorTexture.value = from.texture;
+        blur.uniforms.direction.value = BLUR_X;
+        this.draw(renderer, blur, p.renderTargetsHorizontal[i]);
+        blur.uniforms.colorTexture.value = p.renderTargetsHorizontal[i].texture;
+        blur.uniforms.direction.value = BLUR_Y;
+        this.draw(renderer, blur, p.renderTargetsVertical[i]);
+        from = p.renderTargetsVertical[i];
+      }
+      const composite = p.compositeMaterial;
+      composite.uniforms.bloomStrength.value = p.strength;
+      composite.uniforms.bloomRadius.value = p.radius;
+      composite.uniforms.bloomTintColors.value = p.bloomTintColors;
+      this.draw(renderer, composite, p.renderTargetsHorizontal[0]);
+      return p.renderTargetsHorizontal[0].texture;
+    } finally {
+      renderer.setClearColor(this.clearColor, clearAlpha);
+      renderer.autoClear = autoClear;
+      renderer.setRenderTarget(target);
+    }
+  }
+
+  setSize(width: number, height: number): void {
+    this.pass.setSize(width, height);
+  }
+
+  dispose(): void {
+    this.pass.dispose();
+    this.quad.dispose();
+  }
+
+  private draw(renderer: WebGLRenderer, material: FullScreenQuad['material'], target: Parameters<WebGLRenderer['setRenderTarget']>[0]): void {
+    this.quad.material = material;
+    renderer.setRenderTarget(target);
+    renderer.clear();
+    this.quad.render(renderer);
+  }
+}
+
+/** Black, for frames without bloom: the output pass adds it (one fetch; no second program). */
+const NO_BLOOM = new DataTexture(new Uint8Array([0, 0, 0, 0]), 1, 1, RGBAFormat);
+NO_BLOOM.needsUpdate = true;
+
+/**
+ * three's OutputPass (tone mapping and colour space) adding a bloom texture to the frame it reads
+ * first; set it with {@link setOutputBloom} before each render (null: none).
+ */
+export function bloomOutputPass(): OutputPass {
+  const pass = new OutputPass();
+  const material = pass.material;
+  if (!material.fragmentShader.includes(OUTPUT_READ)) {
+    throw new Error('bloomOutputPass: three’s OutputShader no longer reads the frame as it did (three.js changed)');
+  }
+  material.fragmentShader = material.fragmentShader
+    .replace('uniform sampler2D tDiffuse;', 'uniform sampler2D tDiffuse;\nuniform sampler2D tBloom;')
+    .replace(OUTPUT_READ, `${OUTPUT_READ}\ngl_FragColor.rgb += texture2D( tBloom, vUv ).rgb;`);
+  material.uniforms.tBloom = { value: NO_BLOOM };
+  return pass;
+}
+
+/** The bloom the output pass adds (null: none). */
+export function setOutputBloom(pass: OutputPass, bloom: Texture | null): void {
+  pass.material.uniforms.tBloom.value = bloom ?? NO_BLOOM;
+}
