@@ -11,13 +11,14 @@ import { Color, DataTexture, RGBAFormat, Vector2, type Texture, type WebGLRender
 import { FullScreenQuad } from 'three/examples/jsm/postprocessing/Pass.js';
 import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
 import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
+import addBloom from '../../glsl/sr_output_bloom.glsl?raw';
 
 /** UnrealBloomPass's blur directions (its statics, missing from @types/three). */
 const BLUR_X = new Vector2(1, 0);
 const BLUR_Y = new Vector2(0, 1);
 
-/** three's OutputShader line the bloom is added after (bloomOutputPass throws if it is gone). */
-const OUTPUT_READ = 'gl_FragColor = texture2D( tDiffuse, vUv );';
+/** What three's OutputShader reads the frame with: the bloom is added after that line (bloomOutputPass throws if it is gone). */
+const OUTPUT_READ = 'texture2D( tDiffuse, vUv );';
 
 export class Bloom {
   /** three's pass: its materials, targets and settings (strength, radius, threshold). */
@@ -99,12 +100,14 @@ NO_BLOOM.needsUpdate = true;
 export function bloomOutputPass(): OutputPass {
   const pass = new OutputPass();
   const material = pass.material;
-  if (!material.fragmentShader.includes(OUTPUT_READ)) {
+  const fs = material.fragmentShader;
+  const read = fs.indexOf(OUTPUT_READ);
+  const declared = fs.indexOf('uniform sampler2D tDiffuse;');
+  if (read < 0 || declared < 0) {
     throw new Error('bloomOutputPass: three’s OutputShader no longer reads the frame as it did (three.js changed)');
   }
-  material.fragmentShader = material.fragmentShader
-    .replace('uniform sampler2D tDiffuse;', 'uniform sampler2D tDiffuse;\nuniform sampler2D tBloom;')
-    .replace(OUTPUT_READ, `${OUTPUT_READ}\ngl_FragColor.rgb += texture2D( tBloom, vUv ).rgb;`);
+  const after = read + OUTPUT_READ.length;
+  material.fragmentShader = `${fs.slice(0, declared)}uniform sampler2D tBloom;\n${fs.slice(declared, after)}\n${addBloom}\n${fs.slice(after)}`;
   material.uniforms.tBloom = { value: NO_BLOOM };
   return pass;
 }
