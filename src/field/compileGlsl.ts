@@ -17,6 +17,7 @@ import { resolveIncludes } from './glslInclude';
 import { parseRecipe } from './parseRecipe';
 import type { FieldRecipe } from './recipe';
 import srNoise from '../../glsl/sr_noise.glsl?raw';
+import srNoiseGrad from '../../glsl/sr_noise_grad.glsl?raw';
 import fieldQuadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
 import fieldPointsFrag from '../../glsl/sr_field_points.frag.glsl?raw';
 
@@ -49,6 +50,8 @@ export interface CompileGlslOptions {
   numbersAsData?: boolean;
   /** With `numbersAsData`: a plain `uniform vec4 sr_params[N]` (three.js materials) instead of the block. */
   paramsUniform?: boolean;
+  /** Also `vec4 sr_fieldGrad(vec3 p)`, the analytic gradient and value (GlslCodegenOptions.gradient). */
+  gradient?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -70,7 +73,7 @@ export interface CompiledGlsl {
 
 /** Registry used for splicing: the project's chunks plus this module's own. */
 function chunksWith(fieldChunk: string): Record<string, string> {
-  return { ...GLSL_CHUNKS, sr_noise: srNoise, sr_field: fieldChunk };
+  return { ...GLSL_CHUNKS, sr_noise: srNoise, sr_noise_grad: srNoiseGrad, sr_field: fieldChunk };
 }
 
 /**
@@ -84,7 +87,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const gradientStepM = options.gradientStepM ?? Math.max(bounds.sizeM * 1e-5, 1e-6);
   const gen = generateFieldGlsl(parsed, gradientStepM, {
     bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false, numbersAsData: options.numbersAsData ?? false,
-    paramsUniform: options.paramsUniform ?? false,
+    paramsUniform: options.paramsUniform ?? false, gradient: options.gradient ?? false,
   });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {

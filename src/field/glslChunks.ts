@@ -5,8 +5,11 @@
  * with Vite's `?raw`, so this module is for the browser and Vitest, not for plain-Node tools.
  */
 import srNoise from '../../glsl/sr_noise.glsl?raw';
+import srNoiseGrad from '../../glsl/sr_noise_grad.glsl?raw';
 
 export const GLSL_CHUNKS: Readonly<Record<string, string>> = {
   /** simplex-noise's noise3D and the fractal sums, on the JS back end's permutation tables. */
   sr_noise: srNoise,
+  /** sr_noise's noise and fractals with analytic gradients (fields compiled with `gradient`). */
+  sr_noise_grad: srNoiseGrad,
 };

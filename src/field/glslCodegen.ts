@@ -40,6 +40,7 @@ import type { BandSlot } from './bandLimit';
 import { countModifierKeys, modifierKey } from './compileJs';
 import { GlslCodegenError, glslInt, glslUint } from './glslLiterals';
 import { int, num, paramsDeclaration, vec3, vec4Block } from './glslParams';
+import { brushSphereGrad, GRADIENT_HELPERS } from './glslGradient';
 import { createEmitState, emitNode, type EmitState } from './glslNodes';
 import { noisePermutation } from './noise';
 import type { Brush, FieldNode, FieldRecipe } from './recipe';
@@ -71,6 +72,12 @@ export interface GlslCodegenOptions {
   numbersAsData?: boolean;
   /** With `numbersAsData`: `uniform vec4 sr_params[N]` instead of the block (three.js materials). */
   paramsUniform?: boolean;
+  /**
+   * Also `vec4 sr_fieldGrad(vec3 p)`: the field's analytic gradient and value (xyz, w), filtered
+   * by the global `sr_gradFootprintM` (glslGradient.ts). Not with `bandUniforms`; shared
+   * modifiers are then not shared. Default false.
+   */
+  gradient?: boolean;
 }
 
 export interface GlslCodegenResult {
@@ -115,14 +122,31 @@ function sharedModifierKeys(root: FieldNode): Set<string> {
   return new Set([...counts].filter(([key, n]) => n >= 2 && atRoot.get(key) === true).map(([key]) => key));
 }
 
-/** `sr_field`: the shared modifier groups' updates, the root, then the brushes in order. */
-function fieldFunction(state: EmitState, root: string, brushes: readonly Brush[]): string {
+/**
+ * `sr_field`: the shared modifier groups' updates, the root, then the brushes in order; with
+ * gradients, `sr_fieldGrad` the same way ('' without).
+ */
+function fieldFunctions(state: EmitState, root: string, brushes: readonly Brush[]): { field: string; grad: string } {
   // Shared modifiers first: every node of a group is evaluated at the field's own point.
   const lines = [...[...state.groups.values()].map((g) => `  sr_m${g}_update(p);`), `  float d = ${root}(p);`];
-  if (state.params && brushes.length > 0) lines.push(...brushLoop(state, brushes));
-  else for (const b of brushes) lines.push(brushLine(state, b));
+  const grad = [`  vec4 d = ${root}_g(p);`];
+  if (state.params && brushes.length > 0) {
+    const base = brushBlock(state, brushes);
+    const count = int(state, brushes.length);
+    lines.push(...brushLoop(count, base, false));
+    grad.push(...brushLoop(count, base, true));
+  } else {
+    for (const b of brushes) {
+      lines.push(brushLine(state, b));
+      grad.push(brushGradLine(state, b));
+    }
+  }
   lines.push('  return d;');
-  return `float sr_field(vec3 p) {\n${lines.join('\n')}\n}`;
+  grad.push('  return d;');
+  return {
+    field: `float sr_field(vec3 p) {\n${lines.join('\n')}\n}`,
+    grad: state.gradient ? `vec4 sr_fieldGrad(vec3 p) {\n${grad.join('\n')}\n}` : '',
+  };
 }
 
 /**
@@ -140,20 +164,27 @@ export function brushCapacity(count: number): number {
  * list of {@link brushCapacity} room; the loop runs to the count and applies each as brushLine does,
  * operation for operation (the same values as the literal field).
  */
-function brushLoop(state: EmitState, brushes: readonly Brush[]): string[] {
-  const values: number[] = [];
-  for (const b of brushes) values.push(b.center[0], b.center[1], b.center[2], b.radius, b.op === 'add' ? 1 : -1, b.blend, 0, 0);
-  const base = vec4Block(state as EmitState & { params: number[] }, 2 * brushCapacity(brushes.length), values);
+function brushLoop(count: string, base: number, gradient: boolean): string[] {
+  const [s, min, max, smin, smax] = gradient
+    ? [`vec4 s = ${brushSphereGrad('sr_a.xyz', 'sr_a.w')};`, 'sr_minG', 'sr_maxG', 'sr_sminG', 'sr_smaxG']
+    : ['float s = length(p - sr_a.xyz) - sr_a.w;', 'min', 'max', 'sr_smin', 'sr_smax'];
   return [
-    `  int sr_brushes = ${int(state, brushes.length)};`,
+    `  int sr_brushes = ${count};`,
     '  for (int i = 0; i < sr_brushes; i++) {',
     `    vec4 sr_a = sr_params[${glslInt(base)} + 2 * i];`,
     `    vec4 sr_b = sr_params[${glslInt(base + 1)} + 2 * i];`,
-    '    float s = length(p - sr_a.xyz) - sr_a.w;',
-    '    if (sr_b.x > 0.0) d = sr_b.y > 0.0 ? sr_smin(d, s, sr_b.y) : min(d, s);',
-    '    else d = sr_b.y > 0.0 ? sr_smax(d, -s, sr_b.y) : max(d, -s);',
+    `    ${s}`,
+    `    if (sr_b.x > 0.0) d = sr_b.y > 0.0 ? ${smin}(d, s, sr_b.y) : ${min}(d, s);`,
+    `    else d = sr_b.y > 0.0 ? ${smax}(d, -s, sr_b.y) : ${max}(d, -s);`,
     '  }',
   ];
+}
+
+/** The brushes' list in `sr_params` (numbers as data); returns its first vec4's index. */
+function brushBlock(state: EmitState, brushes: readonly Brush[]): number {
+  const values: number[] = [];
+  for (const b of brushes) values.push(b.center[0], b.center[1], b.center[2], b.radius, b.op === 'add' ? 1 : -1, b.blend, 0, 0);
+  return vec4Block(state as EmitState & { params: number[] }, 2 * brushCapacity(brushes.length), values);
 }
 
 /** A brush applied to `d`: (smooth) union with its sphere for `add`, subtraction for `carve`. */
@@ -163,6 +194,13 @@ function brushLine(state: EmitState, b: Brush): string {
     return b.blend > 0 ? `  d = sr_smin(d, ${sphere}, ${num(state, b.blend)});` : `  d = min(d, ${sphere});`;
   }
   return b.blend > 0 ? `  d = sr_smax(d, -${sphere}, ${num(state, b.blend)});` : `  d = max(d, -${sphere});`;
+}
+
+/** brushLine with gradients (glslGradient.ts). */
+function brushGradLine(state: EmitState, b: Brush): string {
+  const sphere = brushSphereGrad(vec3(state, ...b.center), num(state, b.radius));
+  if (b.op === 'add') return b.blend > 0 ? `  d = sr_sminG(d, ${sphere}, ${num(state, b.blend)});` : `  d = sr_minG(d, ${sphere});`;
+  return b.blend > 0 ? `  d = sr_smaxG(d, -${sphere}, ${num(state, b.blend)});` : `  d = sr_maxG(d, -${sphere});`;
 }
 
 /** The baked permutation tables, 256 bytes per seed, in seed order. */
@@ -229,6 +267,7 @@ function headerLines(gradientStep: string, state: EmitState, permutation: Uint8A
     `#define SR_FIELD_GRADIENT_STEP ${gradientStep}`,
     ...permutationLines(state.seeds.length, permutation, options.permutationTexture ?? false),
     '#include <sr_noise>',
+    ...(state.gradient ? ['#include <sr_noise_grad>', GRADIENT_HELPERS] : []),
   ];
   if (state.band) {
     header.push(
@@ -251,11 +290,14 @@ const gradientFunction = (data: boolean): string => `vec3 sr_fieldGradient(vec3 
 /** Emits the `sr_field` chunk for an already parsed recipe. */
 export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, options: GlslCodegenOptions = {}): GlslCodegenResult {
   const data = options.numbersAsData ?? false;
-  // With numbers as data no modifiers are shared: which nodes' modifiers are equal is a fact about the numbers.
-  const state = createEmitState(options.bandUniforms ?? false, data ? new Set() : sharedModifierKeys(recipe.root), data);
+  const gradient = options.gradient ?? false;
+  if (gradient && options.bandUniforms) throw new GlslCodegenError('gradient functions are not band-limited by uniforms: ask for one or the other');
+  // With numbers as data no modifiers are shared: which nodes' modifiers are equal is a fact about
+  // the numbers. Gradient functions evaluate each node's own.
+  const state = createEmitState(options.bandUniforms ?? false, data || gradient ? new Set() : sharedModifierKeys(recipe.root), data, gradient);
   const gradientStep = num(state, gradientStepM);
   const root = emitNode(state, recipe.root);
-  const field = fieldFunction(state, root, recipe.brushes);
+  const { field, grad: fieldGrad } = fieldFunctions(state, root, recipe.brushes);
   const permutation = permutationTables(state.seeds);
   if (data && state.seeds.length > 0 && !options.permutationTexture) {
     throw new GlslCodegenError('numbersAsData needs permutationTexture: the permutation tables are numbers too');
@@ -264,6 +306,7 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
     ...headerLines(gradientStep, state, permutation, options),
     ...state.functions,
     field,
+    ...(gradient ? [fieldGrad] : []),
     gradientFunction(data),
     '',
   ].join('\n');

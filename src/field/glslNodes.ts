@@ -12,6 +12,10 @@
 import type { BandSlot } from './bandLimit';
 import { modifierKey } from './compileJs';
 import { CRATER_STRIDE, placeCraters } from './craters';
+import {
+  CRATER_STEP, csgGradBody, differenceGradBody, modifierGradBody, rotateGradBody, scaleGradBody, SHAPE_STEP, shellGradBody,
+  translateGradBody, type NoiseTexts, type WarpTexts,
+} from './glslGradient';
 import { glslFloat, glslInt, glslVec3, GlslCodegenError } from './glslLiterals';
 import { int, listCapacity, num, vec3, vec4Block } from './glslParams';
 import { WARP_OFFSETS } from './noise';
@@ -41,6 +45,8 @@ export interface EmitState {
   readonly params: number[] | null;
   /** Band limit as the `sr_band` uniform (GlslCodegenOptions.bandUniforms). */
   readonly band: boolean;
+  /** Each node's gradient function `sr_nI_g` too (GlslCodegenOptions.gradient, glslGradient.ts). */
+  readonly gradient: boolean;
   /** Modifier keys whose nodes share one evaluation (glslCodegen.ts `sharedModifierKeys`). */
   readonly shared: ReadonlySet<string>;
   /** Emitted GLSL declarations and functions, in order. */
@@ -57,9 +63,9 @@ export interface EmitState {
   craterCount: number;
 }
 
-export function createEmitState(band: boolean, shared: ReadonlySet<string>, numbersAsData = false): EmitState {
+export function createEmitState(band: boolean, shared: ReadonlySet<string>, numbersAsData = false, gradient = false): EmitState {
   return {
-    params: numbersAsData ? [] : null, band, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0,
+    params: numbersAsData ? [] : null, band, gradient, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0,
   };
 }
 
@@ -175,11 +181,12 @@ ${list.read}
   return raised + lowered;
 }`,
   );
+  if (state.gradient) state.functions.push(`vec4 sr_craters_${id}_g(vec3 p) {\n${differenceGradBody(`sr_craters_${id}`, CRATER_STEP)}\n}`);
   return `sr_craters_${id}`;
 }
 
-/** The body of a CSG node over its children's functions `names`. */
-function csgBody(state: EmitState, node: FieldNode & { children: FieldNode[] }, names: string[]): string {
+/** The bodies (value, gradient) of a CSG node over its children's functions `names`. */
+function csgBody(state: EmitState, node: FieldNode & { children: FieldNode[] }, names: string[]): Bodies {
   const k = 'blend' in node ? num(state, node.blend as number) : '';
   const lines = [`  float d = ${names[0]}(p);`];
   for (const name of names.slice(1)) {
@@ -194,7 +201,13 @@ function csgBody(state: EmitState, node: FieldNode & { children: FieldNode[] }, 
     }
   }
   lines.push('  return d;');
-  return lines.join('\n');
+  return { value: lines.join('\n'), grad: state.gradient ? csgGradBody(node.type, names, k) : '' };
+}
+
+/** A node function's body, and its gradient function's ('' without GlslCodegenOptions.gradient). */
+interface Bodies {
+  value: string;
+  grad: string;
 }
 
 /** The body of a shape node. */
@@ -234,28 +247,40 @@ function shapeBody(state: EmitState, node: FieldNode): string {
   }
 }
 
+/** A warp's texts (its numbers' expressions, taken once: with numbers as data each is a new slot). */
+function warpTexts(state: EmitState, w: NonNullable<FieldNode['warp']>): WarpTexts {
+  const args = `${noiseTable(state, w.seed)}, ${int(state, w.octaves)}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`;
+  const offsets = WARP_OFFSETS.map((o) => glslVec3(o[0], o[1], o[2])) as [string, string, string];
+  return { frequency: num(state, w.frequency), amplitude: num(state, w.amplitude), args, offsets };
+}
+
 /** The lines that warp `p` in place (a node's warp, `warpBand`: its slot or ''). */
-function warpLines(state: EmitState, w: NonNullable<FieldNode['warp']>, warpBand: string): string[] {
-  const t = noiseTable(state, w.seed);
+function warpLines(t: WarpTexts, warpBand: string): string[] {
   const fractal = warpBand ? 'sr_fractalBand' : 'sr_fractal';
-  const args = warpBand
-    ? `${t}, ${int(state, w.octaves)}, ${warpBand}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`
-    : `${t}, ${int(state, w.octaves)}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`;
-  const [o0, o1, o2] = WARP_OFFSETS;
+  // The band slot goes after the octave count: table, octaves, used, lacunarity, gain.
+  const args = warpBand ? t.args.replace(/^([^,]+, [^,]+), /, `$1, ${warpBand}, `) : t.args;
+  const [o0, o1, o2] = t.offsets;
   return [
-    `  vec3 u = p * ${num(state, w.frequency)};`,
-    `  p += ${num(state, w.amplitude)} * vec3(`,
-    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o0[0], o0[1], o0[2])}, ${args}),`,
-    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o1[0], o1[1], o1[2])}, ${args}),`,
-    `    ${fractal}(SR_NOISE_FBM, u + ${glslVec3(o2[0], o2[1], o2[2])}, ${args}));`,
+    `  vec3 u = p * ${t.frequency};`,
+    `  p += ${t.amplitude} * vec3(`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${o0}, ${args}),`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${o1}, ${args}),`,
+    `    ${fractal}(SR_NOISE_FBM, u + ${o2}, ${args}));`,
   ];
 }
 
+/** A noise layer's texts, taken once (see warpTexts). */
+function noiseTexts(state: EmitState, l: NoiseLayer): NoiseTexts {
+  const kind = noiseKind(state, l.kind);
+  const frequency = num(state, l.frequency);
+  const args = `${noiseTable(state, l.seed)}, ${int(state, l.octaves)}, ${num(state, l.lacunarity)}, ${num(state, l.gain)}`;
+  return { amplitude: num(state, l.amplitude), kind, frequency, args };
+}
+
 /** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
-function noiseTerm(state: EmitState, l: NoiseLayer, band: string): string {
-  const kindPoint = `${noiseKind(state, l.kind)}, p * ${num(state, l.frequency)}, ${noiseTable(state, l.seed)}, ${int(state, l.octaves)}`;
-  const tail = `${num(state, l.lacunarity)}, ${num(state, l.gain)})`;
-  return `${num(state, l.amplitude)} * ${band ? `sr_fractalBand(${kindPoint}, ${band}, ${tail}` : `sr_fractal(${kindPoint}, ${tail}`}`;
+function noiseTerm(t: NoiseTexts, band: string): string {
+  const args = band ? t.args.replace(/^([^,]+, [^,]+), /, `$1, ${band}, `) : t.args;
+  return `${t.amplitude} * ${band ? 'sr_fractalBand' : 'sr_fractal'}(${t.kind}, p * ${t.frequency}, ${args})`;
 }
 
 /** A node's band slots (each `sr_band[k]`, or '' without band uniforms or without the modifier). */
@@ -278,8 +303,9 @@ function nodeBands(state: EmitState, node: FieldNode): NodeBands {
   return { shell, noise, warp };
 }
 
-/** The body of `sr_nI_base`: the shape, or the operation over its children (emitted here first). */
-function baseBody(state: EmitState, node: FieldNode, shellBand: string): string {
+/** The bodies of `sr_nI_base` (and `sr_nI_base_g`): the shape, or the operation over its children (emitted here first). */
+function baseBody(state: EmitState, node: FieldNode, shellBand: string, base: string): Bodies {
+  const g = state.gradient;
   switch (node.type) {
     case 'union':
     case 'intersection':
@@ -288,22 +314,36 @@ function baseBody(state: EmitState, node: FieldNode, shellBand: string): string 
     case 'smoothIntersection':
     case 'smoothSubtraction':
       return csgBody(state, node, node.children.map((c) => emitNode(state, c)));
-    case 'translate':
-      return `  return ${emitNode(state, node.child)}(p - ${vec3(state, ...node.offset)});`;
-    case 'rotate': {
-      const m = rotationMatrix(node.axis, node.angleDeg);
-      // Evaluate the child at Mᵀ p (the child is rotated by M), as in compileJs.ts.
-      return `  return ${emitNode(state, node.child)}(vec3(dot(${vec3(state, m[0], m[3], m[6])}, p), dot(${vec3(state, m[1], m[4], m[7])}, p), dot(${vec3(state, m[2], m[5], m[8])}, p)));`;
+    case 'translate': {
+      const child = emitNode(state, node.child);
+      const offset = vec3(state, ...node.offset);
+      return { value: `  return ${child}(p - ${offset});`, grad: g ? translateGradBody(child, offset) : '' };
     }
-    case 'scale':
-      return `  return ${emitNode(state, node.child)}(p * ${num(state, 1 / node.factor)}) * ${num(state, node.factor)};`;
+    case 'rotate': {
+      const child = emitNode(state, node.child);
+      const m = rotationMatrix(node.axis, node.angleDeg);
+      const rows = [vec3(state, m[0], m[3], m[6]), vec3(state, m[1], m[4], m[7]), vec3(state, m[2], m[5], m[8])] as const;
+      // Evaluate the child at Mᵀ p (the child is rotated by M), as in compileJs.ts.
+      return {
+        value: `  return ${child}(vec3(dot(${rows[0]}, p), dot(${rows[1]}, p), dot(${rows[2]}, p)));`,
+        grad: g ? rotateGradBody(child, rows) : '',
+      };
+    }
+    case 'scale': {
+      const child = emitNode(state, node.child);
+      const inverse = num(state, 1 / node.factor);
+      const factor = num(state, node.factor);
+      return { value: `  return ${child}(p * ${inverse}) * ${factor};`, grad: g ? scaleGradBody(child, inverse, factor) : '' };
+    }
     case 'shell': {
-      const body = `  return abs(${emitNode(state, node.child)}(p)) - ${num(state, node.thickness)};`;
+      const child = emitNode(state, node.child);
+      const thickness = num(state, node.thickness);
+      const body = `  return abs(${child}(p)) - ${thickness};`;
       // Dropped: the child is not evaluated, as in compileJs.ts.
-      return shellBand ? `  if (${shellBand} == 0) return ${GLSL_DROPPED_SHELL};\n${body}` : body;
+      return { value: shellBand ? `  if (${shellBand} == 0) return ${GLSL_DROPPED_SHELL};\n${body}` : body, grad: g ? shellGradBody(child, thickness) : '' };
     }
     default:
-      return shapeBody(state, node);
+      return { value: shapeBody(state, node), grad: g ? differenceGradBody(base, SHAPE_STEP) : '' };
   }
 }
 
@@ -319,10 +359,10 @@ function emitSharedModifiers(state: EmitState, node: FieldNode, g: number, bands
   const craters = hasCraters(state, node.craters) ? emitCraters(state, node.craters) : null;
   const globals = [`vec3 ${m}_w;`, ...(craters ? [`float ${m}_crater;`] : []), ...noise.map((_, i) => `float ${m}_t${i};`)];
   const lines: string[] = [];
-  if (hasWarp(state, w)) lines.push(...warpLines(state, w, bands.warp));
+  if (hasWarp(state, w)) lines.push(...warpLines(warpTexts(state, w), bands.warp));
   lines.push(`  ${m}_w = p;`);
   if (craters) lines.push(`  ${m}_crater = ${craters}(p);`);
-  noise.forEach((l, i) => lines.push(`  ${m}_t${i} = ${noiseTerm(state, l, bands.noise[i])};`));
+  noise.forEach((l, i) => lines.push(`  ${m}_t${i} = ${noiseTerm(noiseTexts(state, l), bands.noise[i])};`));
   state.functions.push(...globals, `void ${m}_update(vec3 p) {\n${lines.join('\n')}\n}`);
 }
 
@@ -345,16 +385,19 @@ function sharedModifierBody(state: EmitState, node: FieldNode, key: string, base
   return lines.join('\n');
 }
 
-/** The body of `sr_nI` evaluating its own modifiers (crater functions emitted here). */
-function ownModifierBody(state: EmitState, node: FieldNode, base: string, bands: NodeBands): string {
+/** The bodies of `sr_nI` (and `sr_nI_g`) evaluating its own modifiers (crater functions emitted here). */
+function ownModifierBody(state: EmitState, node: FieldNode, base: string, bands: NodeBands): Bodies {
   const w = node.warp;
   const lines: string[] = [];
-  if (hasWarp(state, w)) lines.push(...warpLines(state, w, bands.warp));
+  const warp = hasWarp(state, w) ? warpTexts(state, w) : null;
+  if (warp) lines.push(...warpLines(warp, bands.warp));
   lines.push(`  float d = ${base}(p);`);
-  if (hasCraters(state, node.craters)) lines.push(`  d -= ${emitCraters(state, node.craters)}(p);`);
-  (node.noise ?? []).forEach((l, i) => lines.push(`  d -= ${noiseTerm(state, l, bands.noise[i])};`));
+  const craters = hasCraters(state, node.craters) ? emitCraters(state, node.craters) : null;
+  if (craters) lines.push(`  d -= ${craters}(p);`);
+  const noise = (node.noise ?? []).map((l) => noiseTexts(state, l));
+  noise.forEach((t, i) => lines.push(`  d -= ${noiseTerm(t, bands.noise[i])};`));
   lines.push('  return d;');
-  return lines.join('\n');
+  return { value: lines.join('\n'), grad: state.gradient ? modifierGradBody(base, warp, craters, noise) : '' };
 }
 
 /** Emits the node (children first) and returns its function name. */
@@ -362,16 +405,19 @@ export function emitNode(state: EmitState, node: FieldNode): string {
   const id = state.nodeCount++;
   const base = `sr_n${id}_base`;
   const bands = nodeBands(state, node);
-  state.functions.push(`float ${base}(vec3 p) {\n${baseBody(state, node, bands.shell)}\n}`);
+  const baseBodies = baseBody(state, node, bands.shell, base);
+  state.functions.push(`float ${base}(vec3 p) {\n${baseBodies.value}\n}`);
+  if (state.gradient) state.functions.push(`vec4 ${base}_g(vec3 p) {\n${baseBodies.grad}\n}`);
 
   // Modifiers, in the order of compileJs.ts: warp the point, then base − craters − noise.
   // Band-limited, a layer or warp with 0 used octaves gives exactly 0 (compileJs.ts skips it):
   // d - a * 0 and p + A * 0 are d and p.
   const key = modifierKey(node);
-  const body = key !== null && state.shared.has(key)
-    ? sharedModifierBody(state, node, key, base, bands)
-    : ownModifierBody(state, node, base, bands);
+  const shared = key !== null && state.shared.has(key);
+  if (shared && state.gradient) throw new GlslCodegenError('shared modifiers and gradient functions: compile the gradient without sharing');
+  const body = shared ? { value: sharedModifierBody(state, node, key, base, bands), grad: '' } : ownModifierBody(state, node, base, bands);
   const name = `sr_n${id}`;
-  state.functions.push(`float ${name}(vec3 p) {\n${body}\n}`);
+  state.functions.push(`float ${name}(vec3 p) {\n${body.value}\n}`);
+  if (state.gradient) state.functions.push(`vec4 ${name}_g(vec3 p) {\n${body.grad}\n}`);
   return name;
 }

@@ -4,11 +4,17 @@
  * into an RGBA32F target and reads back synchronously, which is what a test wants.
  */
 import { compileToGlsl, FIELD_TEMPLATES, spliceField, type CompiledGlsl } from '../../../src/field/glsl';
+import gradPointsFrag from './sr_field_grad_points.frag.glsl?raw';
 
 export interface FieldPass {
   compiled: CompiledGlsl;
   /** Values at `points` (xyz triples, body-local metres; float32 on the GPU). */
   evaluatePoints(points: Float32Array): Float32Array;
+  /**
+   * sr_fieldGrad at `points` (a pass made with `gradient`): xyzw per point, gradient and value,
+   * filtered by `footprintM` (0: exact).
+   */
+  evaluateGradients(points: Float32Array, footprintM?: number): Float32Array;
   /** Milliseconds spent compiling and linking the program. */
   compileMs: number;
   dispose(): void;
@@ -63,11 +69,12 @@ export function createFieldContext(): WebGL2RenderingContext {
   return gl;
 }
 
-export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): FieldPass {
-  const compiled = compileToGlsl(recipe);
+export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown, options: { gradient?: boolean } = {}): FieldPass {
+  const compiled = compileToGlsl(recipe, { gradient: options.gradient ?? false });
   const t0 = performance.now();
   const pointsProgram = link(gl, spliceField(FIELD_TEMPLATES.pointsFrag, compiled, 'sr_field_points'));
   const compileMs = performance.now() - t0;
+  const gradProgram = options.gradient ? link(gl, spliceField(gradPointsFrag, compiled, 'sr_field_grad_points')) : null;
   const vao = gl.createVertexArray();
 
   // One pooled target, reallocated only when the size changes.
@@ -96,9 +103,37 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
     return out;
   };
 
+  /** Draws `program` over the points (RGBA32F out, one texel a point). */
+  const overPoints = (program: WebGLProgram, points: Float32Array, setUniforms: () => void = () => {}): Float32Array => {
+    const count = points.length / 3;
+    const width = Math.min(256, count);
+    const height = Math.ceil(count / width);
+    const texels = new Float32Array(width * height * 4);
+    for (let i = 0; i < count; i++) texels.set(points.subarray(i * 3, i * 3 + 3), i * 4);
+    const input = gl.createTexture()!;
+    // Unit 1: draw() binds its target texture on unit 0 while creating it.
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, input);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, width, height);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.FLOAT, texels);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.useProgram(program);
+    gl.uniform1i(gl.getUniformLocation(program, 'sr_points'), 1);
+    setUniforms();
+    gl.activeTexture(gl.TEXTURE0);
+    const rgba = draw(program, width, height);
+    gl.deleteTexture(input);
+    return rgba.subarray(0, count * 4);
+  };
+
   return {
     compiled,
     compileMs,
+    evaluateGradients(points, footprintM = 0) {
+      if (!gradProgram) throw new Error('evaluateGradients: the pass was made without `gradient`');
+      return overPoints(gradProgram, points, () => gl.uniform1f(gl.getUniformLocation(gradProgram, 'uFootprintM'), footprintM));
+    },
     evaluatePoints(points) {
       const count = points.length / 3;
       const width = Math.min(256, count);
@@ -125,6 +160,7 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown): Fi
     dispose() {
       releaseTarget();
       gl.deleteProgram(pointsProgram);
+      if (gradProgram) gl.deleteProgram(gradProgram);
       gl.deleteVertexArray(vao);
     },
   };
