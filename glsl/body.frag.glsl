@@ -1,7 +1,8 @@
 // Body material, fragment stage: three.js's meshphysical fragment shader cut down to lights,
 // shadows, log depth, tone mapping and colour space, with
-// - the normal taken per pixel from the gradient of the body's field (the same sr_field the
-//   GPU sampler evaluates), blended with the mesh normal by how many pixels a mesh cell covers;
+// - the normal taken per pixel from the gradient of the body's field (the same recipe the GPU
+//   sampler evaluates, differentiated: sr_fieldGrad), blended with the mesh normal by how many
+//   pixels a mesh cell covers;
 // - procedural rock colouring (sr_rock), darker concavities from a field occlusion term,
 //   optional crater shading (curvature) — both from the vertex stage — and polar ice;
 // - a screen-door fade for LOD cross-fades (sr_dither).
@@ -79,15 +80,11 @@ void main() {
     float cellPx = uCellSizeM / footprintM;
     float wField = smoothstep(uNormalBlendPx.x, uNormalBlendPx.y, cellPx);
     if (wField > 0.0) {
-      // Tetrahedral 4-tap gradient; a step no smaller than the pixel footprint is the
-      // box-filtered gradient over the pixel, so normal detail below a pixel cannot alias.
-      float h = max(footprintM, uMinGradientStepM);
-      const vec2 k = vec2(1.0, -1.0);
-      float f0 = sr_field(p + k.xyy * h);
-      float f1 = sr_field(p + k.yyx * h);
-      float f2 = sr_field(p + k.yxy * h);
-      float f3 = sr_field(p + k.xxx * h);
-      vec3 g = k.xyy * f0 + k.yyx * f1 + k.yxy * f2 + k.xxx * f3;
+      // The field's analytic gradient (src/field/glslGradient.ts), one evaluation: octaves
+      // under two footprints are left out and the rest weighted as a difference over the
+      // footprint would weight them, so normal detail below a pixel cannot alias.
+      sr_gradFootprintM = max(footprintM, uMinGradientStepM);
+      vec3 g = sr_fieldGrad(p).xyz;
       float gLen = length(g);
       if (gLen > 0.0) {
         nBody = normalize(mix(meshNormalBody, g / gLen, wField));

@@ -123,7 +123,7 @@ export type BodyMaterialField = Pick<CompiledGlsl, 'chunk' | 'bounds' | 'gradien
  * program (issue 16).
  */
 export function bodyMaterialField(recipe: FieldRecipe): CompiledGlsl {
-  return compileToGlsl(recipe, { numbersAsData: true, permutationTexture: true, paramsUniform: true });
+  return compileToGlsl(recipe, { numbersAsData: true, permutationTexture: true, paramsUniform: true, gradient: true });
 }
 
 /** The permutation tables as an R8UI array texture (read with texelFetch; noise.ts permutationLayers). */
@@ -200,6 +200,9 @@ export class BodyMaterial extends ShaderMaterial {
     if (options.occlusion ?? true) defines.SR_FIELD_OCCLUSION = '';
     if (crater) defines.SR_CRATER_SHADING = '';
     if (ice) defines.SR_POLAR_ICE = '';
+    if (defines.SR_FIELD_NORMALS !== undefined && !compiled.chunk.includes('vec4 sr_fieldGrad(')) {
+      throw new Error('BodyMaterial: per-pixel normals need the field compiled with `gradient: true` (bodyMaterialField does)');
+    }
 
     const center = compiled.bounds.sphereCenter;
     const uniforms = UniformsUtils.merge([

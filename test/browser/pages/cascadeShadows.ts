@@ -168,7 +168,7 @@ export function cascadeScene(cascades = 3, shadowMapSize = 2048): CascadeResult 
   });
   const ground = new Mesh(
     new PlaneGeometry(8000, 8000, 1, 1).rotateX(-Math.PI / 2),
-    new BodyMaterial(compileToGlsl(recipe), {
+    new BodyMaterial(compileToGlsl(recipe, { gradient: true }), {
       perPixelNormals: false,
       occlusion: false,
       strataSpacingM: 3,

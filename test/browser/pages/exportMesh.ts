@@ -24,7 +24,7 @@ export async function exportAsteroid(seed: number, cells: number) {
   const body = new Group();
   body.position.set(-spec.bodyCenterM[0], -spec.bodyCenterM[1], -spec.bodyCenterM[2]);
   pivot.add(body);
-  const material = new BodyMaterial(compileToGlsl(spec.recipe), { family: spec.family, seed });
+  const material = new BodyMaterial(compileToGlsl(spec.recipe, { gradient: true }), { family: spec.family, seed });
   const mesh = new Mesh(createBodyGeometry(result), material);
   mesh.position.set(...result.originM);
   body.add(mesh);

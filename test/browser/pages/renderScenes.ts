@@ -82,7 +82,7 @@ function buildBody(seed: number, cells: number, options: BodyMaterialOptions = {
   geometry.setIndex(new BufferAttribute(chunk.indices, 1));
   geometry.computeBoundingSphere();
 
-  const compiled = numbersAsData ? bodyMaterialField(recipe) : compileToGlsl(recipe);
+  const compiled = numbersAsData ? bodyMaterialField(recipe) : compileToGlsl(recipe, { gradient: true });
   const material = new BodyMaterial(compiled, { family: asteroidFamily(seed), seed, ...options });
   const mesh = new Mesh(geometry, material);
   mesh.castShadow = mesh.receiveShadow = true;
