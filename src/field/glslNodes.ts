@@ -13,7 +13,7 @@ import type { BandSlot } from './bandLimit';
 import { modifierKey } from './compileJs';
 import { CRATER_STRIDE, placeCraters } from './craters';
 import {
-  CRATER_STEP, csgGradBody, differenceGradBody, modifierGradBody, rotateGradBody, scaleGradBody, SHAPE_STEP, shellGradBody,
+  craterGradFunction, csgGradBody, differenceGradBody, modifierGradBody, rotateGradBody, scaleGradBody, SHAPE_STEP, shellGradBody,
   translateGradBody, type NoiseTexts, type WarpTexts,
 } from './glslGradient';
 import { glslFloat, glslInt, glslVec3, GlslCodegenError } from './glslLiterals';
@@ -116,6 +116,7 @@ function emitCraters(state: EmitState, field: CraterField): string {
   state.craterCount += n;
   const e = field.ejectaFalloff;
   const [cx, cy, cz] = field.center;
+
   let list: { decl: string[]; loop: string; read: string };
   if (state.params) {
     // Two vec4 a crater, (dir, (R/r)^2) and (depth m, rim m, 0, 0), in a list of a capacity that
@@ -155,10 +156,15 @@ function emitCraters(state: EmitState, field: CraterField): string {
     vec3 k = SR_CRATER_K_${id}[i];`,
     };
   }
+  // After the list, in the order the value function has always taken them (with numbers as data
+  // the order is the parameters' layout); the gradient function reuses them.
+  const center = vec3(state, cx, cy, cz);
+  const reach = num(state, (1 + e) * (1 + e));
+  const falloff = num(state, 1 / e);
   state.functions.push(
     ...list.decl,
     `float sr_craters_${id}(vec3 p) {
-  vec3 d = p - ${vec3(state, cx, cy, cz)};
+  vec3 d = p - ${center};
   float len = length(d);
   if (!(len > 0.0)) return 0.0;
   vec3 n = d / len;
@@ -167,12 +173,12 @@ function emitCraters(state: EmitState, field: CraterField): string {
 ${list.loop}
 ${list.read}
     float x2 = dot(dd, dd) * k.x;
-    if (x2 >= ${num(state, (1 + e) * (1 + e))}) continue;
+    if (x2 >= ${reach}) continue;
     float h;
     if (x2 < 1.0) {
       h = -k.y + (k.y + k.z) * x2;
     } else {
-      float t = 1.0 - (sqrt(x2) - 1.0) * ${num(state, 1 / e)};
+      float t = 1.0 - (sqrt(x2) - 1.0) * ${falloff};
       h = k.z * t * t;
     }
     raised = max(raised, h);
@@ -181,7 +187,7 @@ ${list.read}
   return raised + lowered;
 }`,
   );
-  if (state.gradient) state.functions.push(`vec4 sr_craters_${id}_g(vec3 p) {\n${differenceGradBody(`sr_craters_${id}`, CRATER_STEP)}\n}`);
+  if (state.gradient) state.functions.push(craterGradFunction(`sr_craters_${id}_g`, center, reach, falloff, list.loop, list.read));
   return `sr_craters_${id}`;
 }
 
