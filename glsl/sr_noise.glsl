@@ -38,8 +38,20 @@ float sr_simplexCorner(int table, int gi, float t, vec3 d) {
   return t * t * dot(g, d);
 }
 
-// 3D simplex noise in about [-1, 1] (the package's 0.6 kernel and 32 scale).
-float sr_simplex3(vec3 v, int table) {
+// The simplex cell of v: its four corners' offsets from v and their gradient indices (before the
+// table lookup). Shared by sr_simplex3 and sr_simplex3G (glsl/sr_noise_grad.glsl).
+struct SrSimplexCell {
+  vec3 x0;
+  vec3 x1;
+  vec3 x2;
+  vec3 x3;
+  int g0;
+  int g1;
+  int g2;
+  int g3;
+};
+
+SrSimplexCell sr_simplexCell(vec3 v, int table) {
   const float F3 = 1.0 / 3.0;
   const float G3 = 1.0 / 6.0;
   float s = (v.x + v.y + v.z) * F3;
@@ -57,18 +69,26 @@ float sr_simplex3(vec3 v, int table) {
     else if (x0.x < x0.z) { o1 = ivec3(0, 1, 0); o2 = ivec3(0, 1, 1); }
     else { o1 = ivec3(0, 1, 0); o2 = ivec3(1, 1, 0); }
   }
-  vec3 x1 = x0 - vec3(o1) + G3;
-  vec3 x2 = x0 - vec3(o2) + 2.0 * G3;
-  vec3 x3 = x0 - 1.0 + 3.0 * G3;
+  SrSimplexCell cell;
+  cell.x0 = x0;
+  cell.x1 = x0 - vec3(o1) + G3;
+  cell.x2 = x0 - vec3(o2) + 2.0 * G3;
+  cell.x3 = x0 - 1.0 + 3.0 * G3;
   ivec3 m = c & 255;
-  int g0 = m.x + sr_permYZ(table, m.y, m.z);
-  int g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
-  int g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
-  int g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
-  float n0 = sr_simplexCorner(table, g0, 0.6 - dot(x0, x0), x0);
-  float n1 = sr_simplexCorner(table, g1, 0.6 - dot(x1, x1), x1);
-  float n2 = sr_simplexCorner(table, g2, 0.6 - dot(x2, x2), x2);
-  float n3 = sr_simplexCorner(table, g3, 0.6 - dot(x3, x3), x3);
+  cell.g0 = m.x + sr_permYZ(table, m.y, m.z);
+  cell.g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
+  cell.g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
+  cell.g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
+  return cell;
+}
+
+// 3D simplex noise in about [-1, 1] (the package's 0.6 kernel and 32 scale).
+float sr_simplex3(vec3 v, int table) {
+  SrSimplexCell c = sr_simplexCell(v, table);
+  float n0 = sr_simplexCorner(table, c.g0, 0.6 - dot(c.x0, c.x0), c.x0);
+  float n1 = sr_simplexCorner(table, c.g1, 0.6 - dot(c.x1, c.x1), c.x1);
+  float n2 = sr_simplexCorner(table, c.g2, 0.6 - dot(c.x2, c.x2), c.x2);
+  float n3 = sr_simplexCorner(table, c.g3, 0.6 - dot(c.x3, c.x3), c.x3);
   return 32.0 * (n0 + n1 + n2 + n3);
 }
 

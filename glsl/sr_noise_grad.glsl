@@ -19,35 +19,11 @@ vec4 sr_simplexCornerG(int table, int gi, float t, vec3 d) {
 
 // sr_simplex3 and its gradient.
 vec4 sr_simplex3G(vec3 v, int table) {
-  const float F3 = 1.0 / 3.0;
-  const float G3 = 1.0 / 6.0;
-  float s = (v.x + v.y + v.z) * F3;
-  ivec3 c = ivec3(floor(v + s));
-  float t = float(c.x + c.y + c.z) * G3;
-  vec3 x0 = v - (vec3(c) - t);
-  ivec3 o1;
-  ivec3 o2;
-  if (x0.x >= x0.y) {
-    if (x0.y >= x0.z) { o1 = ivec3(1, 0, 0); o2 = ivec3(1, 1, 0); }
-    else if (x0.x >= x0.z) { o1 = ivec3(1, 0, 0); o2 = ivec3(1, 0, 1); }
-    else { o1 = ivec3(0, 0, 1); o2 = ivec3(1, 0, 1); }
-  } else {
-    if (x0.y < x0.z) { o1 = ivec3(0, 0, 1); o2 = ivec3(0, 1, 1); }
-    else if (x0.x < x0.z) { o1 = ivec3(0, 1, 0); o2 = ivec3(0, 1, 1); }
-    else { o1 = ivec3(0, 1, 0); o2 = ivec3(1, 1, 0); }
-  }
-  vec3 x1 = x0 - vec3(o1) + G3;
-  vec3 x2 = x0 - vec3(o2) + 2.0 * G3;
-  vec3 x3 = x0 - 1.0 + 3.0 * G3;
-  ivec3 m = c & 255;
-  int g0 = m.x + sr_permYZ(table, m.y, m.z);
-  int g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
-  int g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
-  int g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
-  vec4 n0 = sr_simplexCornerG(table, g0, 0.6 - dot(x0, x0), x0);
-  vec4 n1 = sr_simplexCornerG(table, g1, 0.6 - dot(x1, x1), x1);
-  vec4 n2 = sr_simplexCornerG(table, g2, 0.6 - dot(x2, x2), x2);
-  vec4 n3 = sr_simplexCornerG(table, g3, 0.6 - dot(x3, x3), x3);
+  SrSimplexCell c = sr_simplexCell(v, table);
+  vec4 n0 = sr_simplexCornerG(table, c.g0, 0.6 - dot(c.x0, c.x0), c.x0);
+  vec4 n1 = sr_simplexCornerG(table, c.g1, 0.6 - dot(c.x1, c.x1), c.x1);
+  vec4 n2 = sr_simplexCornerG(table, c.g2, 0.6 - dot(c.x2, c.x2), c.x2);
+  vec4 n3 = sr_simplexCornerG(table, c.g3, 0.6 - dot(c.x3, c.x3), c.x3);
   return 32.0 * (n0 + n1 + n2 + n3);
 }
 

@@ -135,26 +135,9 @@ export function createFieldPass(gl: WebGL2RenderingContext, recipe: unknown, opt
       return overPoints(gradProgram, points, () => gl.uniform1f(gl.getUniformLocation(gradProgram, 'uFootprintM'), footprintM));
     },
     evaluatePoints(points) {
-      const count = points.length / 3;
-      const width = Math.min(256, count);
-      const height = Math.ceil(count / width);
-      const texels = new Float32Array(width * height * 4);
-      for (let i = 0; i < count; i++) texels.set(points.subarray(i * 3, i * 3 + 3), i * 4);
-      const input = gl.createTexture()!;
-      // Unit 1: draw() binds its target texture on unit 0 while creating it.
-      gl.activeTexture(gl.TEXTURE1);
-      gl.bindTexture(gl.TEXTURE_2D, input);
-      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, width, height);
-      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.FLOAT, texels);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-      gl.useProgram(pointsProgram);
-      gl.uniform1i(gl.getUniformLocation(pointsProgram, 'sr_points'), 1);
-      gl.activeTexture(gl.TEXTURE0);
-      const rgba = draw(pointsProgram, width, height);
-      gl.deleteTexture(input);
-      const values = new Float32Array(count);
-      for (let i = 0; i < count; i++) values[i] = rgba[i * 4];
+      const rgba = overPoints(pointsProgram, points);
+      const values = new Float32Array(points.length / 3);
+      for (let i = 0; i < values.length; i++) values[i] = rgba[i * 4];
       return values;
     },
     dispose() {
