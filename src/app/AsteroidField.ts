@@ -38,7 +38,7 @@ import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
 import { ASTEROID_LEVEL_CELLS, asteroidLevel, asteroidLodStep } from '../lod/asteroidLevels';
 import { RetryState } from '../lod/retry';
-import { asteroidGrid, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
+import { asteroidGrid, spinSweepM, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
 import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
 import { BODY_SIMPLIFY } from '../mesher/index';
@@ -494,9 +494,17 @@ export class AsteroidField {
     );
   }
 
-  /** Fits the sun's shadow camera around the asteroids near `focus` (world metres). */
-  fitShadows(focus: Vector3, radiusM: number): void {
-    this.sun.fitShadow(shadowBounds.set(focus, radiusM));
+  /**
+   * Fits the sun's shadow camera around the asteroids near `focus` (world metres); with
+   * `castersVersion` the map is rendered only when the fit or the version changed (Sun.fitShadow).
+   */
+  fitShadows(focus: Vector3, radiusM: number, castersVersion?: number): void {
+    this.sun.fitShadow(shadowBounds.set(focus, radiusM), castersVersion);
+  }
+
+  /** spinSweepM (src/scene/asteroidField.ts) over this field's asteroids. */
+  spinSweepM(focus: Vector3, reachM: number, dtS: number): number {
+    return spinSweepM(this.spec.asteroids, [focus.x, focus.y, focus.z], reachM, dtS);
   }
 
   /**

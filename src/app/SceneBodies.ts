@@ -68,6 +68,8 @@ export class SceneBodies {
   private readonly editedTargets = new Set<EditTarget>();
   /** What cast into the planet's shadow maps at the last fit, and its version (fitPlanetShadows). */
   private readonly castersSeen = { pieces: -1, asteroids: -1, probes: -1, timeS: Number.NaN, version: 0 };
+  /** What the asteroid field's shadow map was last rendered for (fitFieldShadows). */
+  private readonly fieldCastersSeen = { asteroids: -1, probes: -1, renderedS: Number.NaN, version: 0 };
 
   constructor(readonly spec: SceneSpec, options: SceneBodiesOptions) {
     this.renderer = options.renderer;
@@ -223,10 +225,7 @@ export class SceneBodies {
     const atPlanet = this.atPlanet(camera.position);
     if (this.field) {
       this.field.update(camera, heightPx, dtS, timeS);
-      if (!atPlanet) {
-        const near = this.field.nearest(orbitTarget);
-        this.field.fitShadows(near.center, near.spec.radiusM * 1.6);
-      }
+      if (!atPlanet) this.fitFieldShadows(this.field, orbitTarget, timeS);
       lines.field = this.field.statsLine();
     }
     this.probes.update(timeS);
@@ -309,6 +308,25 @@ export class SceneBodies {
     if (moving || now.pieces !== seen.pieces || now.asteroids !== seen.asteroids || now.probes !== seen.probes) seen.version++;
     Object.assign(seen, now, { timeS });
     this.planet.fitShadows(camera, seen.version);
+  }
+
+  /**
+   * The sun's map around the asteroid the orbit camera looks at, rendered again only when what
+   * casts into it moved (Sun.fitShadow `castersVersion`): a mesh swapped in or out, probes drawn or
+   * flying, or spin since the last render past half a texel (spinSweepM: a still view of a slowly
+   * turning field renders the map every few frames, not every frame; 0.6 of 6.4 ms on the H100).
+   */
+  private fitFieldShadows(field: AsteroidField, orbitTarget: Vector3, timeS: number): void {
+    const near = field.nearest(orbitTarget);
+    const radiusM = near.spec.radiusM * 1.6;
+    const seen = this.fieldCastersSeen;
+    // The light's box reaches half its radius towards the sun beyond the sphere (Sun.fitShadow).
+    const sweepM = Number.isFinite(seen.renderedS) ? field.spinSweepM(near.center, 1.5 * radiusM, timeS - seen.renderedS) : Infinity;
+    const now = { asteroids: field.castersVersion, probes: this.probes.drawnCount };
+    if (sweepM > 0.5 * this.sun.shadowTexelM || this.probes.anyMoving || now.asteroids !== seen.asteroids || now.probes !== seen.probes) {
+      Object.assign(seen, now, { renderedS: timeS, version: seen.version + 1 });
+    }
+    field.fitShadows(near.center, radiusM, seen.version);
   }
 
   /** After a lost WebGL context is restored: the atmosphere's tables and every shadow map are rendered again. */

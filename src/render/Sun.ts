@@ -149,6 +149,8 @@ export class Sun extends Group {
   /** Staggered cascades (CascadeFitOptions.stagger): the frame count, and whether the next fit renders every map. */
   private staggerFrame = 0;
   private renderAllMaps = true;
+  /** fitShadow parked cascades 1…: the next fitCascades fits and renders them all. */
+  private cascadesParked = false;
   /** What each map was last rendered for (fits with a casters' version). */
   private readonly mapCache = new CascadeMapCache();
   private readonly cascadeMapScale: number[] | undefined;
@@ -290,13 +292,22 @@ export class Sun extends Group {
    * space: camera-relative if the scene is) so no shadow-map resolution is wasted. The center
    * is snapped to whole shadow texels in light space so shadows do not crawl as the bounds
    * move; bias and normal bias are rescaled to the new texel size.
+   *
+   * With `castersVersion` the map is rendered again only when the fit (in whole texels), the
+   * light or this version changed, or after MAX_CACHED_FRAMES (cascadeFit.ts), as in
+   * {@link fitCascades}; the caller bumps the version when what casts into the map moved.
+   * Without, three renders it every frame.
    */
-  fitShadow(bounds: Sphere): void {
+  fitShadow(bounds: Sphere, castersVersion?: number): void {
     const r = Math.max(bounds.radius, 1e-6) * 1.02;
-    for (const c of this.cascadeList) c.light.shadow.autoUpdate = true;
-    this.renderAllMaps = true;
+    const cached = castersVersion !== undefined;
+    if (this.renderAllMaps || !cached) this.mapCache.clear();
+    this.renderAllMaps = false;
+    // A later fitCascades renders every map: the others are parked here.
+    this.cascadesParked = true;
+    this.staggerFrame++;
     this.splitsM.length = 0;
-    this.fitCascade(this.cascadeList[0], bounds.center, r, 0.5 * r);
+    this.fitMap(0, bounds.center, r, 0.5 * r, castersVersion);
     // With several cascades the others are parked: a tiny map far off to the side, which no
     // fragment falls in and no caster reaches, so their passes draw nothing and the one fitted map
     // decides (a sun shared by an asteroid field and a planet keeps its cascade count, and so
@@ -304,9 +315,20 @@ export class Sun extends Group {
     if (this.cascadeList.length > 1) {
       scratchLightRotation.lookAt(this.direction, ORIGIN, Math.abs(this.direction.y) < 0.99 ? UP_Y : UP_X);
       const aside = scratchPark.set(1, 0, 0).applyMatrix4(scratchLightRotation).multiplyScalar(PARK_DISTANCE_M).add(bounds.center);
-      for (let i = 1; i < this.cascadeList.length; i++) this.fitCascade(this.cascadeList[i], aside, 1e-3, 0);
+      for (let i = 1; i < this.cascadeList.length; i++) this.fitMap(i, aside, 1e-3, 0, castersVersion);
     }
     this.applyBias();
+  }
+
+  /** fitShadow's fit of map `i`: every frame by three, or (cached) only when its key changed. */
+  private fitMap(i: number, center: Vector3, r: number, casterM: number, castersVersion: number | undefined): void {
+    const c = this.cascadeList[i];
+    c.light.shadow.autoUpdate = castersVersion === undefined;
+    if (castersVersion !== undefined) {
+      if (!this.mapCache.needsRender(i, this.fitKey(c, center, r, castersVersion), this.staggerFrame)) return;
+      c.light.shadow.needsUpdate = true;
+    }
+    this.fitCascade(c, center, r, casterM);
   }
 
   /**
@@ -346,10 +368,10 @@ export class Sun extends Group {
       scratchForward.transformDirection(scratchInverse);
     }
     const casterM = Math.max(options.casterDepthM ?? farM, 0);
-    const stagger = options.stagger === true && n > 2 && !this.renderAllMaps;
+    const stagger = options.stagger === true && n > 2 && !this.renderAllMaps && !this.cascadesParked;
     const cached = options.castersVersion !== undefined;
     // A fit without a version re-fits maps the cache does not know about.
-    if (this.renderAllMaps || !cached) this.mapCache.clear();
+    if (this.renderAllMaps || this.cascadesParked || !cached) this.mapCache.clear();
     this.staggerFrame++;
     for (let i = 0; i < n; i++) {
       const shadow = this.cascadeList[i].light.shadow;
@@ -368,6 +390,7 @@ export class Sun extends Group {
       this.fitCascade(this.cascadeList[i], scratchCenter, r, casterM);
     }
     this.renderAllMaps = false;
+    this.cascadesParked = false;
     this.applyBias();
   }
 

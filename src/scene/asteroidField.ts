@@ -139,3 +139,20 @@ export function asteroidGrid(spec: Pick<AsteroidSpec, 'recipe'>): { originM: [nu
   const c = [0, 1, 2].map((a) => 0.5 * (b.boxMin[a] + b.boxMax[a]));
   return { originM: [c[0] - extentM / 2, c[1] - extentM / 2, c[2] - extentM / 2], extentM };
 }
+
+/**
+ * How far (m) spin has moved the surface of any asteroid that can reach a sphere around `center`
+ * of radius `reachM` in `dtS` seconds: the fastest such rim's arc, |ω| · radius · dt (a bound:
+ * every surface point of an asteroid lies within its bounding sphere around the spin centre). What
+ * a shadow map rendered `dtS` ago is off by for the casters in it (SceneBodies re-renders it past
+ * half a texel).
+ */
+export function spinSweepM(asteroids: readonly Pick<AsteroidSpec, 'positionM' | 'radiusM' | 'spinRadPerS'>[], center: Vec3, reachM: number, dtS: number): number {
+  let sweep = 0;
+  for (const a of asteroids) {
+    const d = Math.hypot(a.positionM[0] - center[0], a.positionM[1] - center[1], a.positionM[2] - center[2]);
+    if (d - a.radiusM > reachM) continue;
+    sweep = Math.max(sweep, Math.abs(a.spinRadPerS) * a.radiusM * Math.abs(dtS));
+  }
+  return sweep;
+}

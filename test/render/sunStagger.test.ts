@@ -128,4 +128,33 @@ describe('Sun: staggered cascades', () => {
     expect(frame(sun, camera, 8)[0], 'cascade 0 back where it was, rendered again').toBe(true);
     sun.dispose();
   });
+
+  it('fitShadow with a casters\' version: the map renders when its fit or the version changes; parked cascades once; then fitCascades renders every map', () => {
+    const sun = new Sun({ cascades: 3 });
+    const shadowFrame = (center: Vector3, version?: number): boolean[] => {
+      sun.fitShadow(new Sphere(center, 800), version);
+      const asked = sun.cascadeLights.map((l) => l.shadow.needsUpdate || l.shadow.autoUpdate);
+      for (const l of sun.cascadeLights) l.shadow.needsUpdate = false;
+      return asked;
+    };
+    const focus = new Vector3(100, 0, 0);
+    expect(shadowFrame(focus, 1), 'the first fit renders the map and the parked ones').toEqual([true, true, true]);
+    for (let i = 0; i < 5; i++) expect(shadowFrame(focus, 1), `still, frame ${i}`).toEqual([false, false, false]);
+    expect(sun.cascadeLights.every((l) => !l.shadow.autoUpdate)).toBe(true);
+    expect(shadowFrame(focus, 2)[0], 'casters moved').toBe(true);
+    expect(shadowFrame(focus.clone().setX(400), 2)[0], 'a new focus').toBe(true);
+    expect(shadowFrame(focus.clone().setX(400), 2)).toEqual([false, false, false]);
+    sun.invalidateShadows();
+    expect(shadowFrame(focus.clone().setX(400), 2)[0], 'a restored context renders it again').toBe(true);
+    // Without a version: three renders every map every frame, as before.
+    expect(shadowFrame(focus)).toEqual([true, true, true]);
+    // Back at a planet: the first cascaded fit renders every map (they were parked), not in turn.
+    const camera = new PerspectiveCamera(55, 16 / 9, 0.5, 1e7);
+    camera.position.set(0, 20, 0);
+    camera.lookAt(0, 20, -100);
+    camera.updateMatrixWorld();
+    shadowFrame(focus, 3);
+    expect(frame(sun, camera, 9)).toEqual([true, true, true]);
+    sun.dispose();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recipeBounds } from '../../src/field/index';
-import { asteroidFieldSpec } from '../../src/scene/index';
+import { asteroidFieldSpec, spinSweepM } from '../../src/scene/index';
 
 describe('asteroidFieldSpec', () => {
   it('is deterministic per seed and differs between seeds', () => {
@@ -32,5 +32,22 @@ describe('asteroidFieldSpec', () => {
   it('rejects nonsense counts', () => {
     expect(() => asteroidFieldSpec(1, 0)).toThrow(RangeError);
     expect(() => asteroidFieldSpec(1, 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('spinSweepM', () => {
+  const asteroids = [
+    { positionM: [0, 0, 0] as [number, number, number], radiusM: 500, spinRadPerS: 0.01 },
+    { positionM: [3000, 0, 0] as [number, number, number], radiusM: 200, spinRadPerS: -0.05 },
+  ];
+  it('is the fastest rim\'s arc among the asteroids that reach the sphere', () => {
+    // Only the first reaches 1 km around the origin: 0.01 rad/s × 500 m × 2 s.
+    expect(spinSweepM(asteroids, [0, 0, 0], 1000, 2)).toBeCloseTo(10, 9);
+    // The second reaches a sphere around (2 km, 0, 0) of 900 m (3000 − 200 − 2000 < 900): 0.05 × 200 × 2 = 20.
+    expect(spinSweepM(asteroids, [2000, 0, 0], 900, 2)).toBeCloseTo(20, 9);
+    // Time backwards (a reset clock) sweeps as far; no time, no sweep; nothing in reach, none.
+    expect(spinSweepM(asteroids, [0, 0, 0], 1000, -2)).toBeCloseTo(10, 9);
+    expect(spinSweepM(asteroids, [0, 0, 0], 1000, 0)).toBe(0);
+    expect(spinSweepM(asteroids, [1e6, 0, 0], 1000, 2)).toBe(0);
   });
 });
