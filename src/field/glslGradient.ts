@@ -129,6 +129,12 @@ export interface WarpTexts {
   /** `table, octaves, lacunarity, gain`. */
   args: string;
   offsets: readonly [string, string, string];
+  /**
+   * The amplitude is data and may be 0 (numbers as data: a family's shape has a warp whether or
+   * not a seed uses it): the warp is skipped at run time when it is, a branch every invocation of
+   * a draw takes the same way.
+   */
+  mayBeZero: boolean;
 }
 
 /** A noise layer: `amplitude · fractal(kind, p · frequency, table, octaves, lacunarity, gain)`. */
@@ -148,14 +154,23 @@ export function modifierGradBody(base: string, warp: WarpTexts | null, craters: 
   const lines: string[] = [];
   if (warp) {
     const [o0, o1, o2] = warp.offsets;
+    const open = warp.mayBeZero ? ['  if (wa != 0.0) {'] : [];
+    const close = warp.mayBeZero ? ['  }'] : [];
     lines.push(
       `  float wf = ${warp.frequency};`,
       `  float wa = ${warp.amplitude};`,
-      '  vec3 u = p * wf;',
-      `  vec4 wx = sr_fractalG(SR_NOISE_FBM, u + ${o0}, ${warp.args}, wf);`,
-      `  vec4 wy = sr_fractalG(SR_NOISE_FBM, u + ${o1}, ${warp.args}, wf);`,
-      `  vec4 wz = sr_fractalG(SR_NOISE_FBM, u + ${o2}, ${warp.args}, wf);`,
-      '  p += wa * vec3(wx.w, wy.w, wz.w);',
+      '  vec4 wx = vec4(0.0);',
+      '  vec4 wy = vec4(0.0);',
+      '  vec4 wz = vec4(0.0);',
+      ...open,
+      ...[
+        '  vec3 u = p * wf;',
+        `  wx = sr_fractalG(SR_NOISE_FBM, u + ${o0}, ${warp.args}, wf);`,
+        `  wy = sr_fractalG(SR_NOISE_FBM, u + ${o1}, ${warp.args}, wf);`,
+        `  wz = sr_fractalG(SR_NOISE_FBM, u + ${o2}, ${warp.args}, wf);`,
+        '  p += wa * vec3(wx.w, wy.w, wz.w);',
+      ].map((line) => (warp.mayBeZero ? `  ${line}` : line)),
+      ...close,
     );
   }
   lines.push(`  vec4 d = ${base}_g(p);`);

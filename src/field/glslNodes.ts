@@ -257,7 +257,7 @@ function shapeBody(state: EmitState, node: FieldNode): string {
 function warpTexts(state: EmitState, w: NonNullable<FieldNode['warp']>): WarpTexts {
   const args = `${noiseTable(state, w.seed)}, ${int(state, w.octaves)}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`;
   const offsets = WARP_OFFSETS.map((o) => glslVec3(o[0], o[1], o[2])) as [string, string, string];
-  return { frequency: num(state, w.frequency), amplitude: num(state, w.amplitude), args, offsets };
+  return { frequency: num(state, w.frequency), amplitude: num(state, w.amplitude), args, offsets, mayBeZero: state.params !== null };
 }
 
 /** The lines that warp `p` in place (a node's warp, `warpBand`: its slot or ''). */
@@ -266,9 +266,11 @@ function warpLines(t: WarpTexts, warpBand: string): string[] {
   // The band slot goes after the octave count: table, octaves, used, lacunarity, gain.
   const args = warpBand ? t.args.replace(/^([^,]+, [^,]+), /, `$1, ${warpBand}, `) : t.args;
   const [o0, o1, o2] = t.offsets;
+  // A warp of amplitude 0 (numbers as data) adds exactly 0: skipped, three noise sums fewer.
+  const guard = t.mayBeZero ? `if (${t.amplitude} != 0.0) ` : '';
   return [
     `  vec3 u = p * ${t.frequency};`,
-    `  p += ${t.amplitude} * vec3(`,
+    `  ${guard}p += ${t.amplitude} * vec3(`,
     `    ${fractal}(SR_NOISE_FBM, u + ${o0}, ${args}),`,
     `    ${fractal}(SR_NOISE_FBM, u + ${o1}, ${args}),`,
     `    ${fractal}(SR_NOISE_FBM, u + ${o2}, ${args}));`,

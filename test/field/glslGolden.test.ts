@@ -106,6 +106,8 @@ const OPTIONS: [string, CompileGlslOptions][] = [
   ['texture', { permutationTexture: true }],
   ['band+texture', { bandUniforms: true, permutationTexture: true }],
   ['data', { numbersAsData: true, permutationTexture: true }],
+  ['gradient', { gradient: true }],
+  ['data+gradient', { numbersAsData: true, permutationTexture: true, gradient: true }],
 ];
 
 function sha(text: string | Uint8Array): string {
@@ -134,34 +136,36 @@ function actualTable(): Record<string, { recipe: string; glsl: Record<string, st
 
 // Made from the code before the split (GOLDEN_PRINT=1 npx vitest run --project unit test/field/glslGolden.test.ts); the
 // asteroid rows (their recipes) and the data column made again when the asteroid families got three shapes (issue 16),
-// every glsl column when the noise hash read its first two lookups as one (sr_permYZ), and the data
-// column of recipes with brushes when brushes became data (a list with room, as craters).
+// every glsl column when the noise hash read its first two lookups as one (sr_permYZ), the data
+// column of recipes with brushes when brushes became data (a list with room, as craters), the
+// gradient columns when the compiler learnt the analytic gradient, and the data column of
+// recipes with a warp when a warp of amplitude 0 was skipped at run time.
 const EXPECTED: Record<string, { recipe: string; glsl: Record<string, string> }> = {
-  'example cratered-moon.json': { recipe: '63c79277bdf3ebe9', glsl: { plain: 'bc038fe14d8b04f4', band: '18473021658ad528', texture: 'b937b33bcdacf595', 'band+texture': '96519c7899d97686', data: '0885caa2f7fd6789' } },
-  'example csg-showcase.json': { recipe: '2ba59902cac2012e', glsl: { plain: '9304a0a0d14ce339', band: '684ed40c14cde60e', texture: '30a54d990e12c6ff', 'band+texture': 'a9d26e82dbc2be15', data: '1fd03b40e3073fcf' } },
-  'example noisy-sphere.json': { recipe: '85d138123cf9859d', glsl: { plain: '97617f8baa8c52b9', band: 'e94c9d856e8902c0', texture: '02ae86757fc93d22', 'band+texture': '4dfd0557cfd4254c', data: '2f43e368afdcfad4' } },
-  'example potato.json': { recipe: 'd96f59484ad744d1', glsl: { plain: 'a71968009044baca', band: '15312ea7bbabda3c', texture: '26ad7e131f640a85', 'band+texture': 'bfc6ddd01e0b88f6', data: 'dacd7d8b34a14790' } },
-  'example small-planet.json': { recipe: '60718b2cd8b4735c', glsl: { plain: '02c8c8fe0da5287e', band: '2b9a440fc34fe003', texture: 'f4d7a00d5a0dc3d1', 'band+texture': '93d78d7ca2d6ea37', data: 'ae0f6d68ad64e46e' } },
-  'example tiny-planet.json': { recipe: 'c661cc44ac572536', glsl: { plain: '4e025069636f5ace', band: '4432e098cc31e269', texture: '55aa6a29997fb95c', 'band+texture': '5374cdc7b78cd360', data: '22912950cff6a4a6' } },
-  'example tunnelled-rock.json': { recipe: '537e56f62dfc1e6f', glsl: { plain: 'daf5ff0ecd7fe0c2', band: 'b87f123b2ee282b7', texture: 'b5e1811322d9bbea', 'band+texture': 'd56c82af5ae6a551', data: 'c7dcd319d791262e' } },
-  'planet 1': { recipe: 'a913b7d73d43cc7c', glsl: { plain: 'e85f43cafe87d904', band: 'db6c33ea7092bec1', texture: '1810b9a792de4e36', 'band+texture': '0ea392814ff98329', data: '85e3092e04bc6a2f' } },
-  'planet 2': { recipe: '3d44dcc05870a5da', glsl: { plain: '80a1b3dd55c00c2a', band: '9576ea991c17e841', texture: 'b182d1442e500279', 'band+texture': 'edc9c009c87cda3e', data: 'd43ee2e93910c056' } },
-  'planet 7': { recipe: 'eac16821a6f544df', glsl: { plain: '88639b419e0e09ee', band: 'f58b6ca48754e1d7', texture: '49d3b6b513279b73', 'band+texture': '4a361f042fc9b799', data: 'b96314da49b6f9cd' } },
-  'planet 42': { recipe: 'd95ad746ab6818da', glsl: { plain: '794f15458fca56e6', band: '2e190b19a08fd581', texture: '9b3c0b2a32754ce6', 'band+texture': '902fe285680a5506', data: '6b8d0b162db6fa3b' } },
-  'asteroid 1 (contactBinary)': { recipe: 'f00d222833b4cf66', glsl: { plain: '9f860ee7033b322c', band: 'e2333385ed2c5d05', texture: 'e0481ac61f7fca9a', 'band+texture': '2605744adaa6210f', data: '740489565477200c' } },
-  'asteroid 2 (metallic)': { recipe: 'e22a81c1144f1af0', glsl: { plain: '8ee93200b777f67b', band: '058f5106524bc793', texture: '6483995970001cc0', 'band+texture': 'b9e396bac2f64fba', data: '190d6d8d1af7f195' } },
-  'asteroid 3 (contactBinary)': { recipe: '8e6b23177fdd08e9', glsl: { plain: 'a6f443762bfb520b', band: '66e8555cb78505e5', texture: '3c1c02e10b61e038', 'band+texture': '5b2f0e3279b8794b', data: '1b7aa19bff40e781' } },
-  'asteroid 4 (potato)': { recipe: '0cacb58466e153bc', glsl: { plain: 'b3e46efca0fa9ab6', band: '15bc3619085f2479', texture: '864b5a80a3e2bf83', 'band+texture': '3dfd5c8314b871bd', data: '24c811de31a3339c' } },
-  'asteroid 5 (cratered)': { recipe: '908c5863c810ce8a', glsl: { plain: '79c086ae5a60f955', band: '666264c28d7b030e', texture: 'edbce00675d49375', 'band+texture': '5b5f120f5927540f', data: '88222f294ec15023' } },
-  'asteroid 7 (shard)': { recipe: 'ebbd500dae799c0d', glsl: { plain: '84062dbc716b7ece', band: '3fa63505e6a01757', texture: 'f7973bbe33cedd88', 'band+texture': '7271caaec2a24565', data: '57c00378096f60a7' } },
-  'asteroid 26 (porous)': { recipe: '9032b34e5e204ccc', glsl: { plain: '2cbe9d97891f0ae3', band: '293232f36a78fa5e', texture: '08eb9ef43a28fb32', 'band+texture': 'a146c09d62168b1b', data: '75e7c8ff4458d618' } },
-  'asteroid 11 as potato': { recipe: '81211a5bedcaaf40', glsl: { plain: '196327b9d1c09222', band: '68a89fd0a26758f3', texture: '57b38bea03feddbe', 'band+texture': 'a71ab76b86215def', data: 'd855f22b761ddd19' } },
-  'asteroid 11 as shard': { recipe: '368d96fe56d2a9d5', glsl: { plain: 'da2b17dd671860fd', band: '3a48b1e9ae0a2f13', texture: '2fe76ed648db45df', 'band+texture': '46e60c2bd846d015', data: '09eefbc4ab3244c1' } },
-  'asteroid 11 as contactBinary': { recipe: 'ee21fd0ba16fab19', glsl: { plain: 'c920787772d669a3', band: '18353c598a964f2a', texture: 'f041f136b2d2158d', 'band+texture': '19bfeef69b8cf0e7', data: '8db4422dddac3928' } },
-  'asteroid 11 as cratered': { recipe: '16003e8dd420e390', glsl: { plain: '7ea1b9cc78b6def5', band: '0ec730b2ff71163f', texture: 'ae268dd4b45c6ada', 'band+texture': '15d550918e7dbc93', data: '9a0155825b536550' } },
-  'asteroid 11 as metallic': { recipe: '81721049a9ffe385', glsl: { plain: '2e5acfe1f126626a', band: '0878b41a3b9b6d70', texture: '3ae9b93f6ef3a93d', 'band+texture': 'b7ad943ff610a4d4', data: '47a077ac4c5dd221' } },
-  'asteroid 11 as porous': { recipe: 'f2bbb6f729790792', glsl: { plain: 'fb03b8eedb1bb693', band: '7340aa9c50e91c56', texture: 'f1b1854d1812ec0d', 'band+texture': '1b4bd830c8b4d265', data: '263459be207cf1b3' } },
-  'zoo (every node type and brush, shared modifiers)': { recipe: '113077953d275b36', glsl: { plain: '313dc43bb07f64ac', band: '0a0cc4c1c9ce713f', texture: '026d24f4fc8f0ff2', 'band+texture': '1ba11dfc414149b7', data: '6ca0f08c227eec09' } },
+  'example cratered-moon.json': { recipe: '63c79277bdf3ebe9', glsl: { plain: 'bc038fe14d8b04f4', band: '18473021658ad528', texture: 'b937b33bcdacf595', 'band+texture': '96519c7899d97686', data: '0885caa2f7fd6789', gradient: '1af71fe7ab6ca0ce', 'data+gradient': '2d7b905e29112d2e' } },
+  'example csg-showcase.json': { recipe: '2ba59902cac2012e', glsl: { plain: '9304a0a0d14ce339', band: '684ed40c14cde60e', texture: '30a54d990e12c6ff', 'band+texture': 'a9d26e82dbc2be15', data: '1fd03b40e3073fcf', gradient: '2cbdd9a3e5d5f1b1', 'data+gradient': 'ff57d7d89aecaf00' } },
+  'example noisy-sphere.json': { recipe: '85d138123cf9859d', glsl: { plain: '97617f8baa8c52b9', band: 'e94c9d856e8902c0', texture: '02ae86757fc93d22', 'band+texture': '4dfd0557cfd4254c', data: '2f43e368afdcfad4', gradient: 'daf0caf72510e914', 'data+gradient': '247f4045b603e2de' } },
+  'example potato.json': { recipe: 'd96f59484ad744d1', glsl: { plain: 'a71968009044baca', band: '15312ea7bbabda3c', texture: '26ad7e131f640a85', 'band+texture': 'bfc6ddd01e0b88f6', data: '28a3d5a4cb941c5f', gradient: '7c711838deed74c9', 'data+gradient': '37ba480df58d2580' } },
+  'example small-planet.json': { recipe: '60718b2cd8b4735c', glsl: { plain: '02c8c8fe0da5287e', band: '2b9a440fc34fe003', texture: 'f4d7a00d5a0dc3d1', 'band+texture': '93d78d7ca2d6ea37', data: 'da49acfab492e746', gradient: '58f689cd7d16e036', 'data+gradient': '6c6c452054a71403' } },
+  'example tiny-planet.json': { recipe: 'c661cc44ac572536', glsl: { plain: '4e025069636f5ace', band: '4432e098cc31e269', texture: '55aa6a29997fb95c', 'band+texture': '5374cdc7b78cd360', data: '22912950cff6a4a6', gradient: 'b60c27181af69f61', 'data+gradient': '51eabb9915651fdf' } },
+  'example tunnelled-rock.json': { recipe: '537e56f62dfc1e6f', glsl: { plain: 'daf5ff0ecd7fe0c2', band: 'b87f123b2ee282b7', texture: 'b5e1811322d9bbea', 'band+texture': 'd56c82af5ae6a551', data: 'c7dcd319d791262e', gradient: '250fe85b391c2e1e', 'data+gradient': '1f83dd4c156f3f3e' } },
+  'planet 1': { recipe: 'a913b7d73d43cc7c', glsl: { plain: 'e85f43cafe87d904', band: 'db6c33ea7092bec1', texture: '1810b9a792de4e36', 'band+texture': '0ea392814ff98329', data: '46794d092d62f75e', gradient: 'f9f42162fc5714f7', 'data+gradient': 'b99dadb5547039e5' } },
+  'planet 2': { recipe: '3d44dcc05870a5da', glsl: { plain: '80a1b3dd55c00c2a', band: '9576ea991c17e841', texture: 'b182d1442e500279', 'band+texture': 'edc9c009c87cda3e', data: 'ad97dbfd4003fc7a', gradient: 'ba192c0e995a4623', 'data+gradient': 'fbcbc6bfa918fc6d' } },
+  'planet 7': { recipe: 'eac16821a6f544df', glsl: { plain: '88639b419e0e09ee', band: 'f58b6ca48754e1d7', texture: '49d3b6b513279b73', 'band+texture': '4a361f042fc9b799', data: '9135978080100fc8', gradient: '55267421b76fbe59', 'data+gradient': '702479f0740f444c' } },
+  'planet 42': { recipe: 'd95ad746ab6818da', glsl: { plain: '794f15458fca56e6', band: '2e190b19a08fd581', texture: '9b3c0b2a32754ce6', 'band+texture': '902fe285680a5506', data: '0347e1c95326201c', gradient: '5721913531246453', 'data+gradient': 'eb6755b678c1c924' } },
+  'asteroid 1 (contactBinary)': { recipe: 'f00d222833b4cf66', glsl: { plain: '9f860ee7033b322c', band: 'e2333385ed2c5d05', texture: 'e0481ac61f7fca9a', 'band+texture': '2605744adaa6210f', data: '4181657e5929148c', gradient: '67b8752a3c89b4bb', 'data+gradient': 'ca3940a907697586' } },
+  'asteroid 2 (metallic)': { recipe: 'e22a81c1144f1af0', glsl: { plain: '8ee93200b777f67b', band: '058f5106524bc793', texture: '6483995970001cc0', 'band+texture': 'b9e396bac2f64fba', data: '190d6d8d1af7f195', gradient: '5bb47b9c843aaccb', 'data+gradient': '38679f78beb0f377' } },
+  'asteroid 3 (contactBinary)': { recipe: '8e6b23177fdd08e9', glsl: { plain: 'a6f443762bfb520b', band: '66e8555cb78505e5', texture: '3c1c02e10b61e038', 'band+texture': '5b2f0e3279b8794b', data: '908b5ef4ca8f35df', gradient: 'f101ab7c1635fe03', 'data+gradient': 'c0fb27ad80095b43' } },
+  'asteroid 4 (potato)': { recipe: '0cacb58466e153bc', glsl: { plain: 'b3e46efca0fa9ab6', band: '15bc3619085f2479', texture: '864b5a80a3e2bf83', 'band+texture': '3dfd5c8314b871bd', data: '52c5a65ed1149528', gradient: 'b81770a6b0bc8028', 'data+gradient': 'c8a7d2f78f750f8a' } },
+  'asteroid 5 (cratered)': { recipe: '908c5863c810ce8a', glsl: { plain: '79c086ae5a60f955', band: '666264c28d7b030e', texture: 'edbce00675d49375', 'band+texture': '5b5f120f5927540f', data: '92d0304c74a7b8a0', gradient: 'e548da2cc124ebb8', 'data+gradient': 'dffc5dcda5f72c58' } },
+  'asteroid 7 (shard)': { recipe: 'ebbd500dae799c0d', glsl: { plain: '84062dbc716b7ece', band: '3fa63505e6a01757', texture: 'f7973bbe33cedd88', 'band+texture': '7271caaec2a24565', data: '57c00378096f60a7', gradient: '50806d56d8e1627c', 'data+gradient': '8dd6b5379ae9a24f' } },
+  'asteroid 26 (porous)': { recipe: '9032b34e5e204ccc', glsl: { plain: '2cbe9d97891f0ae3', band: '293232f36a78fa5e', texture: '08eb9ef43a28fb32', 'band+texture': 'a146c09d62168b1b', data: '75e7c8ff4458d618', gradient: '37256efb93e2250e', 'data+gradient': 'cac3797e6c138649' } },
+  'asteroid 11 as potato': { recipe: '81211a5bedcaaf40', glsl: { plain: '196327b9d1c09222', band: '68a89fd0a26758f3', texture: '57b38bea03feddbe', 'band+texture': 'a71ab76b86215def', data: 'f0b418b3f32c24e0', gradient: 'ec9bd72ec47f3a50', 'data+gradient': 'fa88006b86bb47c8' } },
+  'asteroid 11 as shard': { recipe: '368d96fe56d2a9d5', glsl: { plain: 'da2b17dd671860fd', band: '3a48b1e9ae0a2f13', texture: '2fe76ed648db45df', 'band+texture': '46e60c2bd846d015', data: '09eefbc4ab3244c1', gradient: 'c4a49a9eb17a0f56', 'data+gradient': '6cc0ed8afc5b3cf6' } },
+  'asteroid 11 as contactBinary': { recipe: 'ee21fd0ba16fab19', glsl: { plain: 'c920787772d669a3', band: '18353c598a964f2a', texture: 'f041f136b2d2158d', 'band+texture': '19bfeef69b8cf0e7', data: 'e65e2154bbcd7bf9', gradient: '1eadfcc70011a3ae', 'data+gradient': 'dbedf5b7242fb0d7' } },
+  'asteroid 11 as cratered': { recipe: '16003e8dd420e390', glsl: { plain: '7ea1b9cc78b6def5', band: '0ec730b2ff71163f', texture: 'ae268dd4b45c6ada', 'band+texture': '15d550918e7dbc93', data: '396c5a2b047002f7', gradient: '9295c93a85f2c84d', 'data+gradient': 'dd06c800d9eb0679' } },
+  'asteroid 11 as metallic': { recipe: '81721049a9ffe385', glsl: { plain: '2e5acfe1f126626a', band: '0878b41a3b9b6d70', texture: '3ae9b93f6ef3a93d', 'band+texture': 'b7ad943ff610a4d4', data: '47a077ac4c5dd221', gradient: 'a9410973149b1b83', 'data+gradient': '886b80eaae6c1521' } },
+  'asteroid 11 as porous': { recipe: 'f2bbb6f729790792', glsl: { plain: 'fb03b8eedb1bb693', band: '7340aa9c50e91c56', texture: 'f1b1854d1812ec0d', 'band+texture': '1b4bd830c8b4d265', data: '263459be207cf1b3', gradient: '350c0b032a4d60e9', 'data+gradient': 'd9504ba38178f82e' } },
+  'zoo (every node type and brush, shared modifiers)': { recipe: '113077953d275b36', glsl: { plain: '313dc43bb07f64ac', band: '0a0cc4c1c9ce713f', texture: '026d24f4fc8f0ff2', 'band+texture': '1ba11dfc414149b7', data: '353f14be13b6f87e', gradient: 'ce16533539dfef3f', 'data+gradient': '4fc7cb17f3c9b40f' } },
 };
 
 describe('generated GLSL is byte-identical to the golden table', () => {
