@@ -8,7 +8,7 @@
  */
 import { Color, Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
 import { collideMove } from '../interact/collision';
-import type { Sun } from '../render/Sun';
+import { SHADOW_CASTER_REACH, type Sun } from '../render/Sun';
 import { Atmosphere } from '../render/Atmosphere';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import { planetGround } from '../scene/planets';
@@ -320,8 +320,9 @@ export class SceneBodies {
     const near = field.nearest(orbitTarget);
     const radiusM = near.spec.radiusM * 1.6;
     const seen = this.fieldCastersSeen;
-    // The light's box reaches half its radius towards the sun beyond the sphere (Sun.fitShadow).
-    const sweepM = Number.isFinite(seen.renderedS) ? field.spinSweepM(near.center, 1.5 * radiusM, timeS - seen.renderedS) : Infinity;
+    // Casters as far as the light's box reaches towards the sun beyond the sphere (Sun.fitShadow).
+    const reachM = (1 + SHADOW_CASTER_REACH) * radiusM;
+    const sweepM = Number.isFinite(seen.renderedS) ? field.spinSweepM(near.center, reachM, timeS - seen.renderedS) : Infinity;
     const now = { asteroids: field.castersVersion, probes: this.probes.drawnCount };
     if (sweepM > 0.5 * this.sun.shadowTexelM || this.probes.anyMoving || now.asteroids !== seen.asteroids || now.probes !== seen.probes) {
       Object.assign(seen, now, { renderedS: timeS, version: seen.version + 1 });

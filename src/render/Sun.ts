@@ -113,6 +113,12 @@ const scratchPark = new Vector3();
 /** How far aside (perpendicular to the sun) {@link Sun.fitShadow} parks unused cascades, metres. */
 const PARK_DISTANCE_M = 1e9;
 
+/**
+ * How far beyond {@link Sun.fitShadow}'s sphere, towards the sun, its light camera reaches for
+ * casters: this share of the sphere's radius. A caster within (1 + this) radii can shadow the map.
+ */
+export const SHADOW_CASTER_REACH = 0.5;
+
 /** One shadow map of the sun: cascade 0 is the sun's light, the others carry no light. */
 interface Cascade {
   light: DirectionalLight;
@@ -307,7 +313,7 @@ export class Sun extends Group {
     this.cascadesParked = true;
     this.staggerFrame++;
     this.splitsM.length = 0;
-    this.fitMap(0, bounds.center, r, 0.5 * r, castersVersion);
+    this.fitMap(0, bounds.center, r, SHADOW_CASTER_REACH * r, castersVersion);
     // With several cascades the others are parked: a tiny map far off to the side, which no
     // fragment falls in and no caster reaches, so their passes draw nothing and the one fitted map
     // decides (a sun shared by an asteroid field and a planet keeps its cascade count, and so
