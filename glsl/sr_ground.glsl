@@ -1,5 +1,5 @@
-// Chunk `sr_ground` (fragment stage): the ground colour its vertices computed
-// (glsl/sr_ground_common.glsl), and what the close-range detail reads (glsl/sr_ground_detail.glsl).
+// Chunk `sr_ground` (fragment stage): the ground colour of the vertices (src/scene/groundColours.ts,
+// glsl/sr_ground_vertex.glsl), and what the close-range detail reads (glsl/sr_ground_detail.glsl).
 varying vec4 vGround;
 #ifdef SR_GROUND_DETAIL_OCTAVES
 #include <sr_procnoise>

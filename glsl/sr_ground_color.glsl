@@ -1,2 +1,2 @@
-// Chunk `sr_ground_color` (after three's <color_fragment>): the ground's albedo (glsl/sr_ground_common.glsl).
+// Chunk `sr_ground_color` (after three's <color_fragment>): the ground's albedo (src/scene/groundColours.ts).
 diffuseColor.rgb = vGround.rgb;

@@ -172,8 +172,9 @@ export class PlanetView {
   start(mesher: BodyMesher): void {
     const pool = mesher.pool;
     this.pool = pool;
-    // The recipe and chunk space go to the workers once; chunk and seam jobs name the body.
-    this.releaseBody = mesher.registerBody(this.bodyId, { recipe: this.recipe, space: this.space });
+    // The recipe, chunk space and ground palette go to the workers once; chunk and seam jobs name the body.
+    const ground = this.pieces.groundPalette;
+    this.releaseBody = mesher.registerBody(this.bodyId, { recipe: this.recipe, space: this.space, ...(ground ? { ground } : {}) });
     this.chunkJobs = new PlanetChunkJobs(pool, () => mesher.gpuWorker, {
       body: this.bodyId, chunkSpace: this.chunkSpace, maxRadiusM: this.maxRadiusM,
       gpuMaxPending: this.options.gpuMaxPending, gpuSpill: this.options.gpuSpill, onError: this.options.onError,

@@ -22,6 +22,8 @@ export interface PieceData {
   vertexCells: PackedVertexCells;
   /** A chunk's boundary leaves, packed (seam jobs on other workers read them); null for seams and empty chunks. */
   leaves: PackedBoundaryLeaves | null;
+  /** 4 bytes per vertex that the renderer draws with (a planet's ground colour, src/field/groundColours.ts), or null. */
+  colours: Uint8Array | null;
 }
 
 /** What a chunk or seam job meshes. */
@@ -39,7 +41,9 @@ export function quantisedNormals(n: Float32Array): Int16Array {
   return out;
 }
 
-export function pieceData(r: MeshedPiece, boundary: BoundaryLeaves | null): PieceData {
+/** `colours`: per vertex of `r`, 4 bytes (see PieceData), made by the caller from the piece. */
+export function pieceData(r: MeshedPiece, boundary: BoundaryLeaves | null, colours: Uint8Array | null = null): PieceData {
+  if (colours && colours.length !== (4 * r.positions.length) / 3) throw new Error(`pieceData: ${colours.length} colour bytes for ${r.positions.length / 3} vertices`);
   return {
     positions: r.positions,
     normals: quantisedNormals(r.normals),
@@ -47,13 +51,14 @@ export function pieceData(r: MeshedPiece, boundary: BoundaryLeaves | null): Piec
     originM: r.originM,
     vertexCells: packVertexCells(r.vertexCells),
     leaves: boundary ? packBoundaryLeaves(boundary) : null,
+    colours,
   };
 }
 
 /** Bytes the piece holds (what the planet's memory budget counts), besides its weld tags. */
 export function pieceDataBytes(p: PieceData): number {
   return p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + packedVertexCellsBytes(p.vertexCells) +
-    (p.leaves ? packedLeavesBytes(p.leaves) : 0);
+    (p.leaves ? packedLeavesBytes(p.leaves) : 0) + (p.colours?.byteLength ?? 0);
 }
 
 /** The buffers to transfer with a piece (each once). */
@@ -61,5 +66,6 @@ export function pieceDataTransfer(p: PieceData): Transferable[] {
   const buffers = new Set<ArrayBufferLike>([p.positions.buffer, p.normals.buffer, p.indices.buffer, p.vertexCells.data.buffer]);
   const l = p.leaves;
   if (l) for (const a of [l.cells, l.corners, l.component, l.withVertex, l.vertexGrid, l.normals]) buffers.add(a.buffer);
+  if (p.colours) buffers.add(p.colours.buffer);
   return [...buffers] as Transferable[];
 }

@@ -1,22 +1,24 @@
 /**
  * A planet's ground for its standard material (issue 20, "ground that reads at every altitude"):
  * patches a MeshStandardMaterial (after withSunCascades; before withAtmosphere) so its albedo and
- * roughness come from the planet's shape — maria in the low basins, regolith on the highlands,
- * rock on steep slopes, ice towards the poles — with tone variation from continents down to
- * a few hundred metres, per vertex (glsl/sr_ground_common.glsl says why). The palette is seeded per planet. The camera's position in the
- * planet's frame is the one per-frame input ({@link PlanetGround.setCamera}). Close to the ground a
+ * roughness come from the pieces' `groundColour` attribute — maria in the low basins, regolith on
+ * the highlands, rock on steep slopes, ice towards the poles, with tone variation from continents
+ * down to a few hundred metres, computed per vertex by the body worker that meshed the piece
+ * (src/field/groundColours.ts says why there). The palette is seeded per planet and goes to the
+ * workers with the planet ({@link PlanetGround.palette}). The camera's position in the planet's
+ * frame is the one per-frame input ({@link PlanetGround.setCamera}). Close to the ground a
  * per-pixel detail layer takes over below the mesh's cells (glsl/sr_ground_detail.glsl: a fractal
  * bump and albedo grain from the finest cell size down, `detailOctaves` of them, skipped where it
  * cannot show).
  */
-import { Color, Vector3, type IUniform, type MeshStandardMaterial } from 'three';
+import { Vector3, type IUniform, type MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
-import { Prng } from '../field/prng';
+import { groundPalette, type GroundPalette } from '../field/groundColours';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import groundChunk from '../../glsl/sr_ground.glsl?raw';
-import commonChunk from '../../glsl/sr_ground_common.glsl?raw';
 import vertexChunk from '../../glsl/sr_ground_vertex.glsl?raw';
+import vertexParsChunk from '../../glsl/sr_ground_vertex_pars.glsl?raw';
 import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
 import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
 import detailChunk from '../../glsl/sr_ground_detail.glsl?raw';
@@ -45,11 +47,6 @@ export interface PlanetGroundOptions {
  */
 export const GROUND_DETAIL_OCTAVES = { auto: 3, high: 5 } as const;
 
-/** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
-const REGOLITH: [number, number, number][] = [
-  [0.17, 0.17, 0.17], [0.22, 0.2, 0.16], [0.25, 0.19, 0.12], [0.24, 0.14, 0.09], [0.18, 0.14, 0.11],
-];
-
 const PATCH = {
   vertexCommon: '#include <common>',
   vertexProject: '#include <project_vertex>',
@@ -65,25 +62,18 @@ export class PlanetGround {
   readonly detailOctaves: number;
   private readonly detailMaxM: number;
 
+  /** What the body workers colour the pieces' vertices from (src/field/groundColours.ts). */
+  readonly palette: GroundPalette;
+
   constructor(options: PlanetGroundOptions) {
     this.detailOctaves = Math.max(0, Math.min(8, Math.round(options.detailOctaves ?? 0)));
     this.detailMaxM = options.detailMaxM ?? 1;
-    const prng = new Prng((options.seed ^ 0x62a0c3d1) >>> 0);
-    const base = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as [number, number, number];
-    const mareDark = prng.range(0.4, 0.6);
+    this.palette = groundPalette(options);
     this.uniforms = {
       // The camera in the planet's frame, split in two (groundCameraSplit).
       uGroundCameraHigh: { value: new Vector3() },
       uGroundCameraLow: { value: new Vector3() },
-      uGroundRadius: { value: options.meanRadiusM },
-      uGroundRelief: { value: options.reliefM },
-      uGroundRegolith: { value: new Color(...base) },
-      // Basalt: darker and greyer than the highlands.
-      uGroundMare: { value: new Color(...base.map((c, i) => mareDark * (0.6 * c + 0.4 * [0.16, 0.16, 0.17][i]))) },
-      uGroundRock: { value: new Color(...base.map((c) => 0.7 * c + 0.02)) },
-      uGroundIce: { value: new Color(0.72, 0.76, 0.82) },
-      uGroundIceLatitude: { value: Math.sin((prng.range(62, 74) * Math.PI) / 180) },
-      uGroundSalt: { value: prng.seed() >>> 0 },
+      uGroundSalt: { value: this.palette.salt },
       // Eight float32 ulps of the radius (R · 2⁻²⁰): finer octaves would sparkle as the camera moves.
       uGroundDetailMinM: { value: groundDetailFloorM(options.meanRadiusM + options.reliefM) },
     };
@@ -138,7 +128,7 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
     if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
   }
   const chunks = {
-    sr_ground: groundChunk, sr_ground_common: commonChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk,
+    sr_ground: groundChunk, sr_ground_vertex_pars: vertexParsChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk,
     sr_ground_detail: detailChunk,
   };
   const detail = detailOctaves > 0 ? `${PATCH.normal}\n#include <sr_ground_detail>` : PATCH.normal;
@@ -146,7 +136,7 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
   // cross-fade's dither), where every pixel of the quad still runs.
   const footprint = detailOctaves > 0 ? `float srGroundFootprintM = max(length(dFdx(vViewPosition)), length(dFdy(vViewPosition)));\n${PATCH.clipping}` : PATCH.clipping;
   shader.vertexShader = glslWithIncludes(
-    vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_common>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
+    vs.replace(PATCH.vertexCommon, `${PATCH.vertexCommon}\n#include <sr_ground_vertex_pars>`).replace(PATCH.vertexProject, `${PATCH.vertexProject}\n#include <sr_ground_vertex>`),
     'ground.vert', { external: THREE_CHUNK_NAMES, chunks },
   );
   shader.fragmentShader = glslWithIncludes(

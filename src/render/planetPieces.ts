@@ -7,6 +7,7 @@
 import { compileOffFrame } from './compileOffFrame';
 import { GeometryUploader } from './geometryUpload';
 import {
+  BufferAttribute,
   Color,
   Mesh,
   MeshStandardMaterial,
@@ -28,6 +29,7 @@ import { withSunCascades } from './sunCascades';
 import type { Atmosphere } from './Atmosphere';
 import { withAtmosphere } from './atmosphereMaterial';
 import { PlanetGround, type PlanetGroundOptions } from './planetGround';
+import type { GroundPalette } from '../field/groundColours';
 import { withDitherFade, type DitherFadeUniforms } from './ditherFade';
 import { PieceFades } from './pieceFades';
 
@@ -86,6 +88,11 @@ export class PlanetPieces {
 
   /** The ground's colours on the standard material (none: one flat tone). */
   private readonly ground: PlanetGround | null;
+
+  /** The palette the body workers colour this planet's pieces from (null: a flat tone, no colours). */
+  get groundPalette(): GroundPalette | null {
+    return this.ground?.palette ?? null;
+  }
   /** Cross-fades between drawn sets (pieceFades.ts). */
   readonly fades = new PieceFades<Mesh>();
   /**
@@ -126,7 +133,10 @@ export class PlanetPieces {
   ): PlanetPiece {
     let mesh: Mesh | null = null;
     if (d.indices.length > 0) {
-      mesh = new Mesh(createBodyGeometry({ positions: d.positions, normals: d.normals, indices: d.indices, bvhRoots: null }), this.materialFor(kind, key));
+      const geometry = createBodyGeometry({ positions: d.positions, normals: d.normals, indices: d.indices, bvhRoots: null });
+      if (this.ground && !d.colours) throw new Error(`PlanetPieces: ${kind} ${key} came without the ground's colours (the planet was registered without its palette?)`);
+      if (d.colours) geometry.setAttribute('groundColour', new BufferAttribute(d.colours, 4, true));
+      mesh = new Mesh(geometry, this.materialFor(kind, key));
       mesh.position.set(...d.originM);
       // A piece never moves in its planet's frame: its matrix is composed once, not in each of the
       // frame's world-matrix passes (the floating origin's shift and restore) — 1,700 meshes near

@@ -31,11 +31,11 @@ function handle(kind: string, params: unknown): JobOutput {
   }
   if (kind === 'meshPlanetChunk') {
     // The piece goes back packed as the renderer keeps it (pieceData.ts): that work is off the main thread.
-    const { reply, transfer } = planetChunkReply(meshPlanetChunk(params as PlanetChunkParams));
+    const { reply, transfer } = planetChunkReply(meshPlanetChunk(params as PlanetChunkParams), params as PlanetChunkParams);
     return { result: reply, transfer };
   }
   if (kind === 'buildPlanetSeam') {
-    const { reply, transfer } = planetSeamReply(buildPlanetSeamJob(params as PlanetSeamParams));
+    const { reply, transfer } = planetSeamReply(buildPlanetSeamJob(params as PlanetSeamParams), params as PlanetSeamParams);
     return { result: reply, transfer };
   }
   throw new Error(`body worker: unknown job kind "${kind}"`);

@@ -11,11 +11,14 @@
  */
 import type { FieldRecipe } from '../field/recipe';
 import type { CubeSphereOptions } from '../lod/index';
+import type { GroundPalette } from '../field/groundColours';
 
 export interface BodyDefinition {
   recipe: FieldRecipe;
   /** Planets: the cube-sphere chunk space their chunk and seam jobs work in. */
   space?: CubeSphereOptions;
+  /** Planets with a coloured ground: its palette; their pieces get per-vertex colours (src/field/groundColours.ts). */
+  ground?: GroundPalette;
 }
 
 export interface RegisteredBody extends BodyDefinition {
@@ -37,7 +40,7 @@ const bodies = new Map<string, RegisteredBody>();
 
 /** Registers (or replaces) body `id`; what was derived from an earlier definition is dropped. */
 export function registerBody(id: string, definition: BodyDefinition): void {
-  bodies.set(id, { id, recipe: definition.recipe, space: definition.space, derived: new Map() });
+  bodies.set(id, { id, recipe: definition.recipe, space: definition.space, ground: definition.ground, derived: new Map() });
 }
 
 export function unregisterBody(id: string): void {

@@ -25,6 +25,7 @@ import {
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
 import { registeredPlanet, type RegisteredBody } from './bodyRegistry';
+import { pieceColours } from './pieceColours';
 import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
 import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
 import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
@@ -383,9 +384,11 @@ export type PlanetChunkReply = Omit<PlanetChunkResult, 'positions' | 'normals' |
   piece: PieceData | null;
 };
 
-export function planetChunkReply(r: PlanetChunkResult): { reply: PlanetChunkReply; transfer: Transferable[] } {
+/** The reply to `params`' job, with the piece's ground colours where its planet has a palette (pieceColours.ts). */
+export function planetChunkReply(r: PlanetChunkResult, params: Pick<PlanetChunkParams, 'body' | 'level'>): { reply: PlanetChunkReply; transfer: Transferable[] } {
   const { positions, normals, indices, vertexCells, originM, boundary, ...rest } = r;
   if (r.homogeneous || r.needsSamples) return { reply: { ...rest, piece: null }, transfer: [] };
-  const piece = pieceData({ positions, normals, indices, vertexCells, originM }, boundary);
+  const colours = indices.length > 0 ? pieceColours(params.body, params.level, { positions, normals, originM }) : null;
+  const piece = pieceData({ positions, normals, indices, vertexCells, originM }, boundary, colours);
   return { reply: { ...rest, piece }, transfer: pieceDataTransfer(piece) };
 }

@@ -17,6 +17,7 @@ import {
 } from '../lod/index';
 import { constantBoundaryLeaves, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
 import { derived, registeredPlanet } from './bodyRegistry';
+import { pieceColours } from './pieceColours';
 import { keptLeaves } from './leafStore';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state. */
@@ -148,8 +149,10 @@ export interface PlanetSeamReply {
   missing: string[];
 }
 
-export function planetSeamReply(r: PlanetSeamResult): { reply: PlanetSeamReply; transfer: Transferable[] } {
+/** The reply to `params`' job, with the seam's ground colours where its planet has a palette (pieceColours.ts). */
+export function planetSeamReply(r: PlanetSeamResult, params: Pick<PlanetSeamParams, 'body' | 'owner'>): { reply: PlanetSeamReply; transfer: Transferable[] } {
   if (r.missing.length > 0) return { reply: { piece: null, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [] };
-  const piece = pieceData(r, null);
+  const colours = r.indices.length > 0 ? pieceColours(params.body, parseChunkKey(params.owner).level, r) : null;
+  const piece = pieceData(r, null, colours);
   return { reply: { piece, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [...pieceDataTransfer(piece), r.vertexFaces.buffer as ArrayBuffer] };
 }

@@ -9,6 +9,7 @@ import { meshPlanetChunk, planetChunkReply } from '../../src/workers/planetChunk
 import { buildPlanetSeamJob } from '../../src/workers/planetSeamJob';
 import { surfaceChunks } from '../bench/planetChunk.bench';
 import { registerBody } from '../../src/workers/bodyRegistry';
+import { groundPalette } from '../../src/field/groundColours';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';
@@ -17,6 +18,9 @@ const recipe = planetRecipe(4);
 const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
 registerBody(PLANET, { recipe, space: spaceOptions });
+/** The same planet with a coloured ground (src/field/groundColours.ts). */
+const GROUND = 'test:planet-ground';
+registerBody(GROUND, { recipe, space: spaceOptions, ground: groundPalette({ seed: 4, meanRadiusM: radiusM, reliefM: 500 }) });
 const space = new CubeSphereSpace(spaceOptions);
 
 /** Equal element by element, NaN equal to NaN (Object.is, except that 0 and -0 are equal too). */
@@ -37,6 +41,7 @@ describe('packing', () => {
   const chunks = surfaceChunks(space, compileToJs(recipe), [0, 6]).map((a) => ({
     a, r: meshPlanetChunk({ body: PLANET, ...a, coarser: [], simplify: 0.02 }),
   }));
+  const params = { body: PLANET, level: 0 };
 
   it('boundary leaves round-trip exactly and shrink at least 4x', () => {
     for (const { r } of chunks) {
@@ -52,7 +57,7 @@ describe('packing', () => {
     for (const { r } of chunks) {
       // The worker keeps the unpacked leaves (leafStore.ts): a reply must not transfer them away.
       const kept = new Set<ArrayBufferLike>([r.boundary!.cells.buffer, r.boundary!.vertexGrid.buffer, r.boundary!.normals.buffer]);
-      const { reply, transfer } = planetChunkReply(r);
+      const { reply, transfer } = planetChunkReply(r, params);
       const p = reply.piece!;
       expect(new Set(transfer).size).toBe(transfer.length);
       for (const t of transfer) expect(kept.has(t as ArrayBuffer)).toBe(false);
@@ -64,9 +69,25 @@ describe('packing', () => {
       for (let i = 0; i < r.normals.length; i++) expect(Math.abs(p.normals[i] / 0x7fff - r.normals[i])).toBeLessThan(1 / 0x7fff);
       expect(pieceDataBytes(p)).toBe(p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + p.vertexCells.data.byteLength + packedLeavesBytes(p.leaves!));
       expect(reply).not.toHaveProperty('boundary');
+      expect(p.colours).toBeNull();
     }
     // An empty or full chunk replies with no piece.
-    expect(planetChunkReply({ ...chunks[0].r, homogeneous: { state: 'empty', proven: true } }).reply.piece).toBeNull();
+    expect(planetChunkReply({ ...chunks[0].r, homogeneous: { state: 'empty', proven: true } }, params).reply.piece).toBeNull();
+  });
+
+  it('a planet with a ground palette gets 4 colour bytes a vertex, transferred and counted', () => {
+    for (const { a, r } of chunks) {
+      const bare = pieceDataBytes(planetChunkReply(r, params).reply.piece!);
+      const { reply, transfer } = planetChunkReply(r, { body: GROUND, level: a.level });
+      const p = reply.piece!;
+      expect(p.colours).toBeInstanceOf(Uint8Array);
+      expect(p.colours!.length).toBe((4 * p.positions.length) / 3);
+      expect(transfer).toContain(p.colours!.buffer);
+      expect(pieceDataBytes(p)).toBe(bare + p.colours!.byteLength);
+      // Real colours: the alpha byte is the roughness (0.55–0.95), the rgb the albedo's square root.
+      for (let v = 0; v < p.colours!.length; v += 4) expect(p.colours![v + 3]).toBeGreaterThanOrEqual(Math.floor(0.55 * 255));
+      expect(Math.max(...p.colours!.filter((_, i) => i % 4 === 0))).toBeGreaterThan(0);
+    }
   });
 
   it('chunk vertex cells round-trip exactly in 4 bytes a vertex', () => {

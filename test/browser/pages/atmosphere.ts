@@ -6,13 +6,14 @@
  * and mean colours of pixel rows, so tests can compare zenith, horizon and space.
  */
 import {
-  ACESFilmicToneMapping, Color, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, SphereGeometry, SRGBColorSpace, Vector3, WebGLRenderer,
+  ACESFilmicToneMapping, BufferAttribute, Color, Matrix3, Matrix4, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, SphereGeometry, SRGBColorSpace, Vector3, WebGLRenderer,
 } from 'three';
 import { sceneSpec } from '../../../src/scene/index';
 import { Atmosphere } from '../../../src/render/Atmosphere';
 import { withAtmosphere } from '../../../src/render/atmosphereMaterial';
 import { withSunCascades } from '../../../src/render/sunCascades';
 import { PlanetGround } from '../../../src/render/planetGround';
+import { groundVertexColours } from '../../../src/field/groundColours';
 import { Sun } from '../../../src/render/Sun';
 import { planetGround } from '../../../src/scene/planets';
 import { FrameOutput } from '../../../src/render/FrameOutput';
@@ -146,14 +147,22 @@ export async function atmosphereShot(view: AtmosphereView): Promise<AtmosphereSh
     atmosphere.boundedSky = view.boundedSky ?? true;
   }
   const material = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+  const geometry = new SphereGeometry(ground, 256, 128);
   if (view.ground) {
     const g = planetGround(planet.recipe);
     const groundColours = new PlanetGround({ seed: view.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM, detailOctaves: view.groundDetailOctaves });
     groundColours.setCamera(camera.position.toArray() as [number, number, number]);
     groundColours.patch(material);
+    // The vertices' colours as a body worker makes them (src/field/groundColours.ts), in the
+    // planet's frame — the world's, as in the app (a tilted sphere only moves its vertices).
+    const tilt = new Matrix4().makeRotationX(view.sphereTiltRad ?? 0);
+    const positions = geometry.attributes.position.clone().applyMatrix4(tilt).array as Float32Array;
+    const normals = geometry.attributes.normal.clone().applyNormalMatrix(new Matrix3().getNormalMatrix(tilt)).array as Float32Array;
+    const colours = groundVertexColours(positions, normals, [0, 0, 0], (2 * Math.PI * ground) / 256, groundColours.palette);
+    geometry.setAttribute('groundColour', new BufferAttribute(colours, 4, true));
   }
   if (atmosphere) withAtmosphere(material, atmosphere);
-  const sphere = new Mesh(new SphereGeometry(ground, 256, 128), material);
+  const sphere = new Mesh(geometry, material);
   sphere.rotation.x = view.sphereTiltRad ?? 0;
   scene.add(sphere);
   if (atmosphere) scene.add(atmosphere.sky);

@@ -1,0 +1,151 @@
+/**
+ * A planet's ground colour per vertex (issue 20, "ground that reads at every altitude"), computed
+ * once when a chunk or seam is meshed, in its body worker: dark maria in the low basins (large,
+ * noise-edged: they read from orbit), light regolith on the highlands, bare darker rock on steep
+ * slopes, ice towards the poles on gentle ground, and tone variation from continents down to a few
+ * hundred metres. The palette is seeded per planet ({@link groundPalette}); the renderer's material
+ * (src/render/planetGround.ts) reads the result as a vertex attribute.
+ *
+ * Why here and not in the vertex shader, where it was: its 8 octaves of value noise ran for each of
+ * ~1 M vertices every frame — 2.1 of the 10.5 ms of GPU time a frame at 20 m over planet 4 on the
+ * H100 (docs/rendering.md), and most of those vertices line caves nobody sees. Nothing in it depends
+ * on the camera but the octaves' band limit, which was the pixel footprint; per vertex it is the
+ * mesh's cell size now (an octave under two cells cannot be sampled by the vertices anyway).
+ *
+ * The noise is the integer-hash value noise of glsl/sr_procnoise.glsl (same hash, same octave
+ * offsets and salts), here in double precision: the pattern is the shader's.
+ */
+import { Prng } from './prng';
+
+type Rgb = [number, number, number];
+
+/** What the ground colours are made from: plain data (it goes to the body workers with the planet). */
+export interface GroundPalette {
+  meanRadiusM: number;
+  reliefM: number;
+  salt: number;
+  regolith: Rgb;
+  mare: Rgb;
+  rock: Rgb;
+  ice: Rgb;
+  /** sin of the latitude where ice starts. */
+  iceLatitude: number;
+}
+
+/** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
+const REGOLITH: Rgb[] = [
+  [0.17, 0.17, 0.17], [0.22, 0.2, 0.16], [0.25, 0.19, 0.12], [0.24, 0.14, 0.09], [0.18, 0.14, 0.11],
+];
+
+/** The palette of planet `seed` (its ground's mean radius and relief, metres). */
+export function groundPalette(options: { seed: number; meanRadiusM: number; reliefM: number }): GroundPalette {
+  const prng = new Prng((options.seed ^ 0x62a0c3d1) >>> 0);
+  const regolith = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as Rgb;
+  const mareDark = prng.range(0.4, 0.6);
+  const basalt = [0.16, 0.16, 0.17];
+  const iceLatitude = Math.sin((prng.range(62, 74) * Math.PI) / 180);
+  return {
+    meanRadiusM: options.meanRadiusM,
+    reliefM: options.reliefM,
+    salt: prng.seed() >>> 0,
+    regolith,
+    // Basalt: darker and greyer than the highlands.
+    mare: regolith.map((c, i) => mareDark * (0.6 * c + 0.4 * basalt[i])) as Rgb,
+    rock: regolith.map((c) => 0.7 * c + 0.02) as Rgb,
+    ice: [0.72, 0.76, 0.82],
+    iceLatitude,
+  };
+}
+
+/** glsl/sr_common.glsl's sr_hashU. */
+function hashU(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** glsl/sr_procnoise.glsl's sr_latticeHash: [0, 1). */
+function latticeHash(x: number, y: number, z: number, salt: number): number {
+  return hashU(Math.imul(x, 0x8da6b343) ^ Math.imul(y, 0xd8163841) ^ Math.imul(z, 0xcb1ab31f) ^ Math.imul(salt, 0x9e3779b9)) / 4294967296;
+}
+
+const fade = (t: number): number => t * t * t * (t * (t * 6 - 15) + 10);
+const mix = (a: number, b: number, t: number): number => a + (b - a) * t;
+
+function smoothstep(e0: number, e1: number, x: number): number {
+  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+}
+
+/** sr_valueNoise3: trilinear value noise with a quintic fade, in [0, 1]. */
+function valueNoise3(px: number, py: number, pz: number, salt: number): number {
+  const fx = Math.floor(px), fy = Math.floor(py), fz = Math.floor(pz);
+  const ux = fade(px - fx), uy = fade(py - fy), uz = fade(pz - fz);
+  const x = fx | 0, y = fy | 0, z = fz | 0;
+  return mix(
+    mix(mix(latticeHash(x, y, z, salt), latticeHash(x + 1, y, z, salt), ux), mix(latticeHash(x, y + 1, z, salt), latticeHash(x + 1, y + 1, z, salt), ux), uy),
+    mix(mix(latticeHash(x, y, z + 1, salt), latticeHash(x + 1, y, z + 1, salt), ux), mix(latticeHash(x, y + 1, z + 1, salt), latticeHash(x + 1, y + 1, z + 1, salt), ux), uy),
+    uz,
+  );
+}
+
+/**
+ * sr_fbmFiltered at p / scale: a fractal sum in about [-1, 1] whose octaves fade out as their
+ * wavelength nears two `footprintM`s.
+ */
+function fbmFiltered(x: number, y: number, z: number, scale: number, octaves: number, footprintM: number, salt: number): number {
+  const footprint = footprintM / scale;
+  let sum = 0, amp = 0.5, freq = 1;
+  for (let i = 0; i < octaves; i++) {
+    const w = 1 - smoothstep(0.25, 0.5, footprint * freq);
+    if (w <= 0) break;
+    const o = i * 17.13, f = freq / scale;
+    sum += amp * w * (2 * valueNoise3(x * f + o, y * f + o, z * f + o, (salt + i) >>> 0) - 1);
+    amp *= 0.5;
+    freq *= 2.03;
+  }
+  return sum;
+}
+
+/**
+ * Per vertex, RGBA bytes: the albedo's square root in rgb (8 bits keep the dark tones that way;
+ * the shader squares it back) and the roughness in a. Positions relative to `originM` in the
+ * planet's frame; normals unit (float) or × 0x7fff (int16). `footprintM`: the mesh's cell size.
+ */
+export function groundVertexColours(
+  positions: Float32Array, normals: Float32Array | Int16Array, originM: readonly [number, number, number], footprintM: number, g: GroundPalette,
+): Uint8Array {
+  const n = positions.length / 3;
+  const out = new Uint8Array(4 * n);
+  const R = g.meanRadiusM, relief = Math.max(g.reliefM, 1);
+  const salt = g.salt;
+  for (let v = 0; v < n; v++) {
+    const x = originM[0] + positions[3 * v], y = originM[1] + positions[3 * v + 1], z = originM[2] + positions[3 * v + 2];
+    const r = Math.hypot(x, y, z);
+    const nx = normals[3 * v], ny = normals[3 * v + 1], nz = normals[3 * v + 2];
+    const flatness = (nx * x + ny * y + nz * z) / (r * (Math.hypot(nx, ny, nz) || 1));
+    // Continental scale: basins and highlands; regional and local tone.
+    const big = fbmFiltered(x, y, z, 0.4 * R, 3, footprintM, salt);
+    const region = fbmFiltered(x, y, z, 0.06 * R, 3, footprintM, (salt + 7) >>> 0);
+    const local = fbmFiltered(x, y, z, 300, 2, footprintM, (salt + 13) >>> 0);
+    const h = (r - R) / relief;
+    const mare = smoothstep(0.1, -0.25, h + 0.9 * big + 0.15 * region);
+    const tone = (1 + 0.22 * region) * (1 + 0.18 * local);
+    // Steep ground sheds its dust: bare rock.
+    const steep = smoothstep(0.9, 0.65, flatness + 0.08 * local);
+    // Ice towards the poles, on gentle ground, with a ragged edge.
+    const lat = Math.abs(y / r);
+    const ice = smoothstep(g.iceLatitude - 0.02, g.iceLatitude + 0.02, lat + 0.06 * big + 0.03 * local) * smoothstep(0.55, 0.8, flatness);
+    for (let c = 0; c < 3; c++) {
+      let albedo = mix(g.regolith[c], g.mare[c], mare) * tone;
+      albedo = mix(albedo, g.rock[c] * (1 + 0.2 * local), steep);
+      albedo = mix(albedo, g.ice[c], ice);
+      out[4 * v + c] = Math.round(255 * Math.sqrt(Math.min(1, Math.max(0, albedo))));
+    }
+    out[4 * v + 3] = Math.round(255 * mix(mix(0.95, 0.85, steep), 0.55, ice));
+  }
+  return out;
+}

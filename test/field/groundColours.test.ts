@@ -1,0 +1,91 @@
+/** A planet's ground colours per vertex (src/field/groundColours.ts): what each material rule does, and determinism. */
+import { describe, expect, it } from 'vitest';
+import { groundPalette, groundVertexColours, type GroundPalette } from '../../src/field/groundColours';
+
+const R = 60e3;
+const palette: GroundPalette = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 400 });
+
+/** Albedo (linear, decoded as the shader does) and roughness at one point with one normal. */
+function colourAt(p: [number, number, number], n: [number, number, number], footprintM = 1, g = palette): { albedo: number[]; roughness: number } {
+  const c = groundVertexColours(new Float32Array([0, 0, 0]), new Float32Array(n), p, footprintM, g);
+  return { albedo: [0, 1, 2].map((i) => (c[i] / 255) ** 2), roughness: c[3] / 255 };
+}
+const luminance = (a: number[]): number => 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2];
+
+/** A point at radius r along unit direction d, with its normal straight up or tilted by `tilt` radians. */
+function at(d: [number, number, number], r: number, tilt = 0): { p: [number, number, number]; n: [number, number, number] } {
+  const len = Math.hypot(...d);
+  const u = d.map((c) => c / len) as [number, number, number];
+  // A tangent: perpendicular to u.
+  const t0 = Math.abs(u[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
+  const dot = t0[0] * u[0] + t0[1] * u[1] + t0[2] * u[2];
+  const t = t0.map((c, i) => c - dot * u[i]);
+  const tl = Math.hypot(...t);
+  const n = u.map((c, i) => Math.cos(tilt) * c + Math.sin(tilt) * (t[i] / tl)) as [number, number, number];
+  return { p: u.map((c) => c * r) as [number, number, number], n };
+}
+
+describe('groundColours', () => {
+  it('the palette is the seed\'s: the same seed the same palette, another seed another', () => {
+    expect(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 400 })).toEqual(palette);
+    expect(groundPalette({ seed: 5, meanRadiusM: R, reliefM: 400 }).salt).not.toBe(palette.salt);
+    // Maria are darker than the highlands, rock than regolith; ice is bright.
+    expect(luminance(palette.mare)).toBeLessThan(luminance(palette.regolith));
+    expect(luminance(palette.ice)).toBeGreaterThan(0.6);
+  });
+
+  it('low basins are darker (maria) than high ground, on average over many places', () => {
+    let low = 0, high = 0;
+    for (let i = 0; i < 64; i++) {
+      const d: [number, number, number] = [Math.cos(i * 2.4), 0.3 * Math.sin(i * 1.7), Math.sin(i * 2.4)];
+      low += luminance(colourAt(at(d, R - 400).p, at(d, R - 400).n).albedo);
+      high += luminance(colourAt(at(d, R + 400).p, at(d, R + 400).n).albedo);
+    }
+    expect(low / 64).toBeLessThan(0.8 * (high / 64));
+  });
+
+  it('steep slopes are bare rock, the poles ice on gentle ground', () => {
+    const d: [number, number, number] = [1, 0.1, 0.3];
+    const flat = colourAt(at(d, R + 300).p, at(d, R + 300).n);
+    const steep = colourAt(at(d, R + 300, 1.2).p, at(d, R + 300, 1.2).n);
+    expect(flat.roughness).toBeCloseTo(0.95, 1);
+    expect(steep.roughness).toBeCloseTo(0.85, 1);
+    const pole = at([0.05, 1, 0.02], R + 300);
+    const polar = colourAt(pole.p, pole.n);
+    expect(polar.roughness).toBeCloseTo(0.55, 1);
+    expect(luminance(polar.albedo)).toBeGreaterThan(0.5);
+    // A cliff at the pole sheds its ice.
+    const cliff = at([0.05, 1, 0.02], R + 300, 1.2);
+    expect(luminance(colourAt(cliff.p, cliff.n).albedo)).toBeLessThan(0.3);
+  });
+
+  it('tone varies from place to place, and coarse meshes (a large footprint) lose only the fine octaves', () => {
+    const tones = new Set<number>();
+    const spread = (footprintM: number): number => {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < 40; i++) {
+        // Points 10 m apart along one line (400 m): mostly the local octaves (300 and 150 m) vary over it.
+        const q = at([1, 0.2, 0.3 + (i * 10) / R], R + 200);
+        const l = luminance(colourAt(q.p, q.n, footprintM).albedo);
+        tones.add(Math.round(l * 1000));
+        lo = Math.min(lo, l); hi = Math.max(hi, l);
+      }
+      return hi - lo;
+    };
+    const fine = spread(1);
+    expect(tones.size).toBeGreaterThan(5);
+    expect(fine).toBeGreaterThan(0.005);
+    expect(spread(400)).toBeLessThan(0.25 * fine);
+  });
+
+  it('is deterministic and reads int16 normals like float ones', () => {
+    const positions = new Float32Array([0, 0, 0, 10, 2, -3, 40, -7, 12]);
+    const n = new Float32Array([0.6, 0.8, 0, 0, 1, 0, 0.28, 0.96, 0]);
+    const origin: [number, number, number] = [R * 0.6, R * 0.8, 0];
+    const a = groundVertexColours(positions, n, origin, 2, palette);
+    expect(groundVertexColours(positions, n, origin, 2, palette)).toEqual(a);
+    const n16 = Int16Array.from(n, (c) => Math.round(c * 0x7fff));
+    const b = groundVertexColours(positions, n16, origin, 2, palette);
+    for (let i = 0; i < a.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThanOrEqual(1);
+  });
+});
