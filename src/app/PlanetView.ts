@@ -165,6 +165,11 @@ export class PlanetView {
     this.pieces.debugLevels = on;
   }
 
+  /** Still seams drawn in one call (src/render/seamBatch.ts; default on); off: each seam on its own. */
+  batchSeams(on: boolean): void {
+    this.pieces.seamBatch.enabled = on;
+  }
+
   /**
    * Starts generating on the body worker pool; chunk samples come from the mesher's GPU sampling
    * worker when it has one (asked per chunk), for the levels whose cells float32 resolves, and from JS otherwise.
@@ -446,6 +451,7 @@ export class PlanetView {
       budgetBytes: m.budgetBytes,
       triangles,
       seamTriangles,
+      seamBatch: this.pieces.seamBatch.size,
       holes: r?.holes ?? -1,
       leaves: r?.leaves ?? 0,
       prefiltered: r?.prefiltered ?? 0,

@@ -66,6 +66,8 @@ export interface PlanetStats {
   budgetBytes: number;
   triangles: number;
   seamTriangles: number;
+  /** Seams drawn in the one batched call (src/render/seamBatch.ts; 0: none batched). */
+  seamBatch: number;
   holes: number;
   leaves: number;
   /** Chunks settled by a center sample in the LOD worker instead of a job (running total). */

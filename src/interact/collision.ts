@@ -16,6 +16,8 @@ export interface CollisionOptions {
 }
 
 const raycaster = new Raycaster();
+// Every layer: a planet's batched seams sit on a layer of their own (src/render/seamBatch.ts).
+raycaster.layers.enableAll();
 const direction = new Vector3();
 
 /** The allowed end of a move from `from` to `to`: `to`, a point `marginM` before the first hit, or `from`. */

@@ -18,6 +18,8 @@ export interface PickHit {
 }
 
 const raycaster = new Raycaster();
+// Every layer: a planet's batched seams sit on a layer of their own (src/render/seamBatch.ts).
+raycaster.layers.enableAll();
 const ndc = new Vector2();
 const sphere = new Sphere();
 

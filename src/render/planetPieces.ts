@@ -32,6 +32,7 @@ import { PlanetGround, type PlanetGroundOptions } from './planetGround';
 import type { GroundPalette } from '../field/groundColours';
 import { withDitherFade, type DitherFadeUniforms } from './ditherFade';
 import { PieceFades } from './pieceFades';
+import { SeamBatch } from './seamBatch';
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -95,6 +96,8 @@ export class PlanetPieces {
   }
   /** Cross-fades between drawn sets (pieceFades.ts). */
   readonly fades = new PieceFades<Mesh>();
+  /** The seams drawn whole, in one draw once they stay the same a moment (seamBatch.ts). */
+  readonly seamBatch: SeamBatch;
   /**
    * The standard material for meshes fading in and out: the same program with its own fade
    * uniforms (three uploads a standard material's uniforms only when the material changes).
@@ -121,6 +124,7 @@ export class PlanetPieces {
       return { material: this.throughAir(this.ground ? this.ground.patch(base) : base), fade };
     };
     this.material = standard().material;
+    this.seamBatch = new SeamBatch(root, () => this.material);
     this.fadeMaterials = { in: standard(), out: standard() };
     this.fadeMaterials.out.fade.uSrFadeComplement.value = true;
     this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
@@ -211,11 +215,16 @@ export class PlanetPieces {
   updateMaterials(drawn: Iterable<PlanetPiece>, cameraInBody: readonly [number, number, number] = [0, 0, 0]): void {
     this.ground?.setCamera(cameraInBody);
     this.updateFades();
+    const wholeSeams: Mesh[] = [];
     for (const piece of drawn) {
       const mesh = piece.mesh;
       if (!mesh || this.onFadeMaterial.has(mesh)) continue;
       mesh.material = this.materialFor(piece.kind, piece.key);
+      if (piece.kind === 'seam' && mesh.visible) wholeSeams.push(mesh);
     }
+    // Still seams in one draw (seamBatch.ts); the level tint draws them singly, in white.
+    if (this.debugLevels) this.seamBatch.clear();
+    else this.seamBatch.update(wholeSeams, cameraInBody, performance.now());
   }
 
   /** The planet's atmosphere on a surface material (none: as it is). */
@@ -237,6 +246,7 @@ export class PlanetPieces {
 
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
+    this.seamBatch.dispose();
     this.uploads.dispose();
     this.material.dispose();
     for (const m of this.levelMaterials) m.dispose();

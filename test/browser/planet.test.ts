@@ -150,4 +150,58 @@ describe('planet: orbit to surface and back', () => {
     await page.screenshot({ path: resultPath('planet-high.png') });
     expect(log.errors).toEqual([]);
   });
+
+  it('still seams draw in one call: the same frame with ~one draw per seam fewer (src/render/seamBatch.ts)', { timeout: 300_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 320, height: 240 });
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&t=0`, { timeout: 120_000 });
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
+    // The set stays the same for the settle time (400 ms of frames), then it is batched.
+    await page.waitForFunction(() => (window.__sr!.planet()?.seamBatch ?? 0) > 0, null, { timeout: 30_000, polling: 100 });
+    const frame = (batch: boolean, hideBatch = false) => page.evaluate(async ([on, hide]) => {
+      const app = window.__sr!.app!;
+      app.planet!.batchSeams(on);
+      // The control: the batch's mesh hidden, its seams still on their undrawn layer.
+      app.scene.traverse((o) => { if (o.name.startsWith('seam batch')) o.visible = !hide; });
+      // Two frames: the batch is built or dropped in the first's update.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const shot = await window.__sr!.capture(320, 240);
+      let seams = 0; // shown, with triangles (an empty seam has no mesh)
+      app.scene.traverse((o) => { if (o.userData.kind === 'seam' && o.visible) seams++; });
+      return { calls: app.renderer.info.render.calls, batched: window.__sr!.planet()!.seamBatch, seams, png: shot.base64 };
+    }, [batch, hideBatch] as const);
+    const on = await frame(true);
+    const control = await frame(true, true);
+    const off = await frame(false);
+    console.log(`seam batch: ${on.batched} of ${on.seams} seams in one draw; draw calls ${on.calls} batched, ${off.calls} single`);
+    expect(on.batched).toBe(on.seams);
+    expect(off.batched).toBe(0);
+    // Each seam the camera sees is a draw of its own unbatched; batched, they are one.
+    expect(off.calls - on.calls).toBeGreaterThanOrEqual(Math.floor(on.seams / 3));
+    // The same picture: the seams' positions are re-based in doubles (float32 rounding apart).
+    const diff = (a: string, b: string) => page.evaluate(async ([a, b]) => {
+      const pixels = async (png: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+        const ctx = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+        ctx.drawImage(bitmap, 0, 0);
+        return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      };
+      const [pa, pb] = await Promise.all([pixels(a), pixels(b)]);
+      let sum = 0, max = 0;
+      for (let i = 0; i < pa.length; i++) {
+        if (i % 4 === 3) continue;
+        const d = Math.abs(pa[i] - pb[i]);
+        sum += d;
+        max = Math.max(max, d);
+      }
+      return { mean: sum / ((pa.length * 3) / 4), max };
+    }, [a, b] as const);
+    const same = await diff(on.png, off.png);
+    const holes = await diff(control.png, off.png);
+    console.log(`seam batch: image against single seams, mean |Δ| ${same.mean.toFixed(4)}, max ${same.max}; without the batch's mesh ${holes.mean.toFixed(4)}, max ${holes.max}`);
+    expect(same.mean).toBeLessThan(0.05);
+    // The batch is what draws the seams: without it the frame has their gaps.
+    expect(holes.max).toBeGreaterThan(20);
+    expect(holes.mean).toBeGreaterThan(20 * same.mean);
+    expect(log.errors).toEqual([]);
+  });
 });
