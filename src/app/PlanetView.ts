@@ -165,9 +165,9 @@ export class PlanetView {
     this.pieces.debugLevels = on;
   }
 
-  /** Still seams drawn in one call (src/render/seamBatch.ts; default on); off: each seam on its own. */
-  batchSeams(on: boolean): void {
-    this.pieces.seamBatch.enabled = on;
+  /** Still neighbours drawn in one call (src/render/pieceBatches.ts; default on); off: each piece on its own. */
+  batchPieces(on: boolean): void {
+    this.pieces.batches.enabled = on;
   }
 
   /**
@@ -451,7 +451,7 @@ export class PlanetView {
       budgetBytes: m.budgetBytes,
       triangles,
       seamTriangles,
-      seamBatch: this.pieces.seamBatch.size,
+      ...this.pieces.batches.stats(),
       holes: r?.holes ?? -1,
       leaves: r?.leaves ?? 0,
       prefiltered: r?.prefiltered ?? 0,

@@ -66,8 +66,10 @@ export interface PlanetStats {
   budgetBytes: number;
   triangles: number;
   seamTriangles: number;
-  /** Seams drawn in the one batched call (src/render/seamBatch.ts; 0: none batched). */
-  seamBatch: number;
+  /** Pieces drawn in batches, the batches, and their GPU bytes (a second copy of those pieces'; src/render/pieceBatches.ts). */
+  batched: number;
+  batches: number;
+  batchBytes: number;
   holes: number;
   leaves: number;
   /** Chunks settled by a center sample in the LOD worker instead of a job (running total). */

@@ -32,7 +32,7 @@ import { PlanetGround, type PlanetGroundOptions } from './planetGround';
 import type { GroundPalette } from '../field/groundColours';
 import { withDitherFade, type DitherFadeUniforms } from './ditherFade';
 import { PieceFades } from './pieceFades';
-import { SeamBatch } from './seamBatch';
+import { GROUP_LEVELS, PieceBatches } from './pieceBatches';
 
 /**
  * A piece as kept (issue 15: ~64 B a drawn triangle all in): float32 chunk-relative positions,
@@ -96,8 +96,8 @@ export class PlanetPieces {
   }
   /** Cross-fades between drawn sets (pieceFades.ts). */
   readonly fades = new PieceFades<Mesh>();
-  /** The seams drawn whole, in one draw once they stay the same a moment (seamBatch.ts). */
-  readonly seamBatch: SeamBatch;
+  /** The pieces drawn whole, a group of neighbours a draw once they stay the same a moment (pieceBatches.ts). */
+  readonly batches: PieceBatches;
   /**
    * The standard material for meshes fading in and out: the same program with its own fade
    * uniforms (three uploads a standard material's uniforms only when the material changes).
@@ -124,7 +124,7 @@ export class PlanetPieces {
       return { material: this.throughAir(this.ground ? this.ground.patch(base) : base), fade };
     };
     this.material = standard().material;
-    this.seamBatch = new SeamBatch(root, () => this.material);
+    this.batches = new PieceBatches(root, () => this.material);
     this.fadeMaterials = { in: standard(), out: standard() };
     this.fadeMaterials.out.fade.uSrFadeComplement.value = true;
     this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
@@ -155,6 +155,9 @@ export class PlanetPieces {
       mesh.userData.level = parseChunkKey(key).level;
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
       mesh.userData.key = key;
+      // Its batch group: the ancestor GROUP_LEVELS up of the chunk (a seam's: its owner's).
+      const a = parseChunkKey(key);
+      mesh.userData.batchGroup = `${a.face}/${a.level}/${a.ci >> GROUP_LEVELS}/${a.cj >> GROUP_LEVELS}/${a.ck >> GROUP_LEVELS}`;
       this.root.add(mesh);
       this.uploads.queue(mesh);
     }
@@ -215,16 +218,16 @@ export class PlanetPieces {
   updateMaterials(drawn: Iterable<PlanetPiece>, cameraInBody: readonly [number, number, number] = [0, 0, 0]): void {
     this.ground?.setCamera(cameraInBody);
     this.updateFades();
-    const wholeSeams: Mesh[] = [];
+    const whole: { mesh: Mesh; group: string }[] = [];
     for (const piece of drawn) {
       const mesh = piece.mesh;
       if (!mesh || this.onFadeMaterial.has(mesh)) continue;
       mesh.material = this.materialFor(piece.kind, piece.key);
-      if (piece.kind === 'seam' && mesh.visible) wholeSeams.push(mesh);
+      if (mesh.visible) whole.push({ mesh, group: mesh.userData.batchGroup as string });
     }
-    // Still seams in one draw (seamBatch.ts); the level tint draws them singly, in white.
-    if (this.debugLevels) this.seamBatch.clear();
-    else this.seamBatch.update(wholeSeams, cameraInBody, performance.now());
+    // Still neighbours in one draw (pieceBatches.ts); the level tint draws them singly.
+    if (this.debugLevels) this.batches.clear();
+    else this.batches.update(whole, performance.now());
   }
 
   /** The planet's atmosphere on a surface material (none: as it is). */
@@ -246,7 +249,7 @@ export class PlanetPieces {
 
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
-    this.seamBatch.dispose();
+    this.batches.dispose();
     this.uploads.dispose();
     this.material.dispose();
     for (const m of this.levelMaterials) m.dispose();

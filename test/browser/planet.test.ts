@@ -151,32 +151,38 @@ describe('planet: orbit to surface and back', () => {
     expect(log.errors).toEqual([]);
   });
 
-  it('still seams draw in one call: the same frame with ~one draw per seam fewer (src/render/seamBatch.ts)', { timeout: 300_000 }, async () => {
+  it('still neighbours draw in one call: the same frame in far fewer draws (src/render/pieceBatches.ts)', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 320, height: 240 });
     await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&t=0`, { timeout: 120_000 });
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
     // The set stays the same for the settle time (400 ms of frames), then it is batched.
-    await page.waitForFunction(() => (window.__sr!.planet()?.seamBatch ?? 0) > 0, null, { timeout: 30_000, polling: 100 });
+    await page.waitForFunction(() => (window.__sr!.planet()?.batched ?? 0) > 0, null, { timeout: 30_000, polling: 100 });
     const frame = (batch: boolean, hideBatch = false) => page.evaluate(async ([on, hide]) => {
       const app = window.__sr!.app!;
-      app.planet!.batchSeams(on);
-      // The control: the batch's mesh hidden, its seams still on their undrawn layer.
-      app.scene.traverse((o) => { if (o.name.startsWith('seam batch')) o.visible = !hide; });
+      app.planet!.batchPieces(on);
+      // The control: the batches' meshes hidden, their pieces still on their undrawn layer.
+      app.scene.traverse((o) => { if (o.name.startsWith('batch ')) o.visible = !hide; });
       // Two frames: the batch is built or dropped in the first's update.
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       const shot = await window.__sr!.capture(320, 240);
-      let seams = 0; // shown, with triangles (an empty seam has no mesh)
-      app.scene.traverse((o) => { if (o.userData.kind === 'seam' && o.visible) seams++; });
-      return { calls: app.renderer.info.render.calls, batched: window.__sr!.planet()!.seamBatch, seams, png: shot.base64 };
+      let pieces = 0; // shown, with triangles (an empty piece has no mesh)
+      app.scene.traverse((o) => { if (o.userData.kind && o.visible) pieces++; });
+      const stats = window.__sr!.planet()!;
+      return { calls: app.renderer.info.render.calls, batched: stats.batched, batches: stats.batches, batchBytes: stats.batchBytes, bytes: stats.bytes, pieces, png: shot.base64 };
     }, [batch, hideBatch] as const);
     const on = await frame(true);
     const control = await frame(true, true);
     const off = await frame(false);
-    console.log(`seam batch: ${on.batched} of ${on.seams} seams in one draw; draw calls ${on.calls} batched, ${off.calls} single`);
-    expect(on.batched).toBe(on.seams);
+    console.log(`piece batches: ${on.batched} of ${on.pieces} pieces in ${on.batches} draws (${(on.batchBytes / 2 ** 20).toFixed(1)} MiB on the GPU; the pieces hold ${(on.bytes / 2 ** 20).toFixed(1)} MiB); draw calls ${on.calls} batched, ${off.calls} single`);
+    // A second copy of the batched pieces' geometry: no more than the pieces' own bytes.
+    expect(on.batchBytes).toBeGreaterThan(0);
+    expect(on.batchBytes).toBeLessThan(on.bytes);
+    // Every piece drawn whole is in a batch but those alone in their group.
+    expect(on.batched).toBeGreaterThan(0.8 * on.pieces);
+    expect(on.batches).toBeLessThan(on.batched / 2);
     expect(off.batched).toBe(0);
-    // Each seam the camera sees is a draw of its own unbatched; batched, they are one.
-    expect(off.calls - on.calls).toBeGreaterThanOrEqual(Math.floor(on.seams / 3));
+    // Each piece the camera sees is a draw of its own unbatched; batched, a group is one.
+    expect(off.calls - on.calls).toBeGreaterThanOrEqual(Math.floor(on.batched / 3));
     // The same picture: the seams' positions are re-based in doubles (float32 rounding apart).
     const diff = (a: string, b: string) => page.evaluate(async ([a, b]) => {
       const pixels = async (png: string) => {
@@ -197,9 +203,9 @@ describe('planet: orbit to surface and back', () => {
     }, [a, b] as const);
     const same = await diff(on.png, off.png);
     const holes = await diff(control.png, off.png);
-    console.log(`seam batch: image against single seams, mean |Δ| ${same.mean.toFixed(4)}, max ${same.max}; without the batch's mesh ${holes.mean.toFixed(4)}, max ${holes.max}`);
+    console.log(`piece batches: image against single pieces, mean |Δ| ${same.mean.toFixed(4)}, max ${same.max}; without the batch's mesh ${holes.mean.toFixed(4)}, max ${holes.max}`);
     expect(same.mean).toBeLessThan(0.05);
-    // The batch is what draws the seams: without it the frame has their gaps.
+    // The batches are what draw the pieces: without them the frame has their gaps.
     expect(holes.max).toBeGreaterThan(20);
     expect(holes.mean).toBeGreaterThan(20 * same.mean);
     expect(log.errors).toEqual([]);

@@ -1,11 +1,11 @@
-/** When a planet's still seams are batched into one draw, and when the batch is dropped (src/render/seamBatch.ts). */
+/** When a group of a planet's still pieces is batched into one draw, and when the batch is dropped (src/render/pieceBatches.ts). */
 import { describe, expect, it } from 'vitest';
-import { BufferAttribute, BufferGeometry, Mesh, Vector3 } from 'three';
-import { mergeSeams, SeamBatchPolicy } from '../../src/render/seamBatch';
+import { BufferAttribute, BufferGeometry, Group, Mesh, Vector3 } from 'three';
+import { BATCHED_LAYER, BatchPolicy, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
 
-describe('SeamBatchPolicy', () => {
+describe('BatchPolicy', () => {
   it('batches a set once it has stayed the same for the settle time', () => {
-    const p = new SeamBatchPolicy(400);
+    const p = new BatchPolicy(400);
     expect(p.step([3, 1, 2], 0)).toBe('wait');
     expect(p.step([1, 2, 3], 200)).toBe('wait'); // same set, another order: still settling
     expect(p.step([1, 2, 3], 399)).toBe('wait');
@@ -15,7 +15,7 @@ describe('SeamBatchPolicy', () => {
   });
 
   it('drops the batch the frame the set changes (a seam hidden, shown or swapped), and settles again', () => {
-    const p = new SeamBatchPolicy(400);
+    const p = new BatchPolicy(400);
     p.step([1, 2, 3], 0);
     expect(p.step([1, 2, 3], 400)).toBe('build');
     expect(p.step([1, 2], 500)).toBe('drop'); // one hidden or fading
@@ -29,20 +29,20 @@ describe('SeamBatchPolicy', () => {
     expect(p.step([1, 5, 9], 1400)).toBe('drop'); // same size, another member
   });
 
-  it('drops and rebuilds when the camera strays from the batch\'s origin; never batches fewer than two', () => {
-    const p = new SeamBatchPolicy(400);
+  it('waits for a frame with time to build; never batches fewer than two', () => {
+    const p = new BatchPolicy(400);
     p.step([1, 2], 0);
-    expect(p.step([1, 2], 400)).toBe('build');
-    expect(p.step([1, 2], 500, true)).toBe('drop');
-    expect(p.step([1, 2], 900)).toBe('build');
-    const q = new SeamBatchPolicy(400);
+    expect(p.step([1, 2], 400, false)).toBe('wait');
+    expect(p.hasBatch).toBe(false);
+    expect(p.step([1, 2], 420)).toBe('build');
+    const q = new BatchPolicy(400);
     q.step([7], 0);
     expect(q.step([7], 1000)).toBe('wait');
     expect(q.step([], 2000)).toBe('wait');
   });
 });
 
-describe('mergeSeams', () => {
+describe('mergePieces', () => {
   /** A one-triangle seam at `origin` (the planet's frame), with int16 normals and ground colours. */
   function seam(origin: [number, number, number], colour: number): Mesh {
     const g = new BufferGeometry();
@@ -58,7 +58,7 @@ describe('mergeSeams', () => {
   it('one geometry: positions relative to the batch origin (exact in doubles, then float32), indices offset, attributes kept', () => {
     const a = seam([62_000.25, 10, -5], 10), b = seam([61_990.5, 12, -7], 20);
     const origin = new Vector3(61_952, 0, 0);
-    const g = mergeSeams([a, b], origin);
+    const g = mergePieces([a, b], origin);
     const p = g.attributes.position.array as Float32Array;
     expect(g.attributes.position.count).toBe(6);
     expect([...g.index!.array]).toEqual([0, 1, 2, 3, 4, 5]);
@@ -70,5 +70,46 @@ describe('mergeSeams', () => {
     expect([...(g.attributes.groundColour.array as Uint8Array).slice(12, 16)]).toEqual([20, 20, 20, 20]);
     expect((g.attributes.normal as BufferAttribute).normalized).toBe(true);
     expect(g.boundingSphere!.radius).toBeGreaterThan(5);
+  });
+});
+
+describe('PieceBatches', () => {
+  /** A one-triangle piece at `x` (the planet's frame). */
+  function piece(x: number): Mesh {
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), 3));
+    g.setAttribute('normal', new BufferAttribute(new Int16Array(9), 3, true));
+    g.setIndex(new BufferAttribute(new Uint16Array([0, 1, 2]), 1));
+    const m = new Mesh(g);
+    m.position.set(x, 0, 0);
+    return m;
+  }
+
+  it('a group batched once settled, its pieces moved off the drawn layer; a change drops it that frame; groups apart', () => {
+    const root = new Group();
+    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const a = [piece(0), piece(1), piece(2)], b = [piece(100), piece(101)];
+    const whole = (...groups: [string, Mesh[]][]) => groups.flatMap(([group, ms]) => ms.map((mesh) => ({ mesh, group })));
+    batches.update(whole(['a', a], ['b', b]), 0);
+    expect(batches.batches).toBe(0);
+    batches.update(whole(['a', a], ['b', b]), 500);
+    expect([batches.batches, batches.size]).toEqual([2, 5]);
+    expect(root.children.length).toBe(2);
+    for (const m of [...a, ...b]) expect(m.layers.isEnabled(BATCHED_LAYER) && !m.layers.isEnabled(0)).toBe(true);
+    expect(batches.bytes).toBeGreaterThan(0);
+    // One piece of `a` hidden: `a` is drawn singly again at once, `b` stays batched.
+    batches.update(whole(['a', a.slice(1)], ['b', b]), 600);
+    expect([batches.batches, batches.size]).toEqual([1, 2]);
+    for (const m of a) expect(m.layers.isEnabled(0)).toBe(true);
+    // A group that is gone takes its batch with it.
+    batches.update(whole(['a', a.slice(1)]), 700);
+    expect(batches.batches).toBe(0);
+    for (const m of b) expect(m.layers.isEnabled(0)).toBe(true);
+    expect(root.children.length).toBe(0);
+    batches.update(whole(['a', a.slice(1)]), 1200);
+    expect(batches.batches).toBe(1);
+    batches.enabled = false;
+    batches.update(whole(['a', a.slice(1)]), 1300);
+    expect([batches.batches, root.children.length]).toEqual([0, 0]);
   });
 });

@@ -1,0 +1,246 @@
+/**
+ * A planet's still pieces drawn a group at a time (issue 20's frame cost). Near the ground a planet
+ * draws ~450 chunks and ~450 seams (planet 4 at 20 m), and a draw costs the same on the CPU
+ * whatever it holds: three.js's recording and ANGLE's validation and Vulkan command recording in the
+ * GPU process, several microseconds each. Neighbouring pieces of one level — the chunks under one
+ * ancestor {@link GROUP_LEVELS} levels up, with the seams they own — are merged into one geometry
+ * and drawn in one call.
+ *
+ * The policy ({@link BatchPolicy}, pure, Node-tested), per group: the batch holds exactly the
+ * group's pieces that are drawn whole (shown, not fading, on the standard material). The moment that
+ * set changes (a commit, a fade, an edit) the group's batch is dropped and its pieces draw one by one
+ * again, as before, so the frame never shows a stale batch; once the set has stayed the same for
+ * {@link SETTLE_MS} it is batched again, at most {@link BUILD_BUDGET_MS} of merging a frame.
+ * Streaming while flying rebuilds little (the groups that change are not batched); a still or slow
+ * camera draws a few dozen calls for the planet. A batched piece moves to layer
+ * {@link BATCHED_LAYER}, which neither the camera nor the shadow maps draw (its own `visible` stays
+ * the streaming's), and is raycast as before (the raycasters test every layer); a batch itself is
+ * not raycast.
+ *
+ * Positions: a batch sits at its first piece's origin, the others' float32 positions made relative
+ * to it in doubles. float32 keeps ~1e-7 of the distance from that origin, and a group spans 2^
+ * GROUP_LEVELS chunks of its level: micrometres for the finest, a millimetre for groups kilometres
+ * wide and as far away.
+ *
+ * GPU memory: a batch is a second copy of its pieces' geometry (the pieces keep theirs, to be drawn
+ * singly the frame their group changes); {@link PieceBatches.bytes} says how much.
+ */
+import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Group, type Material } from 'three';
+
+/** How long a group's set must stay the same before it is batched (ms). */
+export const SETTLE_MS = 400;
+/** Main-thread time a frame may spend merging batches (ms; at least one group a frame). */
+export const BUILD_BUDGET_MS = 3;
+/** The layer batched pieces are moved to (drawn by nothing). */
+export const BATCHED_LAYER = 1;
+/** A group: the chunks under one ancestor this many levels up (and the seams they own). */
+export const GROUP_LEVELS = 1;
+
+/** What to do this frame (pure: {@link BatchPolicy.step}). */
+export type BatchStep = 'keep' | 'drop' | 'build' | 'wait';
+
+/**
+ * When to build and drop one group's batch. `step(ids, now, canBuild)`: the ids of the group's
+ * pieces drawn whole this frame (any order), whether there is time to build this frame. 'drop':
+ * the batch no longer matches, draw the pieces singly; 'build': batch `ids` now; 'wait': no batch,
+ * not yet.
+ */
+export class BatchPolicy {
+  private batched: Set<number> | null = null;
+  private signature = '';
+  private since = 0;
+
+  constructor(private readonly settleMs = SETTLE_MS, private readonly minPieces = 2) {}
+
+  get hasBatch(): boolean {
+    return this.batched !== null;
+  }
+
+  step(ids: readonly number[], nowMs: number, canBuild = true): BatchStep {
+    if (this.batched) {
+      if (ids.length === this.batched.size && ids.every((id) => this.batched!.has(id))) return 'keep';
+      this.batched = null;
+      this.restart(ids, nowMs);
+      return 'drop';
+    }
+    const signature = [...ids].sort((a, b) => a - b).join(',');
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.since = nowMs;
+      return 'wait';
+    }
+    if (nowMs - this.since < this.settleMs || ids.length < this.minPieces || !canBuild) return 'wait';
+    this.batched = new Set(ids);
+    return 'build';
+  }
+
+  private restart(ids: readonly number[], nowMs: number): void {
+    this.signature = [...ids].sort((a, b) => a - b).join(',');
+    this.since = nowMs;
+  }
+}
+
+const scratchSphere = new Sphere();
+
+interface GroupState {
+  policy: BatchPolicy;
+  mesh: Mesh | null;
+  members: Mesh[];
+}
+
+/** The batches of one planet's pieces (src/render/planetPieces.ts runs it once a frame). */
+export class PieceBatches {
+  /** Batches built so far (tests, stats). */
+  builds = 0;
+  /** Off: every piece draws on its own (the comparison in tests and benchmarks). */
+  enabled = true;
+  private readonly groups = new Map<string, GroupState>();
+
+  constructor(private readonly root: Group, private readonly material: () => Material) {}
+
+  /** Pieces in batches now (0: none). */
+  get size(): number {
+    let n = 0;
+    for (const g of this.groups.values()) if (g.mesh) n += g.members.length;
+    return n;
+  }
+
+  /** Batches drawn now. */
+  get batches(): number {
+    let n = 0;
+    for (const g of this.groups.values()) if (g.mesh) n++;
+    return n;
+  }
+
+  /** GPU bytes of the batches' geometry (a second copy of their pieces'). */
+  get bytes(): number {
+    let n = 0;
+    for (const g of this.groups.values()) {
+      if (!g.mesh) continue;
+      for (const a of Object.values(g.mesh.geometry.attributes)) n += (a as BufferAttribute).array.byteLength;
+      n += g.mesh.geometry.index!.array.byteLength;
+    }
+    return n;
+  }
+
+  /** Pieces in batches, batches, their GPU bytes (the planet's stats). */
+  stats(): { batched: number; batches: number; batchBytes: number } {
+    return { batched: this.size, batches: this.batches, batchBytes: this.bytes };
+  }
+
+  /**
+   * Once a frame after the commits and fades: `whole`, the pieces drawn whole (shown, not fading,
+   * on the standard material), each with its group's key. What the planet casts into the shadow
+   * maps is the same batched or not (the cached cascades stay valid).
+   */
+  update(whole: readonly { mesh: Mesh; group: string }[], nowMs: number): void {
+    if (!this.enabled) {
+      this.clear();
+      return;
+    }
+    const byGroup = new Map<string, Mesh[]>();
+    for (const { mesh, group } of whole) {
+      let list = byGroup.get(group);
+      if (!list) byGroup.set(group, (list = []));
+      list.push(mesh);
+    }
+    for (const [key, g] of this.groups) {
+      if (byGroup.has(key)) continue;
+      this.drop(g);
+      this.groups.delete(key);
+    }
+    const t0 = performance.now();
+    let built = false;
+    for (const [key, meshes] of byGroup) {
+      let g = this.groups.get(key);
+      if (!g) this.groups.set(key, (g = { policy: new BatchPolicy(), mesh: null, members: [] }));
+      const canBuild = !built || performance.now() - t0 < BUILD_BUDGET_MS;
+      const step = g.policy.step(meshes.map((m) => m.id), nowMs, canBuild);
+      if (step === 'drop') this.drop(g);
+      if (step === 'build') {
+        this.build(g, meshes, key);
+        built = true;
+      }
+    }
+  }
+
+  /** Back to single pieces (the debug tint, teardown). */
+  clear(): void {
+    for (const g of this.groups.values()) this.drop(g);
+    this.groups.clear();
+  }
+
+  dispose(): void {
+    this.clear();
+  }
+
+  private drop(g: GroupState): void {
+    for (const m of g.members) m.layers.set(0);
+    g.members = [];
+    if (g.mesh) {
+      g.mesh.removeFromParent();
+      g.mesh.geometry.dispose();
+      g.mesh = null;
+    }
+  }
+
+  private build(g: GroupState, pieces: readonly Mesh[], key: string): void {
+    this.drop(g);
+    const origin = pieces[0].position;
+    const mesh = new Mesh(mergePieces(pieces, origin), this.material());
+    mesh.name = `batch ${key} (${pieces.length})`;
+    mesh.position.copy(origin);
+    mesh.matrixAutoUpdate = false;
+    mesh.updateMatrix();
+    mesh.castShadow = mesh.receiveShadow = true;
+    // Picking and collisions hit the pieces themselves (raycasters test every layer).
+    mesh.raycast = () => undefined;
+    this.root.add(mesh);
+    g.mesh = mesh;
+    g.members = [...pieces];
+    for (const m of g.members) m.layers.set(BATCHED_LAYER);
+    this.builds++;
+  }
+}
+
+/** The pieces' geometry as one, positions relative to `origin` (the planet's frame), 32-bit indices. */
+export function mergePieces(pieces: readonly Mesh[], origin: { x: number; y: number; z: number }): BufferGeometry {
+  let vertices = 0, indices = 0;
+  for (const s of pieces) {
+    vertices += s.geometry.attributes.position.count;
+    indices += s.geometry.index!.count;
+  }
+  const withColour = pieces.length > 0 && pieces.every((s) => s.geometry.attributes.groundColour !== undefined);
+  const positions = new Float32Array(3 * vertices);
+  const normals = new Int16Array(3 * vertices);
+  const colours = withColour ? new Uint8Array(4 * vertices) : null;
+  const index = new Uint32Array(indices);
+  let v0 = 0, i0 = 0;
+  for (const s of pieces) {
+    const g = s.geometry;
+    const p = g.attributes.position.array as Float32Array;
+    const n = g.attributes.normal.array as Int16Array;
+    const idx = g.index!.array;
+    // The piece's own origin less the batch's, in doubles; then float32 per vertex.
+    const dx = s.position.x - origin.x, dy = s.position.y - origin.y, dz = s.position.z - origin.z;
+    const count = g.attributes.position.count;
+    for (let v = 0; v < count; v++) {
+      positions[3 * (v0 + v)] = p[3 * v] + dx;
+      positions[3 * (v0 + v) + 1] = p[3 * v + 1] + dy;
+      positions[3 * (v0 + v) + 2] = p[3 * v + 2] + dz;
+    }
+    normals.set(n.subarray(0, 3 * count), 3 * v0);
+    if (colours) colours.set((g.attributes.groundColour.array as Uint8Array).subarray(0, 4 * count), 4 * v0);
+    for (let i = 0; i < idx.length; i++) index[i0 + i] = idx[i] + v0;
+    v0 += count;
+    i0 += idx.length;
+  }
+  const geometry = new BufferGeometry();
+  geometry.setAttribute('position', new BufferAttribute(positions, 3));
+  geometry.setAttribute('normal', new BufferAttribute(normals, 3, true));
+  if (colours) geometry.setAttribute('groundColour', new BufferAttribute(colours, 4, true));
+  geometry.setIndex(new BufferAttribute(index, 1));
+  geometry.computeBoundingBox();
+  geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(scratchSphere.clone());
+  return geometry;
+}
