@@ -18,7 +18,7 @@ export interface PickHit {
 }
 
 const raycaster = new Raycaster();
-// Every layer: a planet's batched seams sit on a layer of their own (src/render/seamBatch.ts).
+// Every layer: a planet's batched pieces sit on a layer of their own (src/render/pieceBatches.ts).
 raycaster.layers.enableAll();
 const ndc = new Vector2();
 const sphere = new Sphere();
