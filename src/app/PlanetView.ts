@@ -134,6 +134,7 @@ export class PlanetView {
     this.bodyId = `${options.bodyId}/${this.space.chunkCells}c/${this.space.finestCellM}m`;
     this.pieces = new PlanetPieces(this.root, (level) => this.chunkSpace.cellSizeM(level), options.atmosphere, options.ground);
     this.pieces.uploads.enabled = !!options.renderer && options.preuploadGeometry !== false;
+    this.pieces.batches.maxBytes = (options.budgetBytes ?? DEFAULT_BUDGET_BYTES) / 2; // a second GPU copy of what they batch
     this.lod = new PlanetLodClient({
       recipe: options.recipe, space: this.space, select: { maxScreenErrorPx: options.maxScreenErrorPx ?? 6 },
       onAnswer: (result) => {

@@ -23,7 +23,9 @@
  * wide and as far away.
  *
  * GPU memory: a batch is a second copy of its pieces' geometry (the pieces keep theirs, to be drawn
- * singly the frame their group changes); {@link PieceBatches.bytes} says how much.
+ * singly the frame their group changes); {@link PieceBatches.bytes} says how much, and
+ * {@link PieceBatches.maxBytes} caps it: a group whose batch would pass the cap is not built (its
+ * pieces draw singly), so the copies never outgrow what the planet's budget allows them.
  */
 import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Group, type Material } from 'three';
 
@@ -94,7 +96,10 @@ export class PieceBatches {
   builds = 0;
   /** Off: every piece draws on its own (the comparison in tests and benchmarks). */
   enabled = true;
+  /** The most GPU bytes the batches may hold (PlanetView: half the planet's memory budget). */
+  maxBytes = Infinity;
   private readonly groups = new Map<string, GroupState>();
+  private totalBytes = 0;
 
   constructor(private readonly root: Group, private readonly material: () => Material) {}
 
@@ -114,13 +119,7 @@ export class PieceBatches {
 
   /** GPU bytes of the batches' geometry (a second copy of their pieces'). */
   get bytes(): number {
-    let n = 0;
-    for (const g of this.groups.values()) {
-      if (!g.mesh) continue;
-      for (const a of Object.values(g.mesh.geometry.attributes)) n += (a as BufferAttribute).array.byteLength;
-      n += g.mesh.geometry.index!.array.byteLength;
-    }
-    return n;
+    return this.totalBytes;
   }
 
   /** Pieces in batches, batches, their GPU bytes (the planet's stats). */
@@ -154,7 +153,7 @@ export class PieceBatches {
     for (const [key, meshes] of byGroup) {
       let g = this.groups.get(key);
       if (!g) this.groups.set(key, (g = { policy: new BatchPolicy(), mesh: null, members: [] }));
-      const canBuild = !built || performance.now() - t0 < BUILD_BUDGET_MS;
+      const canBuild = (!built || performance.now() - t0 < BUILD_BUDGET_MS) && (g.mesh !== null || this.totalBytes + mergedBytes(meshes) <= this.maxBytes);
       const step = g.policy.step(meshes.map((m) => m.id), nowMs, canBuild);
       if (step === 'drop') this.drop(g);
       if (step === 'build') {
@@ -178,6 +177,7 @@ export class PieceBatches {
     for (const m of g.members) m.layers.set(0);
     g.members = [];
     if (g.mesh) {
+      this.totalBytes -= geometryBytes(g.mesh.geometry);
       g.mesh.removeFromParent();
       g.mesh.geometry.dispose();
       g.mesh = null;
@@ -196,11 +196,26 @@ export class PieceBatches {
     // Picking and collisions hit the pieces themselves (raycasters test every layer).
     mesh.raycast = () => undefined;
     this.root.add(mesh);
+    this.totalBytes += geometryBytes(mesh.geometry);
     g.mesh = mesh;
     g.members = [...pieces];
     for (const m of g.members) m.layers.set(BATCHED_LAYER);
     this.builds++;
   }
+}
+
+/** Bytes of a geometry's attributes and index. */
+function geometryBytes(g: BufferGeometry): number {
+  let n = g.index ? g.index.array.byteLength : 0;
+  for (const a of Object.values(g.attributes)) n += (a as BufferAttribute).array.byteLength;
+  return n;
+}
+
+/** What {@link mergePieces} will make of `pieces`, in bytes (32-bit indices). */
+function mergedBytes(pieces: readonly Mesh[]): number {
+  let n = 0;
+  for (const p of pieces) n += geometryBytes(p.geometry) + 2 * p.geometry.index!.count * (p.geometry.index!.array.BYTES_PER_ELEMENT === 2 ? 1 : 0);
+  return n;
 }
 
 /** The pieces' geometry as one, positions relative to `origin` (the planet's frame), 32-bit indices. */

@@ -112,4 +112,25 @@ describe('PieceBatches', () => {
     batches.update(whole(['a', a.slice(1)]), 1300);
     expect([batches.batches, root.children.length]).toEqual([0, 0]);
   });
+
+  it('never holds more than maxBytes: a group that would pass the cap draws singly until room is made', () => {
+    const root = new Group();
+    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const a = [piece(0), piece(1)], b = [piece(100), piece(101)];
+    const whole = (...groups: [string, Mesh[]][]) => groups.flatMap(([group, ms]) => ms.map((mesh) => ({ mesh, group })));
+    // One group's batch: 6 vertices × (12 + 6) bytes + 6 indices × 4 = 132 bytes.
+    batches.maxBytes = 200;
+    batches.update(whole(['a', a], ['b', b]), 0);
+    batches.update(whole(['a', a], ['b', b]), 500);
+    expect([batches.batches, batches.bytes]).toEqual([1, 132]);
+    batches.update(whole(['a', a], ['b', b]), 600);
+    expect(batches.batches).toBe(1);
+    // `a` changes and is dropped: room for `b`.
+    batches.update(whole(['a', a.slice(1)], ['b', b]), 700);
+    expect(batches.bytes).toBeLessThanOrEqual(200);
+    batches.update(whole(['a', a.slice(1)], ['b', b]), 800);
+    expect(batches.batches).toBe(1);
+    expect(root.children[0].name).toMatch(/^batch b/);
+    for (const m of b) expect(m.layers.isEnabled(BATCHED_LAYER)).toBe(true);
+  });
 });
