@@ -65,7 +65,7 @@ export class BatchPolicy {
       this.restart(ids, nowMs);
       return 'drop';
     }
-    const signature = [...ids].sort((a, b) => a - b).join(',');
+    const signature = signatureOf(ids);
     if (signature !== this.signature) {
       this.signature = signature;
       this.since = nowMs;
@@ -77,9 +77,14 @@ export class BatchPolicy {
   }
 
   private restart(ids: readonly number[], nowMs: number): void {
-    this.signature = [...ids].sort((a, b) => a - b).join(',');
+    this.signature = signatureOf(ids);
     this.since = nowMs;
   }
+}
+
+/** The set `ids` as a string, whatever their order. */
+function signatureOf(ids: readonly number[]): string {
+  return [...ids].sort((a, b) => a - b).join(',');
 }
 
 const scratchSphere = new Sphere();
@@ -214,7 +219,7 @@ function geometryBytes(g: BufferGeometry): number {
 /** What {@link mergePieces} will make of `pieces`, in bytes (32-bit indices). */
 function mergedBytes(pieces: readonly Mesh[]): number {
   let n = 0;
-  for (const p of pieces) n += geometryBytes(p.geometry) + 2 * p.geometry.index!.count * (p.geometry.index!.array.BYTES_PER_ELEMENT === 2 ? 1 : 0);
+  for (const p of pieces) n += geometryBytes(p.geometry) - p.geometry.index!.array.byteLength + 4 * p.geometry.index!.count;
   return n;
 }
 

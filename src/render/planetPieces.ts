@@ -152,11 +152,11 @@ export class PlanetPieces {
       mesh.visible = false;
       mesh.userData.originM = d.originM;
       mesh.userData.kind = kind;
-      mesh.userData.level = parseChunkKey(key).level;
+      const a = parseChunkKey(key);
+      mesh.userData.level = a.level;
       mesh.userData.cellSizeM = this.cellSizeM(mesh.userData.level as number);
       mesh.userData.key = key;
       // Its batch group: the ancestor GROUP_LEVELS up of the chunk (a seam's: its owner's).
-      const a = parseChunkKey(key);
       mesh.userData.batchGroup = `${a.face}/${a.level}/${a.ci >> GROUP_LEVELS}/${a.cj >> GROUP_LEVELS}/${a.ck >> GROUP_LEVELS}`;
       this.root.add(mesh);
       this.uploads.queue(mesh);

@@ -388,7 +388,7 @@ export type PlanetChunkReply = Omit<PlanetChunkResult, 'positions' | 'normals' |
 export function planetChunkReply(r: PlanetChunkResult, params: Pick<PlanetChunkParams, 'body' | 'level'>): { reply: PlanetChunkReply; transfer: Transferable[] } {
   const { positions, normals, indices, vertexCells, originM, boundary, ...rest } = r;
   if (r.homogeneous || r.needsSamples) return { reply: { ...rest, piece: null }, transfer: [] };
-  const colours = indices.length > 0 ? pieceColours(params.body, params.level, { positions, normals, originM }) : null;
+  const colours = indices.length > 0 ? pieceColours(params.body, planetContext(params.body).space.cellSizeM(params.level), { positions, normals, originM }) : null;
   const piece = pieceData({ positions, normals, indices, vertexCells, originM }, boundary, colours);
   return { reply: { ...rest, piece }, transfer: pieceDataTransfer(piece) };
 }

@@ -152,7 +152,7 @@ export interface PlanetSeamReply {
 /** The reply to `params`' job, with the seam's ground colours where its planet has a palette (pieceColours.ts). */
 export function planetSeamReply(r: PlanetSeamResult, params: Pick<PlanetSeamParams, 'body' | 'owner'>): { reply: PlanetSeamReply; transfer: Transferable[] } {
   if (r.missing.length > 0) return { reply: { piece: null, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [] };
-  const colours = r.indices.length > 0 ? pieceColours(params.body, parseChunkKey(params.owner).level, r) : null;
+  const colours = r.indices.length > 0 ? pieceColours(params.body, seamSpace(params.body).cellSizeM(parseChunkKey(params.owner).level), r) : null;
   const piece = pieceData(r, null, colours);
   return { reply: { piece, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [...pieceDataTransfer(piece), r.vertexFaces.buffer as ArrayBuffer] };
 }
