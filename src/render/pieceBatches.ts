@@ -22,12 +22,19 @@
  * GROUP_LEVELS chunks of its level: micrometres for the finest, a millimetre for groups kilometres
  * wide and as far away.
  *
+ * Culling: three culls a batch whole (its bounding sphere), so a group half in view drew its other
+ * half too (2.27 M triangles at 20 m over planet 4 against 1.73 M single). A batch's pieces are laid
+ * out so that a frustum's cut tends to keep one run of them ({@link batchOrder}), and before each
+ * draw the batch draws only the run from its first piece in view to its last ({@link drawnRange});
+ * the shadow maps' draws (which call no onBeforeRender) get the whole batch.
+ *
  * GPU memory: a batch is a second copy of its pieces' geometry (the pieces keep theirs, to be drawn
  * singly the frame their group changes); {@link PieceBatches.bytes} says how much, and
  * {@link PieceBatches.maxBytes} caps it: a group whose batch would pass the cap is not built (its
  * pieces draw singly), so the copies never outgrow what the planet's budget allows them.
  */
-import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Group, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, Frustum, Matrix4, Mesh, Sphere, WebGLCoordinateSystem, type Camera, type Group, type Material } from 'three';
+import { parseChunkKey } from '../lod/chunkKey';
 
 /** How long a group's set must stay the same before it is batched (ms). */
 export const SETTLE_MS = 400;
@@ -88,6 +95,46 @@ function signatureOf(ids: readonly number[]): string {
 }
 
 const scratchSphere = new Sphere();
+
+/** A piece's share of a batch: its index range and its bounding sphere in the batch's frame. */
+export interface BatchSpan {
+  start: number;
+  count: number;
+  sphere: Sphere;
+}
+
+/**
+ * A piece's place in its batch: its chunk's position under the group's ancestor (radial bit lowest,
+ * so a column's two layers sit together; then along the face), a seam right after its chunk.
+ */
+export function batchOrder(mesh: Mesh): number {
+  const a = parseChunkKey(mesh.userData.key as string);
+  const mask = (1 << GROUP_LEVELS) - 1;
+  const bits = GROUP_LEVELS;
+  const cell = (a.ck & mask) | ((a.ci & mask) << bits) | ((a.cj & mask) << (2 * bits));
+  return 2 * cell + (mesh.userData.kind === 'seam' ? 1 : 0);
+}
+
+const scratchFrustum = new Frustum();
+const scratchMatrix = new Matrix4();
+
+/**
+ * The index range a batch draws for `camera`: from its first span whose sphere (moved by
+ * `matrixWorld`) is in the camera's frustum to its last; count 0 when none is.
+ */
+export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera): { start: number; count: number } {
+  scratchMatrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+  scratchFrustum.setFromProjectionMatrix(scratchMatrix, WebGLCoordinateSystem, camera.reversedDepth);
+  let first = -1, last = -1;
+  for (let i = 0; i < spans.length; i++) {
+    scratchSphere.copy(spans[i].sphere).applyMatrix4(matrixWorld);
+    if (!scratchFrustum.intersectsSphere(scratchSphere)) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (first < 0) return { start: 0, count: 0 };
+  return { start: spans[first].start, count: spans[last].start + spans[last].count - spans[first].start };
+}
 
 interface GroupState {
   policy: BatchPolicy;
@@ -191,15 +238,24 @@ export class PieceBatches {
 
   private build(g: GroupState, pieces: readonly Mesh[], key: string): void {
     this.drop(g);
-    const origin = pieces[0].position;
-    const mesh = new Mesh(mergePieces(pieces, origin), this.material());
-    mesh.name = `batch ${key} (${pieces.length})`;
+    const ordered = pieces.map((m) => ({ m, order: batchOrder(m) })).sort((a, b) => a.order - b.order).map((o) => o.m);
+    const origin = ordered[0].position;
+    const mesh = new Mesh(mergePieces(ordered, origin), this.material());
+    mesh.name = `batch ${key} (${ordered.length})`;
     mesh.position.copy(origin);
     mesh.matrixAutoUpdate = false;
     mesh.updateMatrix();
     mesh.castShadow = mesh.receiveShadow = true;
     // Picking and collisions hit the pieces themselves (raycasters test every layer).
     mesh.raycast = () => undefined;
+    const spans = batchSpans(ordered, origin);
+    const geometry = mesh.geometry;
+    mesh.onBeforeRender = (_renderer, _scene, camera) => {
+      const { start, count } = drawnRange(spans, mesh.matrixWorld, camera);
+      geometry.setDrawRange(start, count);
+    };
+    // The shadow maps' draws call no onBeforeRender: they get the whole batch.
+    mesh.onAfterRender = () => geometry.setDrawRange(0, Infinity);
     this.root.add(mesh);
     this.totalBytes += geometryBytes(mesh.geometry);
     g.mesh = mesh;
@@ -207,6 +263,24 @@ export class PieceBatches {
     for (const m of g.members) m.layers.set(BATCHED_LAYER);
     this.builds++;
   }
+}
+
+/** Each piece's index range in {@link mergePieces}' geometry of `pieces`, and its bounding sphere relative to `origin`. */
+export function batchSpans(pieces: readonly Mesh[], origin: { x: number; y: number; z: number }): BatchSpan[] {
+  const spans: BatchSpan[] = [];
+  let start = 0;
+  for (const p of pieces) {
+    const g = p.geometry;
+    if (!g.boundingSphere) g.computeBoundingSphere();
+    const sphere = g.boundingSphere!.clone();
+    sphere.center.x += p.position.x - origin.x;
+    sphere.center.y += p.position.y - origin.y;
+    sphere.center.z += p.position.z - origin.z;
+    const count = g.index!.count;
+    spans.push({ start, count, sphere });
+    start += count;
+  }
+  return spans;
 }
 
 /** Bytes of a geometry's attributes and index. */

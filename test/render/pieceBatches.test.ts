@@ -1,7 +1,7 @@
 /** When a group of a planet's still pieces is batched into one draw, and when the batch is dropped (src/render/pieceBatches.ts). */
 import { describe, expect, it } from 'vitest';
-import { BufferAttribute, BufferGeometry, Group, Mesh, Vector3 } from 'three';
-import { BATCHED_LAYER, BatchPolicy, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
+import { BufferAttribute, BufferGeometry, Group, Mesh, PerspectiveCamera, Vector3 } from 'three';
+import { BATCHED_LAYER, BatchPolicy, batchOrder, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
 
 describe('BatchPolicy', () => {
   it('batches a set once it has stayed the same for the settle time', () => {
@@ -74,7 +74,7 @@ describe('mergePieces', () => {
 });
 
 describe('PieceBatches', () => {
-  /** A one-triangle piece at `x` (the planet's frame). */
+  /** A one-triangle chunk at `x` (the planet's frame), chunk (x, 0, 0) of face 0, level 0. */
   function piece(x: number): Mesh {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), 3));
@@ -82,6 +82,8 @@ describe('PieceBatches', () => {
     g.setIndex(new BufferAttribute(new Uint16Array([0, 1, 2]), 1));
     const m = new Mesh(g);
     m.position.set(x, 0, 0);
+    m.userData.key = `0/0/${x}/0/0`;
+    m.userData.kind = 'chunk';
     return m;
   }
 
@@ -132,5 +134,60 @@ describe('PieceBatches', () => {
     expect(batches.batches).toBe(1);
     expect(root.children[0].name).toMatch(/^batch b/);
     for (const m of b) expect(m.layers.isEnabled(BATCHED_LAYER)).toBe(true);
+  });
+});
+
+describe('a batch in view', () => {
+  /** A chunk (ci, cj, ck) of face 0, level 0, `kind`: one triangle of 1 m at x = 40 ci (the planet's frame). */
+  function chunk(ci: number, cj: number, ck: number, kind: 'chunk' | 'seam' = 'chunk'): Mesh {
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), 3));
+    g.setAttribute('normal', new BufferAttribute(new Int16Array(9), 3, true));
+    g.setIndex(new BufferAttribute(new Uint16Array([0, 1, 2]), 1));
+    const m = new Mesh(g);
+    m.position.set(40 * ci, 0, 0);
+    m.userData.key = `0/0/${ci}/${cj}/${ck}`;
+    m.userData.kind = kind;
+    return m;
+  }
+
+  it('lays a group out column by column, a seam right after its chunk', () => {
+    const order = (m: Mesh) => batchOrder(m);
+    // The two radial layers of a column are neighbours; a seam follows its chunk.
+    expect(order(chunk(2, 4, 6))).toBeLessThan(order(chunk(2, 4, 6, 'seam')));
+    expect(order(chunk(2, 4, 6, 'seam'))).toBeLessThan(order(chunk(2, 4, 7)));
+    expect(order(chunk(2, 4, 7))).toBeLessThan(order(chunk(3, 4, 6)));
+    expect(order(chunk(3, 5, 7, 'seam'))).toBe(15);
+    // Only the position under the group's ancestor counts.
+    expect(order(chunk(4, 6, 8))).toBe(order(chunk(2, 4, 6)));
+  });
+
+  it('draws only the run of pieces from the first in view to the last; shadow draws get the whole batch', () => {
+    const root = new Group();
+    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    // Four chunks 40 m apart along x (in batch order: ci 0, 0 seam, 1, … ), the camera looks down −z from 10 m (or `distance`) at x.
+    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
+    pieces[3].position.set(200, 0, 0);
+    const whole = pieces.map((mesh) => ({ mesh, group: 'g' }));
+    batches.update(whole, 0);
+    batches.update(whole, 500);
+    const batch = root.children[0] as Mesh;
+    root.updateMatrixWorld(true);
+    const camera = new PerspectiveCamera(60, 1, 0.1, 1000);
+    const draw = (x: number, distance = 10) => {
+      camera.position.set(x, 0.5, distance);
+      camera.lookAt(x, 0.5, 0);
+      camera.updateMatrixWorld();
+      batch.onBeforeRender(null as never, null as never, camera, batch.geometry, batch.material as never, null);
+      return { ...batch.geometry.drawRange };
+    };
+    // Batch order: chunk (0,0,0), its seam, (1,0,0), (1,1,0): indices 0-2, 3-5, 6-8, 9-11.
+    expect(draw(40)).toEqual({ start: 6, count: 3 }); // (1,0,0) alone (its sphere: 40 … 41 m)
+    expect(draw(0)).toEqual({ start: 0, count: 6 }); // the chunk at 0 and its seam
+    expect(draw(20, 40)).toEqual({ start: 0, count: 9 }); // −3 … 43 m: the first three
+    expect(draw(120)).toEqual({ start: 0, count: 0 }); // nothing in view
+    expect(draw(200)).toEqual({ start: 9, count: 3 });
+    batch.onAfterRender(null as never, null as never, camera, batch.geometry, batch.material as never, null);
+    expect(batch.geometry.drawRange).toEqual({ start: 0, count: Infinity });
   });
 });
