@@ -4,7 +4,7 @@
  * sampled every 30 m leaves random pockets under the surface, seen as black specks from orbit and
  * black splotches from a few km. `compileToJs(recipe, { minWavelengthM })` drops what is shorter:
  * noise and warp octaves whose wavelength (1 / (frequency · lacunarity^i)) is under the limit
- * (the rest still normalised by all octaves), and shells thinner than half of it. This module says
+ * (the rest still normalised by all octaves), and shells thinner than it. This module says
  * what that drops and bounds how far the band-limited field can be from the full one.
  */
 import type { FieldNode, FieldRecipe, NoiseLayer } from './recipe';
@@ -21,9 +21,12 @@ export function usedOctaves(frequency: number, octaves: number, lacunarity: numb
   return used;
 }
 
-/** A shell is dropped when it is thinner than half the limit (under one cell at 2 cells per wavelength). */
+/**
+ * A shell is dropped when its thickness (half the hollow's width) is under the limit: under two
+ * cells at 2 cells per wavelength.
+ */
 export function shellDropped(thickness: number, minWavelengthM: number): boolean {
-  return minWavelengthM > 0 && 2 * thickness < minWavelengthM;
+  return minWavelengthM > 0 && thickness < minWavelengthM;
 }
 
 /**

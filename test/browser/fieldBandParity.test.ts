@@ -18,10 +18,10 @@ const POINTS = 384;
 const SPREAD_M = 2000;
 /**
  * 0 (full field), then about 2 cells at a few LOD levels, each a different band signature for this
- * planet: 8 m thins the 7 m cave shell's own noise, 16 m drops the shell, 256 m the whole warp,
- * 65536 m every noise octave.
+ * planet: 8 m drops the 7 m cave shell (thinner than two 4 m cells), 64 and 128 m thin the terrain's
+ * octaves, 256 m the whole warp, 65536 m every noise octave.
  */
-const LIMITS_M = [0, 8, 16, 64, 256, 2048, 65536];
+const LIMITS_M = [0, 8, 64, 128, 256, 2048, 65536];
 
 const pages = useBlankPages();
 

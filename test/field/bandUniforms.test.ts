@@ -175,8 +175,9 @@ describe('band uniforms (one GLSL program for every band limit)', () => {
     ];
     const out = new Int32Array(3).fill(-7);
     expect(bandSlotValues(slots, 250, out)).toBe(out);
-    expect([...out]).toEqual([3, 0, -7]); // 1000, 500, 250 m kept; 2 × 10 m < 250 m
-    expect([...bandSlotValues(slots, 20)]).toEqual([6, 1]); // 2 × 10 m = 20 m: kept
+    expect([...out]).toEqual([3, 0, -7]); // 1000, 500, 250 m kept; 10 m < 250 m
+    expect([...bandSlotValues(slots, 10)]).toEqual([6, 1]); // 10 m = 10 m: kept
+    expect([...bandSlotValues(slots, 10.5)]).toEqual([6, 0]); // thinner than two 5.25 m cells: dropped
     expect(() => bandSlotValues(slots, 0, new Int32Array(1))).toThrow(RangeError);
   });
 
