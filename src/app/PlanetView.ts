@@ -6,9 +6,9 @@
  * within a per-frame time slice, the sun's cascades, stats.
  *
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
- * sits at the planet center; the app's floating origin does the rest.
+ * sits at the planet center (a DrawnMatrixGroup); the app's floating origin does the rest.
  */
-import { Group, HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
+import { HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
 import { compileToJs, recipeBounds, type Brush, type FieldFn, type FieldRecipe } from '../field/index';
 import { lodView, planetCascades, planetStatsLine, type PlanetCrackReport, type PlanetStats, type PlanetViewOptions } from './planetViewTypes';
 import {
@@ -18,6 +18,7 @@ import { BODY_SIMPLIFY } from '../mesher/index';
 import { APPLY_BUDGET_MS } from './frameBudget';
 import { crackReport, PlanetPieces, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
+import { DrawnMatrixGroup } from '../render/drawnMatrixGroup';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetChunkJobs } from '../workers/PlanetChunkJobs';
@@ -57,7 +58,7 @@ export const BACKGROUND_PRIORITY = -1e14;
 type Finished = { job: PlanetJob; result: PlanetChunkReply | PlanetSeamReply };
 
 export class PlanetView {
-  readonly root = new Group();
+  readonly root = new DrawnMatrixGroup();
   readonly sun: Sun;
   readonly recipe: FieldRecipe;
   readonly radiusM: number;
@@ -389,10 +390,8 @@ export class PlanetView {
 
   private applySeam(job: Extract<PlanetJob, { kind: 'seam' }>, result: PlanetSeamReply): void {
     this.workerMs.seam += result.ms;
-    if (result.missing.length > 0) {
-      this.streaming.seamDone(job.id, job.owner, null); // started again with the records
-      return;
-    }
+    // Missing records: started again with them.
+    if (result.missing.length > 0) return this.streaming.seamDone(job.id, job.owner, null);
     this.seamsDone++;
     const piece = this.pieces.create('seam', job.owner, result.piece!, result.vertexFaces);
     this.streaming.seamDone(job.id, job.owner, { piece, bytes: piece.bytes, triangles: piece.triangles });

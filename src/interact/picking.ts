@@ -33,8 +33,15 @@ export function pickAt(camera: Camera, xPx: number, yPx: number, widthPx: number
   ndc.set((xPx / widthPx) * 2 - 1, -(yPx / heightPx) * 2 + 1);
   raycaster.setFromCamera(ndc, camera);
   raycaster.firstHitOnly = true;
-  for (const root of roots) root.traverseVisible((o) => ensureBvh(o));
-  const hit = raycaster.intersectObjects(roots as Object3D[], true)[0];
+  // What is drawn only (three's raycaster tests hidden meshes too: a planet's pieces kept for reuse).
+  const shown: Object3D[] = [];
+  for (const root of roots) {
+    root.traverseVisible((o) => {
+      ensureBvh(o);
+      shown.push(o);
+    });
+  }
+  const hit = raycaster.intersectObjects(shown, false)[0];
   return hit ? { point: hit.point, distanceM: hit.distance, object: hit.object } : null;
 }
 

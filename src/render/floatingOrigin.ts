@@ -22,7 +22,12 @@ export function drawShifted(world: Object3D, camera: PerspectiveCamera, renderCa
   renderCamera.position.set(0, 0, 0);
   renderCamera.updateMatrixWorld(true);
   world.position.copy(camera.position).negate();
-  world.updateMatrixWorld(true);
+  phase = 'shift';
+  try {
+    world.updateMatrixWorld(true);
+  } finally {
+    phase = 'draw';
+  }
   // Updated just above: the renderer's own pass over the scene skips the world (each pass over
   // it is ~0.5–1 ms of CPU with a planet's 1,700 pieces near the ground).
   const autoUpdate = world.matrixWorldAutoUpdate;
@@ -32,6 +37,23 @@ export function drawShifted(world: Object3D, camera: PerspectiveCamera, renderCa
   } finally {
     world.matrixWorldAutoUpdate = autoUpdate;
     world.position.set(0, 0, 0);
-    world.updateMatrixWorld(true);
+    phase = 'restore';
+    try {
+      world.updateMatrixWorld(true);
+    } finally {
+      phase = 'none';
+    }
   }
+}
+
+/**
+ * Where {@link drawShifted} is: 'shift' and 'restore' while it recomputes the world's matrices
+ * (shifted, then back), 'draw' in between, 'none' outside. {@link DrawnMatrixGroup} reads it.
+ */
+export type ShiftPhase = 'none' | 'shift' | 'draw' | 'restore';
+
+let phase: ShiftPhase = 'none';
+
+export function shiftPhase(): ShiftPhase {
+  return phase;
 }

@@ -178,7 +178,7 @@ describe('a batch in view', () => {
       camera.position.set(x, 0.5, distance);
       camera.lookAt(x, 0.5, 0);
       camera.updateMatrixWorld();
-      batch.onBeforeRender(null as never, null as never, camera, batch.geometry, batch.material as never, null);
+      batch.onBeforeRender(null as never, null as never, camera, batch.geometry, batch.material as never, null as never);
       return { ...batch.geometry.drawRange };
     };
     // Batch order: chunk (0,0,0), its seam, (1,0,0), (1,1,0): indices 0-2, 3-5, 6-8, 9-11.
@@ -187,7 +187,7 @@ describe('a batch in view', () => {
     expect(draw(20, 40)).toEqual({ start: 0, count: 9 }); // −3 … 43 m: the first three
     expect(draw(120)).toEqual({ start: 0, count: 0 }); // nothing in view
     expect(draw(200)).toEqual({ start: 9, count: 3 });
-    batch.onAfterRender(null as never, null as never, camera, batch.geometry, batch.material as never, null);
+    batch.onAfterRender(null as never, null as never, camera, batch.geometry, batch.material as never, null as never);
     expect(batch.geometry.drawRange).toEqual({ start: 0, count: Infinity });
   });
 });
