@@ -132,3 +132,80 @@ describe('planetRecipe', () => {
     expect(Math.abs((c - b) - (b - a))).toBeLessThan(1e-6);
   });
 });
+
+describe('cut edges (issue 20: the shading seam of seed 7, a shard)', () => {
+  /** Seed 7's cut shape without its rotation and noise, as a recipe; `sharp`: a plain intersection (the control). */
+  function shape(sharp: boolean): { f: (x: number, y: number, z: number) => number; children: FieldNode[]; blend: number } {
+    const root = asteroidRecipe(7).root as FieldNode & { child: FieldNode };
+    const cut = root.child as FieldNode & { blend: number; children: FieldNode[] };
+    expect(cut.type).toBe('smoothIntersection');
+    const node = sharp ? { type: 'intersection', children: cut.children } : { type: 'smoothIntersection', blend: cut.blend, children: cut.children };
+    return { f: compileToJs({ version: 1, root: node }), children: cut.children, blend: cut.blend };
+  }
+
+  const gradient = (f: (x: number, y: number, z: number) => number, p: number[]): number[] => {
+    const h = 1e-3;
+    const g = [0, 1, 2].map((a) => {
+      const q = [...p], r = [...p];
+      q[a] += h;
+      r[a] -= h;
+      return (f(q[0], q[1], q[2]) - f(r[0], r[1], r[2])) / (2 * h);
+    });
+    const l = Math.hypot(g[0], g[1], g[2]);
+    return g.map((v) => v / l);
+  };
+
+  /** Onto the surface along the gradient (Newton steps). */
+  const project = (f: (x: number, y: number, z: number) => number, p: number[]): number[] => {
+    let q = [...p];
+    for (let i = 0; i < 30; i++) {
+      const d = f(q[0], q[1], q[2]);
+      const g = gradient(f, q);
+      q = q.map((v, a) => v - d * g[a]);
+    }
+    return q;
+  };
+
+  it('the gradient turns smoothly across the edge where a cut meets a face of the box; sharp, it jumps', () => {
+    const sharp = shape(true), smooth = shape(false);
+    const box = smooth.children[0] as Extract<FieldNode, { type: 'roundBox' }>;
+    const planes = smooth.children.slice(1).filter((c) => c.type === 'plane' && c.offset < box.halfExtents[0] * 2) as Extract<FieldNode, { type: 'plane' }>[];
+    // An edge of the sharp shape between the box's +y face and a cut, 10–60° apart, on the surface.
+    let edge: { c: number[]; across: number[]; angleDeg: number } | null = null;
+    for (const pl of planes) {
+      const n = pl.normal;
+      const y = box.halfExtents[1];
+      for (const z of [0, 0.3 * box.halfExtents[2], -0.3 * box.halfExtents[2]]) {
+        const x = (pl.offset - n[1] * y - n[2] * z) / n[0];
+        const c = [x, y, z];
+        const angleDeg = (Math.acos(Math.min(1, Math.abs(n[1]))) * 180) / Math.PI;
+        if (Math.abs(sharp.f(x, y, z)) > 1e-6 || angleDeg < 10 || angleDeg > 60) continue;
+        // Across the edge, in the face's plane: the cut's normal less its +y part.
+        const across = [n[0], 0, n[2]];
+        const l = Math.hypot(across[0], across[1], across[2]);
+        edge = { c, across: across.map((v) => v / l), angleDeg };
+        break;
+      }
+      if (edge) break;
+    }
+    expect(edge, 'seed 7 has a cut meeting the +y face').not.toBeNull();
+    const { c, across, angleDeg } = edge!;
+    const blend = smooth.blend;
+    /** Largest turn of the surface normal between neighbours 0.25 m apart, over ±2 blends across the edge (degrees). */
+    const worstTurn = (f: (x: number, y: number, z: number) => number): number => {
+      let worst = 0;
+      let prev: number[] | null = null;
+      for (let s = -2 * blend; s <= 2 * blend; s += 0.25) {
+        const p = project(f, c.map((v, a) => v + s * across[a]));
+        const g = gradient(f, p);
+        if (prev) worst = Math.max(worst, (Math.acos(Math.min(1, g[0] * prev[0] + g[1] * prev[1] + g[2] * prev[2])) * 180) / Math.PI);
+        prev = g;
+      }
+      return worst;
+    };
+    const sharpTurn = worstTurn(sharp.f), smoothTurn = worstTurn(smooth.f);
+    console.log(`seed 7 cut edge ${angleDeg.toFixed(1)}°, blend ${blend.toFixed(2)} m: largest turn per 0.25 m: sharp ${sharpTurn.toFixed(1)}°, smooth ${smoothTurn.toFixed(2)}°`);
+    expect(sharpTurn).toBeGreaterThan(0.8 * angleDeg);
+    expect(smoothTurn).toBeLessThan(0.15 * angleDeg);
+  });
+});
