@@ -193,7 +193,7 @@ function metallic(prng: Prng, r: number): FieldNode {
   }
   // The sphere keeps the body finite whatever directions the planes drew: a rounded box whose
   // rounding is its half extent is exactly the sphere |p| − r.
-  // Facets stay crisp (the blend is 0.2 % of the size: edges sharp at any view, shading continuous).
+  // Facets stay crisp (the blend is 0.2 % of the radius: edges sharp at any view, shading continuous).
   return cut({ halfExtents: [r, r, r], radius: r }, planes, [fbm(prng, 6 / r, 3, 0.006 * r, 'billow'), idleNoise(r)], NO_ROTATION, r, 0.002 * r);
 }
 
