@@ -115,7 +115,10 @@ export function batchOrder(mesh: Mesh): number {
   return 2 * cell + (mesh.userData.kind === 'seam' ? 1 : 0);
 }
 
-const scratchFrustum = new Frustum();
+// The frustum of the last camera matrices seen: a frame's batches (~130) share their camera's.
+const frustum = new Frustum();
+const frustumMatrix = new Matrix4();
+let frustumReversed = false;
 const scratchMatrix = new Matrix4();
 
 /**
@@ -124,11 +127,15 @@ const scratchMatrix = new Matrix4();
  */
 export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera): { start: number; count: number } {
   scratchMatrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-  scratchFrustum.setFromProjectionMatrix(scratchMatrix, WebGLCoordinateSystem, camera.reversedDepth);
+  if (!scratchMatrix.equals(frustumMatrix) || camera.reversedDepth !== frustumReversed) {
+    frustum.setFromProjectionMatrix(scratchMatrix, WebGLCoordinateSystem, camera.reversedDepth);
+    frustumMatrix.copy(scratchMatrix);
+    frustumReversed = camera.reversedDepth;
+  }
   let first = -1, last = -1;
   for (let i = 0; i < spans.length; i++) {
     scratchSphere.copy(spans[i].sphere).applyMatrix4(matrixWorld);
-    if (!scratchFrustum.intersectsSphere(scratchSphere)) continue;
+    if (!frustum.intersectsSphere(scratchSphere)) continue;
     if (first < 0) first = i;
     last = i;
   }
