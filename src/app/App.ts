@@ -78,8 +78,8 @@ export class App {
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
   private disposed = false;
-  /** Frames skipped while set: the sampling probe's timed GPU batches (samplingStart.ts). */
-  private framesPaused = false;
+  /** Frames skipped while set: the sampling probe's timed GPU batches (samplingStart.ts), frameTiming.ts. */
+  framesPaused = false;
   gallery: Gallery | null = null;
   /** The bodies the explorer shows now, built from their SceneSpec (null in the gallery). */
   bodies: SceneBodies | null = null;
@@ -224,7 +224,7 @@ export class App {
     this.sky.update(this.renderer, this.bodies?.daylight ?? 0); // renders only when the seed changed; stars fade by day
     const programs = this.renderer.info.programs;
     this.frameCompiles.beforeRender(programs ?? undefined);
-    this.drawShifted(() => this.output.render(this.scene, this.renderCamera));
+    this.drawShifted(() => this.output.render(this.scene, this.renderCamera, true));
     this.frameCompiles.afterRender(this.renderer.info.programs ?? undefined);
     this.stats.frame(timeMs);
   }

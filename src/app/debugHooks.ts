@@ -68,7 +68,7 @@ export interface DebugHooks {
    * `moveM`: the camera steps that far to its right before each (the shadow maps follow as in
    * flight; the drawn set stays), and goes back after.
    */
-  renderTiming(frames: number, moveM?: number): number[];
+  renderTiming(frames: number, moveM?: number): Promise<number[]>;
   /**
    * The still view's frames drawn back to back (ms a frame, finished once at the end), the CPU's
    * ms recording each, and each frame's GPU ms from timer queries (null without them): see
@@ -138,10 +138,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
         tableRenders: air?.tableRenders ?? 0, skyViewRenders: air?.skyViewRenders ?? 0,
       };
     },
-    renderTiming: (frames, moveM = 0) => {
-      if (!app) throw new Error('the app did not start');
-      return timeFramesSerial(app, frames, moveM);
-    },
+    renderTiming: (frames, moveM = 0) => (app ? timeFramesSerial(app, frames, moveM) : Promise.reject(new Error('the app did not start'))),
     gpuTiming: (frames) => (app ? timeFramesGpu(app, frames) : Promise.reject(new Error('the app did not start'))),
     samplerStats: () => app?.mesher?.gpuWorker?.stats() ?? Promise.resolve(null),
     programs: () => {

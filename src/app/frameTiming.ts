@@ -11,6 +11,9 @@
  *   loop sustains, the larger of the CPU's and the GPU's share;
  * - GPU: each frame's GPU time from EXT_disjoint_timer_query_webgl2 (null where the context has
  *   no timer queries; SwiftShader has them, where the GPU is the whole frame).
+ *
+ * Each frame runs in its own task, as the app's frames do (a query's answer — bloom's gate reads
+ * them — arrives only in a later task), with the app's own frames paused meanwhile.
  */
 import { Vector3 } from 'three';
 import type { App } from './App';
@@ -29,7 +32,7 @@ function drawFrame(app: App): void {
   const bodies = app.bodies;
   // The shadow fit a frame makes (staggered cascades re-render their maps in turn, as in the app's own frames).
   if (bodies?.planet && bodies.atPlanet(app.camera.position)) bodies.fitPlanetShadows(app.camera, app.sceneTime());
-  app.drawShifted(() => app.output.render(app.scene, app.renderCamera));
+  app.drawShifted(() => app.output.render(app.scene, app.renderCamera, true));
 }
 
 function finish(gl: WebGL2RenderingContext | WebGLRenderingContext, px: Uint8Array): void {
@@ -39,14 +42,17 @@ function finish(gl: WebGL2RenderingContext | WebGLRenderingContext, px: Uint8Arr
 /**
  * `frames` renders, each finished on the GPU: ms each. `moveM`: the camera steps that far to its
  * right before each (the shadow maps follow as in flight; the drawn set stays), and goes back after.
- * Synchronous: the app's own frames cannot run in between.
+ * Each frame is its own task, as the app's frames are (a query's answer, such as bloom's gate
+ * reads, arrives only in a later task); the app's own frames are paused meanwhile.
  */
-export function timeFramesSerial(app: App, frames: number, moveM = 0): number[] {
+export async function timeFramesSerial(app: App, frames: number, moveM = 0): Promise<number[]> {
   const gl = app.renderer.getContext();
   const px = new Uint8Array(4);
   const ms: number[] = [];
   const start = app.camera.position.clone();
   const right = new Vector3().setFromMatrixColumn(app.camera.matrixWorld, 0).multiplyScalar(moveM);
+  const paused = app.framesPaused;
+  app.framesPaused = true;
   try {
     for (let i = 0; i < frames; i++) {
       app.camera.position.add(right);
@@ -55,30 +61,52 @@ export function timeFramesSerial(app: App, frames: number, moveM = 0): number[] 
       drawFrame(app);
       finish(gl, px);
       ms.push(performance.now() - t0);
+      await nextTask();
     }
   } finally {
     app.camera.position.copy(start);
     app.camera.updateMatrixWorld();
+    app.framesPaused = paused;
   }
   return ms;
+}
+
+/** Resolves in a later task (a message, not a timer: no 4 ms clamp). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** The pipelined and GPU figures (see the module comment) for `frames` frames of the still view. */
 export async function timeFramesGpu(app: App, frames: number): Promise<GpuTiming> {
   const gl = app.renderer.getContext();
   const px = new Uint8Array(4);
-  drawFrame(app);
-  finish(gl, px);
-  const cpuMs: number[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < frames; i++) {
-    const t = performance.now();
+  const paused = app.framesPaused;
+  app.framesPaused = true;
+  try {
     drawFrame(app);
-    cpuMs.push(performance.now() - t);
+    finish(gl, px);
+    await nextTask();
+    const cpuMs: number[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < frames; i++) {
+      const t = performance.now();
+      drawFrame(app);
+      cpuMs.push(performance.now() - t);
+      await nextTask();
+    }
+    finish(gl, px);
+    const pipelinedMs = (performance.now() - t0) / frames;
+    return { gpuMs: await gpuFrameTimes(app, frames), pipelinedMs, cpuMs };
+  } finally {
+    app.framesPaused = paused;
   }
-  finish(gl, px);
-  const pipelinedMs = (performance.now() - t0) / frames;
-  return { gpuMs: await gpuFrameTimes(app, frames), pipelinedMs, cpuMs };
 }
 
 /** Each frame's GPU time from timer queries (results arrive only after returning to the event loop). */
@@ -97,6 +125,7 @@ async function gpuFrameTimes(app: App, frames: number): Promise<number[] | null>
     queries.push(q);
     // One frame at a time on the GPU, as in the serial figure: no overlap between queries' work.
     finish(gl, px);
+    await nextTask();
   }
   const ms: number[] = [];
   try {

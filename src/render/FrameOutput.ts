@@ -31,6 +31,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { Bloom, bloomOutputPass, setOutputBloom } from './bloom';
+import type { BloomGateStats } from './bloomGate';
 
 export interface BloomSettings {
   /** How much of the blurred bright light is added back (UnrealBloomPass strength). */
@@ -97,7 +98,7 @@ export class FrameOutput {
     this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES, depthTexture, resolveDepthBuffer: false });
     this.target.texture.name = 'FrameOutput.scene';
     const s = options.settings ?? DEFAULT_BLOOM;
-    this.bloomPass = this.hdr ? new Bloom(w, h, s.strength, s.radius, s.threshold) : null;
+    this.bloomPass = this.hdr ? new Bloom(renderer, w, h, s.strength, s.radius, s.threshold) : null;
     this.bloomOn = options.bloom ?? true;
     frameTargets.set(renderer, this.target);
   }
@@ -111,12 +112,19 @@ export class FrameOutput {
     return this.bloomOn && this.bloomPass !== null;
   }
 
+  /** Frames whose bloom blurred, and frames it skipped with nothing over the threshold (bloomGate.ts). */
+  get bloomGateStats(): BloomGateStats {
+    return this.bloomPass?.gateStats ?? { blurred: 0, skipped: 0 };
+  }
+
   /**
    * Renders `scene` through the HDR target and bloom into the render target bound now (null = the
    * canvas). `renderer.info.render` afterwards counts the whole frame: the scene, its shadow maps
-   * and the post passes.
+   * and the post passes. `continuous`: the frame continues the last one (the app's frame loop), so
+   * bloom may go by earlier frames' answer to whether anything is bright enough (bloomGate.ts);
+   * screenshots and thumbnails leave it false.
    */
-  render(scene: Scene, camera: Camera): void {
+  render(scene: Scene, camera: Camera, continuous = false): void {
     const { renderer, target } = this;
     this.fitSize();
     const destination = renderer.getRenderTarget();
@@ -127,7 +135,7 @@ export class FrameOutput {
     try {
       renderer.setRenderTarget(target);
       renderer.render(scene, camera);
-      setOutputBloom(this.outputPass, this.bloom ? this.bloomPass!.render(renderer, target.texture) : null);
+      setOutputBloom(this.outputPass, this.bloom ? this.bloomPass!.render(renderer, target.texture, continuous) : null);
       // OutputPass draws to the screen or to its write buffer: give it the destination.
       this.outputPass.renderToScreen = destination === null;
       this.outputPass.render(renderer, destination!, target, 0, false);

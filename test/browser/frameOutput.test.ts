@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { resultPath, useBlankPages } from './harness';
+import type { BloomGateRun } from './pages/frameOutput';
 
 const pages = useBlankPages();
 const PAGE = '/test/browser/pages/frameOutput.ts';
@@ -36,4 +37,22 @@ it('bloom: the sun spills over an occluding limb; space far from it stays dark; 
   expect(r.referenceMeanDiff, 'three’s own bloom and output passes draw the same frame').toBeLessThan(0.5);
   expect(r.referenceMaxDiff).toBeLessThan(8);
   expect(r.triangles, 'the scene pass is counted, not only the last full-screen pass').toBeGreaterThanOrEqual(r.sphereTriangles);
+});
+
+it('bloom gate: frames with nothing over the threshold skip the blur chain (the same image as bloom off); the glow comes back within a few frames of the sun', async () => {
+  const page = await pages.open();
+  const r: BloomGateRun = await page.evaluate(async ([path]) => (await srImport(path)).bloomGate(), [PAGE] as const);
+  console.log(`bloom gate: ${r.frames.map((f) => `${f.sun ? 'S' : '-'}${f.continuous ? '' : '!'}${f.blurred ? 'b' : '.'}${f.overLimb.toFixed(0)}`).join(' ')}; skipped vs off max |Δ| ${r.skippedVsOff}`);
+  const runs = (from: number, count: number) => r.frames.slice(from, from + count);
+  // 3 frames with the sun, 5 without, 4 with, 4 without, then one render that does not continue them.
+  const firstSun = runs(0, 3);
+  expect(firstSun.every((f) => f.blurred && f.overLimb > 15), 'no answer yet or a bright one: the glow is drawn').toBe(true);
+  const dark = runs(3, 5);
+  expect(dark.slice(2).every((f) => !f.blurred), 'black frames answered: the blur chain is skipped').toBe(true);
+  expect(r.skippedVsOff, 'a skipped frame is the frame without bloom').toBe(0);
+  const sunAgain = runs(8, 4);
+  expect(sunAgain.slice(2).every((f) => f.blurred && f.overLimb > 15), 'the glow is back within two frames of the sun').toBe(true);
+  const screenshot = r.frames[16];
+  expect(screenshot.continuous).toBe(false);
+  expect(screenshot.overLimb, 'a render that does not continue the frames before it always blooms').toBeGreaterThan(15);
 });

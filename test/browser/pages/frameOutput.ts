@@ -38,7 +38,8 @@ export interface SunBloomShot {
   pngReference: string;
 }
 
-export function sunBloom(): SunBloomShot {
+/** The sun's disc half hidden behind a black sphere, through the app's FrameOutput. */
+function sunScene() {
   const renderer = createRenderer();
   renderer.setPixelRatio(1);
   renderer.setSize(WIDTH, HEIGHT, false);
@@ -70,16 +71,33 @@ export function sunBloom(): SunBloomShot {
     }
     return sum / n;
   };
+  const read = (): Uint8Array => {
+    const px = new Uint8Array(WIDTH * HEIGHT * 4);
+    gl.readPixels(0, 0, WIDTH, HEIGHT, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return px;
+  };
+  // The disc’s radius is ≈ 0.012 rad ≈ 2.6 px here (the app’s 45° field of view): the band 6–20 px left of center is the sphere's dark side.
+  const overLimb = (px: Uint8Array): number => luma(px, cx - 20, cx - 6, cy - 3, cy + 3);
+  const dispose = (): void => {
+    output.dispose();
+    sun.dispose();
+    sphereGeometry.dispose();
+    renderer.dispose();
+    renderer.domElement.remove();
+  };
+  return { renderer, output, scene, sun, sphereGeometry, camera, gl, cx, cy, luma, read, overLimb, dispose };
+}
+
+export function sunBloom(): SunBloomShot {
+  const { renderer, output, scene, sphereGeometry, camera, gl, cx, cy, luma, read, overLimb, dispose } = sunScene();
   const shot = (bloom: boolean) => {
     output.bloom = bloom;
     output.render(scene, camera);
     const info = { triangles: renderer.info.render.triangles };
-    const px = new Uint8Array(WIDTH * HEIGHT * 4);
-    gl.readPixels(0, 0, WIDTH, HEIGHT, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const px = read();
     return {
       png: renderer.domElement.toDataURL('image/png'),
-      // The disc’s radius is ≈ 0.012 rad ≈ 2.6 px here (the app’s 45° field of view): the band 6–20 px left of center is the sphere's dark side.
-      overLimb: luma(px, cx - 20, cx - 6, cy - 3, cy + 3),
+      overLimb: overLimb(px),
       disc: luma(px, cx + 1, cx + 2, cy - 1, cy + 1),
       corner: luma(px, WIDTH - 30, WIDTH - 5, 5, 30),
       px,
@@ -138,10 +156,63 @@ export function sunBloom(): SunBloomShot {
       pngReference,
     };
   } finally {
-    output.dispose();
-    sun.dispose();
-    sphereGeometry.dispose();
-    renderer.dispose();
-    renderer.domElement.remove();
+    dispose();
   }
 }
+
+export interface GatedFrame {
+  sun: boolean;
+  continuous: boolean;
+  /** Whether the blur chain ran (a render that does not continue the last one always blurs), and the glow over the limb. */
+  blurred: boolean;
+  overLimb: number;
+}
+
+export interface BloomGateRun {
+  frames: GatedFrame[];
+  /** Largest |Δ| (0–255) between a skipped frame without the sun and the same frame with bloom off (255: none skipped). */
+  skippedVsOff: number;
+}
+
+/**
+ * Frames in their own tasks, as the app draws them (a query's answer arrives only in a later
+ * task): the sun in view, out of view, in view again (continuous frames), out again, then a
+ * screenshot-like render (not continuous) with the sun after black frames.
+ */
+export async function bloomGate(): Promise<BloomGateRun> {
+  const { output, scene, sun, camera, read, overLimb, dispose } = sunScene();
+  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const frames: GatedFrame[] = [];
+  let skipped: Uint8Array | null = null;
+  const frame = async (sunOn: boolean, continuous: boolean): Promise<void> => {
+    sun.visible = sunOn;
+    const before = output.bloomGateStats.blurred;
+    output.render(scene, camera, continuous);
+    const px = read();
+    const blurred = !continuous || output.bloomGateStats.blurred > before;
+    if (!blurred && !sunOn) skipped = px;
+    frames.push({ sun: sunOn, continuous, blurred, overLimb: overLimb(px) });
+    await nextTask();
+  };
+  try {
+    output.bloom = true;
+    for (const [sunOn, count] of [[true, 3], [false, 5], [true, 4], [false, 4]] as const) {
+      for (let i = 0; i < count; i++) await frame(sunOn, true);
+    }
+    await frame(true, false);
+    let skippedVsOff = 255;
+    const last: Uint8Array | null = skipped;
+    if (last) {
+      sun.visible = false;
+      output.bloom = false;
+      output.render(scene, camera);
+      const off = read();
+      skippedVsOff = 0;
+      for (let i = 0; i < off.length; i++) skippedVsOff = Math.max(skippedVsOff, Math.abs(off[i] - last[i]));
+    }
+    return { frames, skippedVsOff };
+  } finally {
+    dispose();
+  }
+}
+
