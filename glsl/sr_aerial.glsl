@@ -17,6 +17,12 @@ uniform sampler2D uAtmoAerialT;
 uniform vec3 uAtmoAerialSize;
 uniform float uAtmoAerialMaxM;
 uniform float uAtmoAerialValid;
+// The eye's part of the table's coordinates, the same for every vertex (src/render/Atmosphere.ts):
+// its up, the sun's direction along its horizon (w 0 with the sun at its zenith or nadir), and its
+// horizon's zenith angle and beta (srSkyViewUvHorizon).
+uniform vec3 uAerialEyeUp;
+uniform vec4 uAerialEyeSun;
+uniform vec2 uAerialEyeHorizon;
 
 varying vec3 vAerialT;
 varying vec3 vAerialL;
@@ -35,9 +41,12 @@ void srAerialVertex(vec3 worldPosition) {
   float dist = length(d);
   vec3 rd = d / max(dist, 1e-6);
   if (uAtmoAerialValid > 0.5) {
-    // Seen from no lower than just above the bottom, as the tables are.
-    float rc = length(ro);
-    vec2 uv = srSkyViewUvAt(ro * (max(rc, uAtmoBottom + 1.0) / rc), rd, uAtmoAerialSize.xy);
+    // srSkyViewUvAt from the eye (no lower than just above the bottom, as the tables are), its part hoisted.
+    float cz = dot(rd, uAerialEyeUp);
+    vec3 viewT = rd - uAerialEyeUp * cz;
+    float vt = dot(viewT, viewT);
+    float cl = uAerialEyeSun.w > 0.5 && vt > 1e-8 ? dot(uAerialEyeSun.xyz, viewT) * inversesqrt(vt) : 1.0;
+    vec2 uv = srSkyViewUvHorizon(uAerialEyeHorizon.x, uAerialEyeHorizon.y, cz, cl, uAtmoAerialSize.xy);
     // Slice k holds the distance max · ((k + 0.5) / slices)², so distance 0 is s = −0.5: between it
     // and slice 0 the air fades from none (L 0, T 1).
     float slices = uAtmoAerialSize.z;

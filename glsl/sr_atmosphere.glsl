@@ -167,10 +167,9 @@ vec3 srInscatter(vec3 ro, vec3 rd, float t0, float t1, int steps, out vec3 trans
 // Sky-view LUT mapping (Hillaire 2020 §5.3): v packs the view's zenith angle with more texels
 // near the horizon, above it in [0, 0.5), below in [0.5, 1]; u packs the azimuth from the sun
 // (u = 0 towards it), squared for more texels near the sun. `r` is the camera's radius.
-vec2 srSkyViewUv(float r, float cosViewZenith, float cosLightView, vec2 size) {
-  float vHorizon = sqrt(max(0.0, r * r - uAtmoBottom * uAtmoBottom));
-  float beta = acos(clamp(vHorizon / r, -1.0, 1.0));
-  float zenithHorizon = SR_ATMO_PI - beta;
+// The same with the camera's part given: the zenith angle of its horizon and beta = π − that
+// (per vertex the camera's part is the same for every vertex: src/render/Atmosphere.ts sends it).
+vec2 srSkyViewUvHorizon(float zenithHorizon, float beta, float cosViewZenith, float cosLightView, vec2 size) {
   float viewZenith = acos(clamp(cosViewZenith, -1.0, 1.0));
   float v;
   if (viewZenith < zenithHorizon) {
@@ -182,6 +181,12 @@ vec2 srSkyViewUv(float r, float cosViewZenith, float cosLightView, vec2 size) {
   }
   float u = sqrt(clamp(-cosLightView * 0.5 + 0.5, 0.0, 1.0));
   return vec2(srUnitToSub(u, size.x), srUnitToSub(v, size.y));
+}
+
+vec2 srSkyViewUv(float r, float cosViewZenith, float cosLightView, vec2 size) {
+  float vHorizon = sqrt(max(0.0, r * r - uAtmoBottom * uAtmoBottom));
+  float beta = acos(clamp(vHorizon / r, -1.0, 1.0));
+  return srSkyViewUvHorizon(SR_ATMO_PI - beta, beta, cosViewZenith, cosLightView, size);
 }
 
 // The inverse: (cos view zenith, cos azimuth from the sun) of a unit sky-view coordinate.

@@ -37,6 +37,7 @@ import {
   SrcColorFactor,
   Vector2,
   Vector3,
+  Vector4,
   WebGLRenderTarget,
   ZeroFactor,
   AdditiveBlending,
@@ -155,6 +156,10 @@ export class Atmosphere {
       // 1 while the table holds the camera's radius and the sun's zenith (inside the atmosphere).
       uAtmoAerialValid: { value: 0 },
       uAtmoCamera: { value: new Vector3(0, spec.topRadiusM * 2, 0) },
+      // The eye's part of the aerial table's coordinates (glsl/sr_aerial.glsl), set by update.
+      uAerialEyeUp: { value: new Vector3(0, 1, 0) },
+      uAerialEyeSun: { value: new Vector4() },
+      uAerialEyeHorizon: { value: new Vector2() },
       uAtmoSkyValid: { value: 0 },
       uAtmoOn: { value: 1 },
       uAtmoSkyBounded: { value: 1 },
@@ -246,9 +251,29 @@ export class Atmosphere {
         this.skyViewRenders++;
       }
     }
+    if (inside) this.setAerialEye(cam);
     this.uniforms.uAtmoSkyValid.value = inside ? 1 : 0;
     this.uniforms.uAtmoAerialValid.value = inside && this.aerialTable ? 1 : 0;
     return this.daylight(r, muS);
+  }
+
+  /**
+   * What srSkyViewUvAt computes from the eye alone, once a frame instead of once a vertex: the
+   * eye's up, the sun along its horizon, its horizon's zenith angle (seen from no lower than just
+   * above the bottom sphere, as the tables are).
+   */
+  private setAerialEye(cam: Vector3): void {
+    const r = cam.length();
+    const up = (this.uniforms.uAerialEyeUp.value as Vector3).copy(cam).divideScalar(Math.max(r, 1e-3));
+    const sun = this.uniforms.uAtmoSunDir.value as Vector3;
+    const along = scratchVector.copy(sun).addScaledVector(up, -sun.dot(up));
+    const ok = along.lengthSq() > 1e-8;
+    if (ok) along.normalize();
+    (this.uniforms.uAerialEyeSun.value as Vector4).set(along.x, along.y, along.z, ok ? 1 : 0);
+    const bottom = this.spec.bottomRadiusM;
+    const eyeR = Math.max(r, bottom + 1);
+    const beta = Math.acos(Math.min(1, Math.sqrt(Math.max(0, eyeR * eyeR - bottom * bottom)) / eyeR));
+    (this.uniforms.uAerialEyeHorizon.value as Vector2).set(Math.PI - beta, beta);
   }
 
   /**
@@ -336,6 +361,8 @@ export class Atmosphere {
     return material;
   }
 }
+
+const scratchVector = new Vector3();
 
 function smoothstep(a: number, b: number, x: number): number {
   const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
