@@ -33,8 +33,11 @@
  * {@link PieceBatches.maxBytes} caps it: a group whose batch would pass the cap is not built (its
  * pieces draw singly), so the copies never outgrow what the planet's budget allows them.
  */
-import { BufferAttribute, BufferGeometry, Frustum, Matrix4, Mesh, Sphere, WebGLCoordinateSystem, type Camera, type Group, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Group, type Material } from 'three';
 import { parseChunkKey } from '../lod/chunkKey';
+import { drawnRange, drawRestOfRuns, drawRuns, visibleRuns, type BatchSpan } from './batchRuns';
+
+export { drawnRange, type BatchSpan } from './batchRuns';
 
 /** How long a group's set must stay the same before it is batched (ms). */
 export const SETTLE_MS = 400;
@@ -94,15 +97,6 @@ function signatureOf(ids: readonly number[]): string {
   return [...ids].sort((a, b) => a - b).join(',');
 }
 
-const scratchSphere = new Sphere();
-
-/** A piece's share of a batch: its index range and its bounding sphere in the batch's frame. */
-export interface BatchSpan {
-  start: number;
-  count: number;
-  sphere: Sphere;
-}
-
 /**
  * A piece's place in its batch: its chunk's position under the group's ancestor (radial bit lowest,
  * so a column's two layers sit together; then along the face), a seam right after its chunk.
@@ -113,34 +107,6 @@ export function batchOrder(mesh: Mesh): number {
   const bits = GROUP_LEVELS;
   const cell = (a.ck & mask) | ((a.ci & mask) << bits) | ((a.cj & mask) << (2 * bits));
   return 2 * cell + (mesh.userData.kind === 'seam' ? 1 : 0);
-}
-
-// The frustum of the last camera matrices seen: a frame's batches (~130) share their camera's.
-const frustum = new Frustum();
-const frustumMatrix = new Matrix4();
-let frustumReversed = false;
-const scratchMatrix = new Matrix4();
-
-/**
- * The index range a batch draws for `camera`: from its first span whose sphere (moved by
- * `matrixWorld`) is in the camera's frustum to its last; count 0 when none is.
- */
-export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera): { start: number; count: number } {
-  scratchMatrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-  if (!scratchMatrix.equals(frustumMatrix) || camera.reversedDepth !== frustumReversed) {
-    frustum.setFromProjectionMatrix(scratchMatrix, WebGLCoordinateSystem, camera.reversedDepth);
-    frustumMatrix.copy(scratchMatrix);
-    frustumReversed = camera.reversedDepth;
-  }
-  let first = -1, last = -1;
-  for (let i = 0; i < spans.length; i++) {
-    scratchSphere.copy(spans[i].sphere).applyMatrix4(matrixWorld);
-    if (!frustum.intersectsSphere(scratchSphere)) continue;
-    if (first < 0) first = i;
-    last = i;
-  }
-  if (first < 0) return { start: 0, count: 0 };
-  return { start: spans[first].start, count: spans[last].start + spans[last].count - spans[first].start };
 }
 
 interface GroupState {
@@ -257,12 +223,25 @@ export class PieceBatches {
     mesh.raycast = () => undefined;
     const spans = batchSpans(ordered, origin);
     const geometry = mesh.geometry;
-    mesh.onBeforeRender = (_renderer, _scene, camera) => {
-      const { start, count } = drawnRange(spans, mesh.matrixWorld, camera);
-      geometry.setDrawRange(start, count);
+    const runs = drawRuns(spans.length);
+    // Where WEBGL_multi_draw is: the pieces in view, the first run as the draw range, the others
+    // after it (batchRuns.ts). Without: the range from the first piece in view to the last.
+    mesh.onBeforeRender = (renderer, _scene, camera) => {
+      if (renderer.extensions.has('WEBGL_multi_draw')) {
+        visibleRuns(spans, mesh.matrixWorld, camera, runs);
+        geometry.setDrawRange(runs.count > 0 ? runs.starts[0] : 0, runs.count > 0 ? runs.counts[0] : 0);
+      } else {
+        runs.count = 0;
+        const { start, count } = drawnRange(spans, mesh.matrixWorld, camera);
+        geometry.setDrawRange(start, count);
+      }
     };
-    // The shadow maps' draws call no onBeforeRender: they get the whole batch.
-    mesh.onAfterRender = () => geometry.setDrawRange(0, Infinity);
+    // The shadow maps' draws call neither: they get the whole batch.
+    mesh.onAfterRender = (renderer) => {
+      drawRestOfRuns(renderer, runs);
+      runs.count = 0;
+      geometry.setDrawRange(0, Infinity);
+    };
     this.root.add(mesh);
     this.totalBytes += geometryBytes(mesh.geometry);
     g.mesh = mesh;
@@ -342,6 +321,6 @@ export function mergePieces(pieces: readonly Mesh[], origin: { x: number; y: num
   if (colours) geometry.setAttribute('groundColour', new BufferAttribute(colours, 4, true));
   geometry.setIndex(new BufferAttribute(index, 1));
   geometry.computeBoundingBox();
-  geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(scratchSphere.clone());
+  geometry.boundingSphere = geometry.boundingBox!.getBoundingSphere(new Sphere());
   return geometry;
 }

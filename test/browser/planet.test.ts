@@ -168,12 +168,12 @@ describe('planet: orbit to surface and back', () => {
       let pieces = 0; // shown, with triangles (an empty piece has no mesh)
       app.scene.traverse((o) => { if (o.userData.kind && o.visible) pieces++; });
       const stats = window.__sr!.planet()!;
-      return { calls: app.renderer.info.render.calls, batched: stats.batched, batches: stats.batches, batchBytes: stats.batchBytes, bytes: stats.bytes, pieces, png: shot.base64 };
+      return { multiDraw: app.renderer.extensions.has('WEBGL_multi_draw'), calls: app.renderer.info.render.calls, batched: stats.batched, batches: stats.batches, batchBytes: stats.batchBytes, bytes: stats.bytes, pieces, png: shot.base64 };
     }, [batch, hideBatch] as const);
     const on = await frame(true);
     const control = await frame(true, true);
     const off = await frame(false);
-    console.log(`piece batches: ${on.batched} of ${on.pieces} pieces in ${on.batches} draws (${(on.batchBytes / 2 ** 20).toFixed(1)} MiB on the GPU; the pieces hold ${(on.bytes / 2 ** 20).toFixed(1)} MiB); draw calls ${on.calls} batched, ${off.calls} single`);
+    console.log(`piece batches: ${on.batched} of ${on.pieces} pieces in ${on.batches} draws (${(on.batchBytes / 2 ** 20).toFixed(1)} MiB on the GPU; the pieces hold ${(on.bytes / 2 ** 20).toFixed(1)} MiB); draw calls ${on.calls} batched, ${off.calls} single; WEBGL_multi_draw ${on.multiDraw}`);
     // A second copy of the batched pieces' geometry: no more than the pieces' own bytes.
     expect(on.batchBytes).toBeGreaterThan(0);
     expect(on.batchBytes).toBeLessThan(on.bytes);

@@ -162,23 +162,50 @@ describe('a batch in view', () => {
     expect(order(chunk(4, 6, 8))).toBe(order(chunk(2, 4, 6)));
   });
 
-  it('draws only the run of pieces from the first in view to the last; shadow draws get the whole batch', () => {
+  /** What a batch's callbacks use of a renderer: WEBGL_multi_draw or not, its calls recorded. */
+  function fakeRenderer(multiDraw: boolean) {
+    const calls: { counts: number[]; offsets: number[]; drawCount: number }[] = [];
+    const info = { triangles: 0, update: (count: number) => void (info.triangles += count / 3) };
+    const ext = {
+      multiDrawElementsWEBGL: (_mode: number, counts: Int32Array, countsOffset: number, _type: number, offsets: Int32Array, offsetsOffset: number, drawCount: number) => {
+        calls.push({ counts: [...counts.subarray(countsOffset, countsOffset + drawCount)], offsets: [...offsets.subarray(offsetsOffset, offsetsOffset + drawCount)], drawCount });
+      },
+    };
+    const renderer = {
+      extensions: { has: () => multiDraw, get: () => ext },
+      getContext: () => ({ TRIANGLES: 4, UNSIGNED_INT: 5125 }),
+      info,
+    };
+    return { renderer: renderer as never, calls, info };
+  }
+
+  /** Four one-triangle pieces batched; `camera` looks down −z from `distance` at x. */
+  function batchOf(pieces: Mesh[]) {
     const root = new Group();
     const batches = new PieceBatches(root, () => new Mesh().material as never);
-    // Four chunks 40 m apart along x (in batch order: ci 0, 0 seam, 1, … ), the camera looks down −z from 10 m (or `distance`) at x.
-    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
-    pieces[3].position.set(200, 0, 0);
     const whole = pieces.map((mesh) => ({ mesh, group: 'g' }));
     batches.update(whole, 0);
     batches.update(whole, 500);
     const batch = root.children[0] as Mesh;
     root.updateMatrixWorld(true);
     const camera = new PerspectiveCamera(60, 1, 0.1, 1000);
-    const draw = (x: number, distance = 10) => {
+    const look = (x: number, distance = 10) => {
       camera.position.set(x, 0.5, distance);
       camera.lookAt(x, 0.5, 0);
       camera.updateMatrixWorld();
-      batch.onBeforeRender(null as never, null as never, camera, batch.geometry, batch.material as never, null as never);
+    };
+    return { batch, camera, look };
+  }
+
+  it('draws only the run of pieces from the first in view to the last; shadow draws get the whole batch', () => {
+    const { renderer } = fakeRenderer(false);
+    // Four chunks 40 m apart along x (in batch order: ci 0, 0 seam, 1, … ), the camera looks down −z from 10 m (or `distance`) at x.
+    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
+    pieces[3].position.set(200, 0, 0);
+    const { batch, camera, look } = batchOf(pieces);
+    const draw = (x: number, distance = 10) => {
+      look(x, distance);
+      batch.onBeforeRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
       return { ...batch.geometry.drawRange };
     };
     // Batch order: chunk (0,0,0), its seam, (1,0,0), (1,1,0): indices 0-2, 3-5, 6-8, 9-11.
@@ -187,7 +214,32 @@ describe('a batch in view', () => {
     expect(draw(20, 40)).toEqual({ start: 0, count: 9 }); // −3 … 43 m: the first three
     expect(draw(120)).toEqual({ start: 0, count: 0 }); // nothing in view
     expect(draw(200)).toEqual({ start: 9, count: 3 });
-    batch.onAfterRender(null as never, null as never, camera, batch.geometry, batch.material as never, null as never);
+    batch.onAfterRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
     expect(batch.geometry.drawRange).toEqual({ start: 0, count: Infinity });
+  });
+
+  it('with WEBGL_multi_draw draws exactly the pieces in view: the first run as the draw range, the others in one multi-draw after it', () => {
+    const { renderer, calls, info } = fakeRenderer(true);
+    // Batch order: chunk (0,0,0) at x 0, its seam, (1,0,0) at 40, (1,1,0) moved to x −5: indices 0-2, 3-5, 6-8, 9-11.
+    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
+    pieces[3].position.set(-5, 0, 0);
+    const { batch, camera, look } = batchOf(pieces);
+    const frame = (x: number, distance = 10) => {
+      look(x, distance);
+      batch.onBeforeRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+      const range = { ...batch.geometry.drawRange };
+      batch.onAfterRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+      return range;
+    };
+    // From x 0 at 10 m (±5.8 m in view): the chunk at 0, its seam, and the one at −5; not the one at 40.
+    expect(frame(0)).toEqual({ start: 0, count: 6 });
+    expect(calls).toEqual([{ counts: [3], offsets: [9 * 4], drawCount: 1 }]);
+    expect(info.triangles, 'the multi-draw is counted').toBe(1);
+    // The first-to-last range would have drawn the piece at 40 too.
+    expect(frame(40)).toEqual({ start: 6, count: 3 });
+    expect(calls.length, 'one run: no multi-draw').toBe(1);
+    expect(frame(400)).toEqual({ start: 0, count: 0 });
+    expect(calls.length).toBe(1);
+    expect(batch.geometry.drawRange, 'reset after each draw (the shadow maps draw the whole batch)').toEqual({ start: 0, count: Infinity });
   });
 });
