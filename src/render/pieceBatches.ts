@@ -24,9 +24,11 @@
  *
  * Culling: three culls a batch whole (its bounding sphere), so a group half in view drew its other
  * half too (2.27 M triangles at 20 m over planet 4 against 1.73 M single). A batch's pieces are laid
- * out so that a frustum's cut tends to keep one run of them ({@link batchOrder}), and before each
- * draw the batch draws only the run from its first piece in view to its last ({@link drawnRange});
- * the shadow maps' draws (which call no onBeforeRender) get the whole batch.
+ * out so that a frustum's cut tends to keep few runs of them ({@link batchOrder}), and each draw
+ * draws the pieces in view: their runs, the first as the draw range and the rest in one
+ * WEBGL_multi_draw call after it (src/render/batchRuns.ts); without the extension, the range from
+ * the first piece in view to the last ({@link drawnRange}). The shadow maps' draws (which call
+ * neither callback) get the whole batch.
  *
  * GPU memory: a batch is a second copy of its pieces' geometry (the pieces keep theirs, to be drawn
  * singly the frame their group changes); {@link PieceBatches.bytes} says how much, and
