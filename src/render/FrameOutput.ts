@@ -105,6 +105,7 @@ export class FrameOutput {
 
   /** Bloom on or off (the HDR target and tone mapping stay either way). */
   set bloom(on: boolean) {
+    if (on && !this.bloomOn) this.bloomPass?.resetGate();
     this.bloomOn = on;
   }
 

@@ -48,6 +48,11 @@ export class Bloom {
     this.gate = gl instanceof WebGL2RenderingContext ? new BloomGate(webglQueryBackend(gl)) : null;
   }
 
+  /** Forgets the gate's answers (bloom switched back on: they are of frames before). */
+  resetGate(): void {
+    this.gate?.reset();
+  }
+
   /** Frames blurred and frames skipped by the gate (continuous frames only). */
   get gateStats(): BloomGateStats {
     return this.gate?.stats ?? { blurred: 0, skipped: 0 };

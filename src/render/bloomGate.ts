@@ -109,6 +109,9 @@ export function webglQueryBackend(gl: WebGL2RenderingContext): QueryBackend<WebG
       const result: unknown = gl.getQueryParameter(q, gl.QUERY_RESULT);
       return result === null || Boolean(result);
     },
-    delete: (q) => gl.deleteQuery(q),
+    // A query of a lost context is no longer this context's: nothing to delete.
+    delete: (q) => {
+      if (gl.isQuery(q)) gl.deleteQuery(q);
+    },
   };
 }
