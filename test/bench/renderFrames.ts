@@ -1,6 +1,6 @@
 /**
  * `render/explore/1280x720` and `render/planet-surface/1280x720` (issue 20): the app's frame, finished
- * on the GPU (`window.__sr.renderTiming`: synchronous renders, each waiting on a 1-pixel readback),
+ * on the GPU (`window.__sr.renderTiming`: renders one task each, each waiting on a 1-pixel readback),
  * with everything on (`quality=high`), once the view has settled. Explore: seed 1's default view;
  * planet surface: seed 4, 20 m over the ground looking at the horizon (the screenshot CLI's
  * `--altitude 20`, src/scene/planetSurfaceView.ts). The camera holds still, so the sun's cached
