@@ -14,9 +14,8 @@
  * A user's brush edits (issue 19, {@link setBrushes}) register the edited recipe and mesh the drawn
  * level again, swapped in at once.
  *
- * Over 500 lines because it is one job, each asteroid's mesh lifecycle (request → apply → fade → material →
- * failure → edit) on three.js objects; the pure parts live in src/lod (LOD step, retry) and src/render
- * (placeholder, off-frame compiles).
+ * One asteroid's state, and what is read from it alone, is src/app/asteroidState.ts; the pure
+ * parts live in src/lod (LOD step, retry) and src/render (placeholder, off-frame compiles).
  */
 import {
   Group,
@@ -34,16 +33,19 @@ import { compileOffFrame } from '../render/compileOffFrame';
 import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
-import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
 import { ASTEROID_LEVEL_CELLS, asteroidLevel, asteroidLodStep } from '../lod/asteroidLevels';
-import { RetryState } from '../lod/retry';
-import { asteroidGrid, spinSweepM, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
-import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
-import type { BodyJob, BodyMesher } from '../workers/BodyMesher';
-import { BODY_SIMPLIFY } from '../mesher/index';
+import { spinSweepM, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
+import type { BodyMeshResult } from '../workers/bodyJob';
+import type { BodyMesher } from '../workers/BodyMesher';
 import { APPLY_BUDGET_MS } from './frameBudget';
 import type { Progress, ProgressTask } from './progress';
+import {
+  asteroidStatus, bodyFramePoint, bodyJobParams, buildOutsideBox, colliderMesh, drawsNewestEdit, meshEntry, nearestAsteroid, newAsteroidState,
+  type AsteroidState, type AsteroidStatus, type ColliderMesh, type MeshEntry,
+} from './asteroidState';
+
+export type { AsteroidStatus } from './asteroidState';
 
 /** Cells per axis of each resolution level. */
 export const LEVEL_CELLS = ASTEROID_LEVEL_CELLS;
@@ -56,73 +58,6 @@ const FADE_S = 0.35;
  * asteroids share a per-family standard material until they come close.
  */
 const DETAIL_MATERIAL_PX = 24;
-
-export interface AsteroidStatus {
-  index: number;
-  seed: number;
-  family: string;
-  /** Level drawn now (−1: nothing yet). */
-  level: number;
-  /** Level the screen size asks for. */
-  desired: number;
-  /** Material: the shared family one, or the body's own (compiling / ready). */
-  material: string;
-  /** Level of the job in flight (−1: none). */
-  jobLevel: number;
-  /** Mesh hash of the drawn level (determinism checks). */
-  hash: string;
-  triangles: number;
-  failed: string | null;
-  /** Failed attempts since the last success (retries in progress or given up). */
-  attempts: number;
-  /** A placeholder stands where the asteroid would be (it gave up with nothing to show). */
-  placeholder: boolean;
-}
-
-interface MeshEntry {
-  level: number;
-  mesh: Mesh;
-  hash: string;
-  bytes: number;
-  /** 0 → 1 while fading in. */
-  fadeIn: number;
-  /** Body-local origin of the mesh positions and its cell size (for BodyMaterial). */
-  originM: [number, number, number];
-  cellSizeM: number;
-  /** The body's edit version the mesh was made for ({@link AsteroidField.setBrushes}). */
-  version: number;
-}
-
-interface AsteroidState {
-  spec: AsteroidSpec;
-  /** Spinning group at the bounding-sphere center. */
-  pivot: Group;
-  /** Body-local frame (offset so the recipe's origin is where it belongs). */
-  body: Group;
-  current: MeshEntry | null;
-  /** The previous mesh, fading out under `current`. */
-  leaving: MeshEntry | null;
-  desired: number;
-  job: { level: number; job: BodyJob; version: number } | null;
-  /** The recipe meshed now: the spec's, plus the user's brushes (issue 19), and its worker id. */
-  recipe: FieldRecipe;
-  bodyId: string;
-  /** Bumped by each edit; the drawn mesh is current when its version matches. */
-  version: number;
-  /** Releases the edited recipe's worker registration (null: the spec's own id). */
-  releaseEdit: (() => void) | null;
-  /** The last error once retries gave up (null: fine, or still retrying). */
-  failed: string | null;
-  retry: RetryState;
-  /** Marks a given-up asteroid that has no mesh to show. */
-  placeholder: Mesh | null;
-  /** Projected radius, pixels (last frame). */
-  radiusPx: number;
-  /** The body's own material once compiled (null: the shared family material). */
-  detail: BodyMaterial | null;
-  detailState: 'none' | 'compiling' | 'ready' | 'failed';
-  grid: { originM: [number, number, number]; extentM: number };
-}
 
 export interface AsteroidFieldOptions {
   /** The bodies to show: a SceneSpec's `asteroids` (src/scene/sceneSpec.ts). */
@@ -185,22 +120,8 @@ export class AsteroidField {
     this.sun = new Sun({ direction: this.spec.sunDirection, cascades: options.sunCascades ?? 1 });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.25));
 
-    this.asteroids = this.spec.asteroids.map((spec) => {
-      const pivot = new Group();
-      pivot.name = `asteroid ${spec.index} (seed ${spec.seed}, ${spec.family})`;
-      pivot.position.set(...spec.positionM);
-      pivot.rotateOnAxis(new Vector3(...spec.spinAxis), spec.phaseRad);
-      const body = new Group();
-      body.position.set(-spec.bodyCenterM[0], -spec.bodyCenterM[1], -spec.bodyCenterM[2]);
-      pivot.add(body);
-      this.root.add(pivot);
-      const grid = asteroidGrid(spec);
-      return {
-        spec, pivot, body, current: null, leaving: null, desired: 0, job: null, failed: null, radiusPx: 0, grid,
-        recipe: spec.recipe, bodyId: spec.id, version: 0, releaseEdit: null,
-        detail: null, detailState: 'none' as const, retry: new RetryState(), placeholder: null,
-      };
-    });
+    this.asteroids = this.spec.asteroids.map((spec) => newAsteroidState(spec));
+    for (const a of this.asteroids) this.root.add(a.pivot);
   }
 
   /** Starts generating with the given mesher (once the sampling path is known). */
@@ -245,18 +166,9 @@ export class AsteroidField {
       }
       if (!step.request) continue;
       const { level, priority } = step.request;
-      const cells = LEVEL_CELLS[level];
       const debugThrow = a.spec.index === this.debugFailIndex && this.debugFailJobs > 0;
       if (debugThrow) this.debugFailJobs--;
-      const params: BodyMeshParams = {
-        body: a.bodyId,
-        cells,
-        originM: a.grid.originM,
-        stepM: a.grid.extentM / cells,
-        simplify: BODY_SIMPLIFY,
-        debugThrow,
-      };
-      const job = mesher.mesh(params, priority);
+      const job = mesher.mesh(bodyJobParams(a, LEVEL_CELLS[level], debugThrow), priority);
       const version = a.version;
       a.job = { level, job, version };
       if (!this.task) this.task = this.options.progress.begin('generating asteroids', 0);
@@ -332,17 +244,10 @@ export class AsteroidField {
         this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0, version });
         continue;
       }
-      const geometry = createBodyGeometry(result);
-      const mesh = new Mesh(geometry, this.materialFor(a));
-      mesh.position.set(...result.originM);
-      mesh.castShadow = mesh.receiveShadow = true;
-      mesh.name = `level ${level}`;
-      const bytes = bodyGeometryBytes(result);
-      this.geometryBytes += bytes;
-      const cellSizeM = a.grid.extentM / LEVEL_CELLS[level];
       // Cross-fade only where the dither can do it: between two BodyMaterial meshes; an edit shows at once.
       const fadeIn = a.current && a.detail && !edited ? 0 : 1;
-      const entry: MeshEntry = { level, mesh, hash: result.hash, bytes, fadeIn, originM: result.originM, cellSizeM, version };
+      const entry = meshEntry(result, level, a.grid.extentM / LEVEL_CELLS[level], this.materialFor(a), fadeIn, version);
+      this.geometryBytes += entry.bytes;
       this.bind(a, entry);
       this.swap(a, entry);
     }
@@ -468,20 +373,7 @@ export class AsteroidField {
   }
 
   status(): AsteroidStatus[] {
-    return this.asteroids.map((a) => ({
-      index: a.spec.index,
-      seed: a.spec.seed,
-      family: a.spec.family,
-      level: a.current?.level ?? -1,
-      desired: a.desired,
-      jobLevel: a.job?.level ?? -1,
-      material: a.detailState === 'none' ? 'family' : a.detailState,
-      hash: a.current?.hash ?? '',
-      triangles: a.current ? (a.current.mesh.geometry.index?.count ?? 0) / 3 : 0,
-      failed: a.failed,
-      attempts: a.retry.failures,
-      placeholder: a.placeholder !== null,
-    }));
+    return this.asteroids.map(asteroidStatus);
   }
 
   /** One line for the stats overlay. */
@@ -512,7 +404,7 @@ export class AsteroidField {
    * (negative inside), metres. Drives fly speed and keeps tests honest about "outside".
    */
   fieldAt(pointWorld: Vector3): number {
-    const near = this.nearestState(pointWorld);
+    const near = nearestAsteroid(this.asteroids, pointWorld);
     let f = this.fields.get(near);
     if (!f) {
       f = compileToJs(near.recipe);
@@ -521,19 +413,6 @@ export class AsteroidField {
     near.body.updateWorldMatrix(true, false);
     const p = near.body.worldToLocal(scratch.copy(pointWorld));
     return f(p.x, p.y, p.z);
-  }
-
-  private nearestState(point: Vector3): AsteroidState {
-    let best = this.asteroids[0];
-    let bestD = Infinity;
-    for (const a of this.asteroids) {
-      const d = point.distanceTo(a.pivot.position) - a.spec.radiusM;
-      if (d < bestD) {
-        bestD = d;
-        best = a;
-      }
-    }
-    return best;
   }
 
   /** The spinning group of asteroid `index` (its meshes in the body's own frame below it). */
@@ -550,16 +429,8 @@ export class AsteroidField {
   setBrushes(index: number, brushes: readonly Brush[]): string | null {
     const a = this.asteroids[index];
     if (!a) return `no asteroid ${index} in this scene`;
-    const { originM, extentM } = a.grid;
-    const margin = extentM / LEVEL_CELLS[LEVEL_CELLS.length - 1];
-    for (const b of brushes) {
-      if (b.op !== 'add') continue;
-      const reach = b.radius + b.blend + margin;
-      // Builds stay inside the meshed box: past it the mesh would be cut open.
-      if (b.center.some((c, k) => c - reach < originM[k] || c + reach > originM[k] + extentM)) {
-        return `a build of radius ${b.radius} m there would reach past asteroid ${index}'s box (${extentM.toFixed(0)} m a side)`;
-      }
-    }
+    const outside = buildOutsideBox(a, brushes, LEVEL_CELLS[LEVEL_CELLS.length - 1]);
+    if (outside) return outside;
     const base = a.spec.recipe;
     const recipe: FieldRecipe = { ...base, brushes: [...base.brushes, ...brushes] };
     const id = brushes.length > 0 ? `${a.spec.id}/e${brushesHash(brushes)}` : a.spec.id;
@@ -585,35 +456,22 @@ export class AsteroidField {
   /** Asteroid `index` draws a mesh of its newest edit (or of its spec, never edited). */
   editDrawn(index: number): boolean {
     const a = this.asteroids[index];
-    // Given up (its failure is on the page) counts as done: nothing more will come.
-    return a !== undefined && (a.version === 0 || a.failed !== null || (a.current?.version === a.version && a.leaving === null));
+    return a !== undefined && drawsNewestEdit(a);
   }
 
   /** A world point in asteroid `index`'s own frame (its recipe's), metres. */
   toBodyFrame(index: number, world: Vector3): [number, number, number] {
-    const a = this.asteroids[index];
-    a.body.updateWorldMatrix(true, false);
-    return a.body.worldToLocal(world.clone()).toArray() as [number, number, number];
+    return bodyFramePoint(this.asteroids[index], world);
   }
 
-  /**
-   * Asteroid `index`'s drawn mesh as a collider sees it (physics, issue 19): its arrays, their offset
-   * in the spinning frame, and a key that changes with the mesh. Null before its first mesh.
-   */
-  drawnMesh(index: number): { key: string; positions: Float32Array; indices: Uint16Array | Uint32Array; offsetM: [number, number, number] } | null {
-    const a = this.asteroids[index];
-    const geometry = a.current?.mesh.geometry;
-    const positions = geometry?.getAttribute('position')?.array;
-    const indices = geometry?.index?.array;
-    if (!a.current || !(positions instanceof Float32Array) || !(indices instanceof Uint16Array || indices instanceof Uint32Array)) return null;
-    const c = a.spec.bodyCenterM;
-    const o = a.current.originM;
-    return { key: `${a.current.level}:${a.current.hash}`, positions, indices, offsetM: [o[0] - c[0], o[1] - c[1], o[2] - c[2]] };
+  /** Asteroid `index`'s drawn mesh as a collider sees it (asteroidState.ts colliderMesh); null before its first mesh. */
+  drawnMesh(index: number): ColliderMesh | null {
+    return colliderMesh(this.asteroids[index]);
   }
 
   /** The asteroid nearest to `point`, with its surface distance estimate. */
   nearest(point: Vector3): { spec: AsteroidSpec; center: Vector3; distanceM: number } {
-    const best = this.nearestState(point);
+    const best = nearestAsteroid(this.asteroids, point);
     return { spec: best.spec, center: best.pivot.position.clone(), distanceM: point.distanceTo(best.pivot.position) - best.spec.radiusM };
   }
 
