@@ -17,15 +17,19 @@ export interface BatchSpan {
   sphere: Sphere;
 }
 
-/** Runs of index ranges: `starts` and `counts` in indices, the first `count` of them used. */
+/**
+ * Runs of index ranges: `starts` and `counts` in indices, the first `count` of them used;
+ * `byteOffsets` room for the starts in bytes (the multi-draw call's form).
+ */
 export interface DrawRuns {
   starts: Int32Array;
   counts: Int32Array;
+  byteOffsets: Int32Array;
   count: number;
 }
 
 export function drawRuns(capacity: number): DrawRuns {
-  return { starts: new Int32Array(capacity), counts: new Int32Array(capacity), count: 0 };
+  return { starts: new Int32Array(capacity), counts: new Int32Array(capacity), byteOffsets: new Int32Array(capacity), count: 0 };
 }
 
 // The frustum of the last camera matrices seen: a frame's batches (~130) share their camera's.
@@ -87,8 +91,6 @@ export function visibleRuns(spans: readonly BatchSpan[], matrixWorld: Matrix4, c
   return out;
 }
 
-const byteStarts = new Map<number, Int32Array>();
-
 /**
  * Draws runs 1… of `runs` (32-bit indices) with the state three left bound after drawing run 0,
  * counted in `renderer.info`. False where WEBGL_multi_draw is missing (nothing drawn).
@@ -101,14 +103,12 @@ export function drawRestOfRuns(renderer: WebGLRenderer, runs: DrawRuns): boolean
   const ext = renderer.extensions.get('WEBGL_multi_draw') as {
     multiDrawElementsWEBGL(mode: number, counts: Int32Array, countsOffset: number, type: number, offsets: Int32Array, offsetsOffset: number, drawCount: number): void;
   };
-  let offsets = byteStarts.get(runs.starts.length);
-  if (!offsets) byteStarts.set(runs.starts.length, (offsets = new Int32Array(runs.starts.length)));
   let indices = 0;
   for (let i = 1; i < runs.count; i++) {
-    offsets[i] = runs.starts[i] * 4;
+    runs.byteOffsets[i] = runs.starts[i] * 4;
     indices += runs.counts[i];
   }
-  ext.multiDrawElementsWEBGL(gl.TRIANGLES, runs.counts, 1, gl.UNSIGNED_INT, offsets, 1, rest);
+  ext.multiDrawElementsWEBGL(gl.TRIANGLES, runs.counts, 1, gl.UNSIGNED_INT, runs.byteOffsets, 1, rest);
   renderer.info.update(indices, gl.TRIANGLES, 1);
   return true;
 }
