@@ -1,7 +1,8 @@
 /**
  * A planet piece's data in the form the renderer keeps it (render/planetPieces.ts: ~32 B a drawn triangle
  * all in), made in the body worker that meshed it: 16-bit normals, 16-bit indices where the vertices
- * allow, vertex cells and boundary leaves packed (mesher/packing.ts). The main thread used to do
+ * allow, triangles in vertex-cache order (vertexCache.ts), vertex cells and boundary leaves packed
+ * (mesher/packing.ts). The main thread used to do
  * this for every chunk and seam it applied — ~0.75 ms a surface chunk on this project's machines,
  * the largest share of an apply budget that bounded the accelerator machine's teleports (results
  * waited to be applied, so no new jobs started while the body pool sat idle).
@@ -9,6 +10,7 @@
 import type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';
 import type { BoundaryLeaves } from './types.ts';
 import { packBoundaryLeaves, packedLeavesBytes, packedVertexCellsBytes, packVertexCells } from './packing.ts';
+import { optimizeVertexCache } from './vertexCache.ts';
 
 export interface PieceData {
   /** Relative to `originM`, float32 metres. */
@@ -47,12 +49,18 @@ export function pieceData(r: MeshedPiece, boundary: BoundaryLeaves | null, colou
   return {
     positions: r.positions,
     normals: quantisedNormals(r.normals),
-    indices: r.positions.length / 3 <= 0x10000 ? Uint16Array.from(r.indices) : r.indices,
+    indices: drawOrder(r.indices, r.positions.length / 3),
     originM: r.originM,
     vertexCells: packVertexCells(r.vertexCells),
     leaves: boundary ? packBoundaryLeaves(boundary) : null,
     colours,
   };
+}
+
+/** The triangles in vertex-cache order (vertexCache.ts), 16-bit where the vertices allow. */
+function drawOrder(indices: Uint32Array, vertices: number): Uint16Array | Uint32Array {
+  const ordered = optimizeVertexCache(indices, vertices);
+  return vertices <= 0x10000 ? Uint16Array.from(ordered) : ordered;
 }
 
 /** Bytes the piece holds (what the planet's memory budget counts), besides its weld tags. */

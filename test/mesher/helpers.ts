@@ -5,6 +5,17 @@ import type { ChunkMesh, ChunkSpec, FieldFn, HermiteEdges, MeshReport } from '..
 
 export * from './fields.ts';
 
+/** Each triangle as a string from its smallest index on (winding kept), sorted: the triangles whatever their order. */
+export function triangleSet(indices: ArrayLike<number>): string[] {
+  const out: string[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const tri = [indices[t], indices[t + 1], indices[t + 2]];
+    const k = tri.indexOf(Math.min(...tri));
+    out.push(`${tri[k]},${tri[(k + 1) % 3]},${tri[(k + 2) % 3]}`);
+  }
+  return out.sort();
+}
+
 /** Expects a closed, consistently wound 2-manifold with no degenerate triangles; returns the report. */
 export function expectClosedManifold(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): MeshReport {
   const r = validateMesh(mesh);
