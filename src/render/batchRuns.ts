@@ -8,7 +8,7 @@
  * be larger (fewer draws) without drawing what is out of view: the first-to-last range alone drew
  * the pieces between two runs, seen or not.
  */
-import { Frustum, Matrix4, Sphere, WebGLCoordinateSystem, type Camera, type WebGLRenderer } from 'three';
+import { Frustum, Matrix4, Sphere, Vector3, WebGLCoordinateSystem, type Camera, type WebGLRenderer } from 'three';
 
 /** A piece's share of a batch: its index range and its bounding sphere in the batch's frame. */
 export interface BatchSpan {
@@ -25,11 +25,16 @@ export interface DrawRuns {
   starts: Int32Array;
   counts: Int32Array;
   byteOffsets: Int32Array;
+  /** Each run's nearest distance from the camera (its order). */
+  distances: Float64Array;
   count: number;
 }
 
 export function drawRuns(capacity: number): DrawRuns {
-  return { starts: new Int32Array(capacity), counts: new Int32Array(capacity), byteOffsets: new Int32Array(capacity), count: 0 };
+  return {
+    starts: new Int32Array(capacity), counts: new Int32Array(capacity), byteOffsets: new Int32Array(capacity),
+    distances: new Float64Array(capacity), count: 0,
+  };
 }
 
 // The frustum of the last camera matrices seen: a frame's batches (~130) share their camera's.
@@ -38,6 +43,7 @@ const frustumMatrix = new Matrix4();
 let frustumReversed = false;
 const scratchMatrix = new Matrix4();
 const scratchSphere = new Sphere();
+const scratchEye = new Vector3();
 
 /** The camera's view frustum (cached while its matrices stay the same). */
 function cameraFrustum(camera: Camera): Frustum {
@@ -50,7 +56,7 @@ function cameraFrustum(camera: Camera): Frustum {
   return frustum;
 }
 
-/** Whether span `i`'s sphere, moved by `matrixWorld`, meets the frustum. */
+/** Whether `span`'s sphere, moved by `matrixWorld` (left in scratchSphere), meets the frustum. */
 function inView(f: Frustum, span: BatchSpan, matrixWorld: Matrix4): boolean {
   return f.intersectsSphere(scratchSphere.copy(span.sphere).applyMatrix4(matrixWorld));
 }
@@ -71,24 +77,51 @@ export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, ca
   return { start: spans[first].start, count: spans[last].start + spans[last].count - spans[first].start };
 }
 
-/** The spans in `camera`'s view as runs of neighbours (written into `out`, returned). */
+/**
+ * The spans in `camera`'s view as runs of neighbours, nearest run first (written into `out`,
+ * returned). Nearest first because a batch is one object to three's front-to-back sort: the runs'
+ * own order is what keeps early depth rejection working inside a group (larger groups drew more
+ * hidden pixels without it).
+ */
 export function visibleRuns(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera, out: DrawRuns): DrawRuns {
   const f = cameraFrustum(camera);
+  scratchEye.setFromMatrixPosition(camera.matrixWorld);
   let n = 0;
   let end = -1;
   for (const span of spans) {
     if (!inView(f, span, matrixWorld)) continue;
+    const d = Math.max(0, scratchSphere.center.distanceTo(scratchEye) - scratchSphere.radius);
     if (n > 0 && span.start === end) {
       out.counts[n - 1] += span.count;
+      out.distances[n - 1] = Math.min(out.distances[n - 1], d);
     } else {
       out.starts[n] = span.start;
       out.counts[n] = span.count;
+      out.distances[n] = d;
       n++;
     }
     end = span.start + span.count;
   }
   out.count = n;
+  sortByDistance(out);
   return out;
+}
+
+/** Insertion sort of the runs by distance (stable; a batch has a few dozen at most). */
+function sortByDistance(runs: DrawRuns): void {
+  const { starts, counts, distances } = runs;
+  for (let i = 1; i < runs.count; i++) {
+    const s = starts[i], c = counts[i], d = distances[i];
+    let j = i - 1;
+    for (; j >= 0 && distances[j] > d; j--) {
+      starts[j + 1] = starts[j];
+      counts[j + 1] = counts[j];
+      distances[j + 1] = distances[j];
+    }
+    starts[j + 1] = s;
+    counts[j + 1] = c;
+    distances[j + 1] = d;
+  }
 }
 
 /**

@@ -27,15 +27,15 @@
  * out so that a frustum's cut tends to keep few runs of them ({@link batchOrder}), and each draw
  * draws the pieces in view: their runs, the first as the draw range and the rest in one
  * WEBGL_multi_draw call after it (src/render/batchRuns.ts); without the extension, the range from
- * the first piece in view to the last ({@link drawnRange}). The shadow maps' draws (which call
- * neither callback) get the whole batch.
+ * the first piece in view to the last ({@link drawnRange}). The shadow maps' draws do the same
+ * with each cascade's camera (onBeforeShadow / onAfterShadow), as three culls single pieces there.
  *
  * GPU memory: a batch is a second copy of its pieces' geometry (the pieces keep theirs, to be drawn
  * singly the frame their group changes); {@link PieceBatches.bytes} says how much, and
  * {@link PieceBatches.maxBytes} caps it: a group whose batch would pass the cap is not built (its
  * pieces draw singly), so the copies never outgrow what the planet's budget allows them.
  */
-import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Group, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Camera, type Group, type Material, type WebGLRenderer } from 'three';
 import { parseChunkKey } from '../lod/chunkKey';
 import { drawnRange, drawRestOfRuns, drawRuns, visibleRuns, type BatchSpan } from './batchRuns';
 
@@ -227,8 +227,9 @@ export class PieceBatches {
     const geometry = mesh.geometry;
     const runs = drawRuns(spans.length);
     // Where WEBGL_multi_draw is: the pieces in view, the first run as the draw range, the others
-    // after it (batchRuns.ts). Without: the range from the first piece in view to the last.
-    mesh.onBeforeRender = (renderer, _scene, camera) => {
+    // after it (batchRuns.ts). Without: the range from the first piece in view to the last. The
+    // shadow maps' draws the same, with the cascade's camera.
+    const before = (renderer: WebGLRenderer, camera: Camera): void => {
       if (renderer.extensions.has('WEBGL_multi_draw')) {
         visibleRuns(spans, mesh.matrixWorld, camera, runs);
         geometry.setDrawRange(runs.count > 0 ? runs.starts[0] : 0, runs.count > 0 ? runs.counts[0] : 0);
@@ -238,12 +239,15 @@ export class PieceBatches {
         geometry.setDrawRange(start, count);
       }
     };
-    // The shadow maps' draws call neither: they get the whole batch.
-    mesh.onAfterRender = (renderer) => {
+    const after = (renderer: WebGLRenderer): void => {
       drawRestOfRuns(renderer, runs);
       runs.count = 0;
       geometry.setDrawRange(0, Infinity);
     };
+    mesh.onBeforeRender = (renderer, _scene, camera) => before(renderer, camera);
+    mesh.onAfterRender = (renderer) => after(renderer);
+    mesh.onBeforeShadow = (renderer, _object, _camera, shadowCamera) => before(renderer, shadowCamera);
+    mesh.onAfterShadow = (renderer) => after(renderer);
     this.root.add(mesh);
     this.totalBytes += geometryBytes(mesh.geometry);
     g.mesh = mesh;

@@ -1,6 +1,6 @@
 /** When a group of a planet's still pieces is batched into one draw, and when the batch is dropped (src/render/pieceBatches.ts). */
 import { describe, expect, it } from 'vitest';
-import { BufferAttribute, BufferGeometry, Group, Mesh, PerspectiveCamera, Vector3 } from 'three';
+import { BufferAttribute, BufferGeometry, Group, Mesh, OrthographicCamera, PerspectiveCamera, Vector3 } from 'three';
 import { BATCHED_LAYER, BatchPolicy, batchOrder, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
 
 describe('BatchPolicy', () => {
@@ -197,7 +197,7 @@ describe('a batch in view', () => {
     return { batch, camera, look };
   }
 
-  it('draws only the run of pieces from the first in view to the last; shadow draws get the whole batch', () => {
+  it('draws only the run of pieces from the first in view to the last', () => {
     const { renderer } = fakeRenderer(false);
     // Four chunks 40 m apart along x (in batch order: ci 0, 0 seam, 1, … ), the camera looks down −z from 10 m (or `distance`) at x.
     const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
@@ -240,6 +240,31 @@ describe('a batch in view', () => {
     expect(calls.length, 'one run: no multi-draw').toBe(1);
     expect(frame(400)).toEqual({ start: 0, count: 0 });
     expect(calls.length).toBe(1);
-    expect(batch.geometry.drawRange, 'reset after each draw (the shadow maps draw the whole batch)').toEqual({ start: 0, count: Infinity });
+    expect(batch.geometry.drawRange, 'reset after each draw').toEqual({ start: 0, count: Infinity });
+  });
+
+  it('draws the nearest run first, and culls by piece into the shadow maps too', () => {
+    const { renderer, calls } = fakeRenderer(true);
+    // As above: indices 0-5 the chunk at x 0 and its seam, 6-8 the chunk at 40, 9-11 the chunk at −5.
+    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
+    pieces[3].position.set(-5, 0, 0);
+    const { batch, camera, look } = batchOf(pieces);
+    // Above x −5 (±5.8 m in view): the chunk at −5 is nearer than the run at 0, so it goes first.
+    look(-5);
+    batch.onBeforeRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+    expect(batch.geometry.drawRange).toEqual({ start: 9, count: 3 });
+    batch.onAfterRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+    expect(calls).toEqual([{ counts: [6], offsets: [0], drawCount: 1 }]);
+
+    // A cascade's camera that sees x 35 … 45 only (looking down −z): the piece at 40 alone.
+    const shadowCamera = new OrthographicCamera(-5, 5, 5, -5, 0.1, 100);
+    shadowCamera.position.set(40, 0.5, 50);
+    shadowCamera.lookAt(40, 0.5, 0);
+    shadowCamera.updateMatrixWorld();
+    batch.onBeforeShadow(renderer, null as never, camera, shadowCamera, batch.geometry, batch.material as never, null as never);
+    expect(batch.geometry.drawRange).toEqual({ start: 6, count: 3 });
+    batch.onAfterShadow(renderer, null as never, camera, shadowCamera, batch.geometry, batch.material as never, null as never);
+    expect(calls.length, 'one run: no multi-draw').toBe(1);
+    expect(batch.geometry.drawRange).toEqual({ start: 0, count: Infinity });
   });
 });
