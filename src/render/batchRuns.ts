@@ -15,6 +15,8 @@ export interface BatchSpan {
   start: number;
   count: number;
   sphere: Sphere;
+  /** A piece the batch no longer draws (it changed: src/render/pieceBatches.ts), not drawn whatever the view. */
+  skipped?: boolean;
 }
 
 /**
@@ -63,13 +65,14 @@ function inView(f: Frustum, span: BatchSpan, matrixWorld: Matrix4): boolean {
 
 /**
  * The index range from a batch's first span in `camera`'s view to its last (count 0 when none
- * is): what a batch draws where WEBGL_multi_draw is missing.
+ * is): what a batch draws where WEBGL_multi_draw is missing (whose batches never skip spans: the
+ * range would draw a skipped one between two others).
  */
 export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera): { start: number; count: number } {
   const f = cameraFrustum(camera);
   let first = -1, last = -1;
   for (let i = 0; i < spans.length; i++) {
-    if (!inView(f, spans[i], matrixWorld)) continue;
+    if (spans[i].skipped || !inView(f, spans[i], matrixWorld)) continue;
     if (first < 0) first = i;
     last = i;
   }
@@ -89,7 +92,7 @@ export function visibleRuns(spans: readonly BatchSpan[], matrixWorld: Matrix4, c
   let n = 0;
   let end = -1;
   for (const span of spans) {
-    if (!inView(f, span, matrixWorld)) continue;
+    if (span.skipped || !inView(f, span, matrixWorld)) continue;
     const d = Math.max(0, scratchSphere.center.distanceTo(scratchEye) - scratchSphere.radius);
     if (n > 0 && span.start === end) {
       out.counts[n - 1] += span.count;

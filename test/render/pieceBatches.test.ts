@@ -14,19 +14,53 @@ describe('BatchPolicy', () => {
     expect(p.step([1, 2, 3], 5000)).toBe('keep');
   });
 
-  it('drops the batch the frame the set changes (a seam hidden, shown or swapped), and settles again', () => {
+  it('where a batch cannot skip pieces: drops it the frame the set changes (a seam hidden, shown or swapped), and settles again', () => {
+    const p = new BatchPolicy(400);
+    const step = (ids: number[], t: number) => p.step(ids, t, true, false);
+    step([1, 2, 3], 0);
+    expect(step([1, 2, 3], 400)).toBe('build');
+    expect(step([1, 2], 500)).toBe('drop'); // one hidden or fading
+    expect(p.hasBatch).toBe(false);
+    expect(p.drawn).toBeNull();
+    expect(step([1, 2], 800)).toBe('wait');
+    expect(step([1, 2], 900)).toBe('build');
+    expect(step([1, 2, 4], 950)).toBe('drop'); // one more shown
+    expect(step([1, 2, 5], 960)).toBe('wait'); // still changing: a new settle starts
+    expect(step([1, 2, 5], 1300)).toBe('wait');
+    expect(step([1, 2, 5], 1360)).toBe('build');
+    expect(step([1, 5, 9], 1400)).toBe('drop'); // same size, another member
+  });
+
+  it('shrinks the batch to its pieces still drawn whole while the set changes, rebuilds once it settles', () => {
     const p = new BatchPolicy(400);
     p.step([1, 2, 3], 0);
     expect(p.step([1, 2, 3], 400)).toBe('build');
-    expect(p.step([1, 2], 500)).toBe('drop'); // one hidden or fading
+    expect([...p.drawn!]).toEqual([1, 2, 3]);
+    expect(p.step([1, 2], 500)).toBe('shrink'); // 3 hidden or fading: the batch skips it
+    expect([...p.drawn!].sort()).toEqual([1, 2]);
+    expect(p.step([1, 2, 4], 600)).toBe('shrink'); // 4 shown: drawn singly meanwhile
+    expect([...p.drawn!].sort()).toEqual([1, 2]);
+    expect(p.step([1, 2, 4], 999)).toBe('shrink');
+    expect(p.step([1, 2, 4], 1000)).toBe('build'); // settled since 600
+    expect([...p.drawn!].sort()).toEqual([1, 2, 4]);
+    expect(p.step([4, 2, 1], 1100)).toBe('keep');
+    // Back to the batched set after a shrink: kept whole, and the next change settles afresh.
+    expect(p.step([1, 2], 1200)).toBe('shrink');
+    expect(p.step([1, 2, 4], 1300)).toBe('keep');
+    expect(p.drawn!.size).toBe(3);
+    expect(p.step([1, 2], 1400)).toBe('shrink');
+    expect(p.step([1, 2], 1799)).toBe('shrink');
+    expect(p.step([1, 2], 1800)).toBe('build');
+    // Fewer than two of its pieces left: dropped.
+    expect(p.step([2, 7, 8], 1900)).toBe('drop');
     expect(p.hasBatch).toBe(false);
-    expect(p.step([1, 2], 800)).toBe('wait');
-    expect(p.step([1, 2], 900)).toBe('build');
-    expect(p.step([1, 2, 4], 950)).toBe('drop'); // one more shown
-    expect(p.step([1, 2, 5], 960)).toBe('wait'); // still changing: a new settle starts
-    expect(p.step([1, 2, 5], 1300)).toBe('wait');
-    expect(p.step([1, 2, 5], 1360)).toBe('build');
-    expect(p.step([1, 5, 9], 1400)).toBe('drop'); // same size, another member
+    // No time to build: shrunk until there is.
+    const q = new BatchPolicy(400);
+    q.step([1, 2, 3], 0);
+    q.step([1, 2, 3], 400);
+    expect(q.step([1, 2, 5], 500)).toBe('shrink');
+    expect(q.step([1, 2, 5], 900, false)).toBe('shrink');
+    expect(q.step([1, 2, 5], 950)).toBe('build');
   });
 
   it('waits for a frame with time to build; never batches fewer than two', () => {
@@ -241,6 +275,49 @@ describe('a batch in view', () => {
     expect(frame(400)).toEqual({ start: 0, count: 0 });
     expect(calls.length).toBe(1);
     expect(batch.geometry.drawRange, 'reset after each draw').toEqual({ start: 0, count: Infinity });
+  });
+
+  it('a change shrinks the batch: the piece that left draws singly (its span skipped), a new one singly, the rest in the batch', () => {
+    const { renderer, calls } = fakeRenderer(true);
+    // Indices 0-5 the chunk at x 0 and its seam, 6-8 the chunk at 40, 9-11 the chunk at −5.
+    const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
+    pieces[3].position.set(-5, 0, 0);
+    const root = new Group();
+    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const whole = (ms: Mesh[]) => ms.map((mesh) => ({ mesh, group: 'g' }));
+    batches.update(whole(pieces), 0);
+    batches.update(whole(pieces), 500);
+    const batch = root.children[0] as Mesh;
+    root.updateMatrixWorld(true);
+    const camera = new PerspectiveCamera(60, 1, 0.1, 1000);
+    camera.position.set(-3, 0.5, 20);
+    camera.lookAt(-3, 0.5, 0);
+    camera.updateMatrixWorld();
+    const frame = () => {
+      batch.onBeforeRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+      const range = { ...batch.geometry.drawRange };
+      batch.onAfterRender(renderer, null as never, camera, batch.geometry, batch.material as never, null as never);
+      return range;
+    };
+    // In view (−14.5 … 8.5 m): the chunk at −5 (nearest), then the run at 0.
+    expect(frame()).toEqual({ start: 9, count: 3 });
+    expect(calls.at(-1)).toEqual({ counts: [6], offsets: [0], drawCount: 1 });
+    // The seam hidden (or fading) and a new piece shown: the batch stays, without the seam.
+    const newcomer = chunk(0, 1, 0);
+    batches.update(whole([pieces[0], pieces[1], pieces[3], newcomer]), 600);
+    expect([batches.batches, batches.size]).toEqual([1, 3]);
+    expect(root.children[0]).toBe(batch);
+    expect(pieces[2].layers.isEnabled(0)).toBe(true);
+    for (const m of [pieces[0], pieces[1], pieces[3]]) expect(m.layers.isEnabled(BATCHED_LAYER) && !m.layers.isEnabled(0)).toBe(true);
+    expect(newcomer.layers.isEnabled(0)).toBe(true);
+    expect(frame()).toEqual({ start: 9, count: 3 });
+    expect(calls.at(-1)).toEqual({ counts: [3], offsets: [0], drawCount: 1 }); // the chunk at 0 without its seam
+    // Settled: rebuilt with the newcomer.
+    batches.update(whole([pieces[0], pieces[1], pieces[3], newcomer]), 1000);
+    expect([batches.batches, batches.size]).toEqual([1, 4]);
+    expect(root.children[0]).not.toBe(batch);
+    expect(newcomer.layers.isEnabled(BATCHED_LAYER)).toBe(true);
+    expect(pieces[2].layers.isEnabled(0)).toBe(true);
   });
 
   it('draws the nearest run first, and culls by piece into the shadow maps too', () => {
