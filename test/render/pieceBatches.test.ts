@@ -1,7 +1,7 @@
 /** When a group of a planet's still pieces is batched into one draw, and when the batch is dropped (src/render/pieceBatches.ts). */
 import { describe, expect, it } from 'vitest';
 import { BufferAttribute, BufferGeometry, Group, Mesh, OrthographicCamera, PerspectiveCamera, Vector3 } from 'three';
-import { BATCHED_LAYER, BatchPolicy, batchOrder, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
+import { BATCHED_LAYER, BatchPolicy, batchOrder, GROUP_LEVELS, mergePieces, PieceBatches } from '../../src/render/pieceBatches';
 
 describe('BatchPolicy', () => {
   it('batches a set once it has stayed the same for the settle time', () => {
@@ -191,9 +191,12 @@ describe('a batch in view', () => {
     expect(order(chunk(2, 4, 6))).toBeLessThan(order(chunk(2, 4, 6, 'seam')));
     expect(order(chunk(2, 4, 6, 'seam'))).toBeLessThan(order(chunk(2, 4, 7)));
     expect(order(chunk(2, 4, 7))).toBeLessThan(order(chunk(3, 4, 6)));
-    expect(order(chunk(3, 5, 7, 'seam'))).toBe(15);
+    // The last chunk under the ancestor has the last place: 2 per chunk, (2^GROUP_LEVELS)³ chunks.
+    const last = (1 << GROUP_LEVELS) - 1;
+    expect(order(chunk(last, last, last, 'seam'))).toBe(2 * (1 << (3 * GROUP_LEVELS)) - 1);
     // Only the position under the group's ancestor counts.
-    expect(order(chunk(4, 6, 8))).toBe(order(chunk(2, 4, 6)));
+    const g = 1 << GROUP_LEVELS;
+    expect(order(chunk(2 + g, 4 + g, 6 + g))).toBe(order(chunk(2, 4, 6)));
   });
 
   /** What a batch's callbacks use of a renderer: WEBGL_multi_draw or not, its calls recorded. */
