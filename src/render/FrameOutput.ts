@@ -32,6 +32,7 @@ import {
 } from 'three';
 import { Bloom, bloomOutputPass, setOutputBloom } from './bloom';
 import type { BloomGateStats } from './bloomGate';
+import { SubmitPoints, withSubmitPoints } from './submitPoints';
 
 export interface BloomSettings {
   /** How much of the blurred bright light is added back (UnrealBloomPass strength). */
@@ -78,6 +79,8 @@ export class FrameOutput {
   private readonly outputPass = bloomOutputPass();
   private bloomOn: boolean;
   private readonly size = new Vector2();
+  /** The scene handed to the GPU in parts (submitPoints.ts); null without WebGL2's fences. */
+  readonly submitPoints: SubmitPoints | null;
 
   constructor(
     readonly renderer: WebGLRenderer,
@@ -100,6 +103,8 @@ export class FrameOutput {
     const s = options.settings ?? DEFAULT_BLOOM;
     this.bloomPass = this.hdr ? new Bloom(renderer, w, h, s.strength, s.radius, s.threshold) : null;
     this.bloomOn = options.bloom ?? true;
+    const gl = renderer.getContext();
+    this.submitPoints = gl instanceof WebGL2RenderingContext ? new SubmitPoints(gl) : null;
     frameTargets.set(renderer, this.target);
   }
 
@@ -122,8 +127,9 @@ export class FrameOutput {
    * Renders `scene` through the HDR target and bloom into the render target bound now (null = the
    * canvas). `renderer.info.render` afterwards counts the whole frame: the scene, its shadow maps
    * and the post passes. `continuous`: the frame continues the last one (the app's frame loop), so
-   * bloom may go by earlier frames' answer to whether anything is bright enough (bloomGate.ts);
-   * screenshots and thumbnails leave it false.
+   * bloom may go by earlier frames' answer to whether anything is bright enough (bloomGate.ts),
+   * and the scene goes to the GPU in parts (submitPoints.ts); screenshots and thumbnails leave it
+   * false.
    */
   render(scene: Scene, camera: Camera, continuous = false): void {
     const { renderer, target } = this;
@@ -135,7 +141,9 @@ export class FrameOutput {
     info.autoReset = false;
     try {
       renderer.setRenderTarget(target);
-      renderer.render(scene, camera);
+      // The app's frames start on the GPU while the rest is recorded (submitPoints.ts).
+      if (continuous && this.submitPoints) withSubmitPoints(renderer, this.submitPoints, () => renderer.render(scene, camera));
+      else renderer.render(scene, camera);
       setOutputBloom(this.outputPass, this.bloom ? this.bloomPass!.render(renderer, target.texture, continuous) : null);
       // OutputPass draws to the screen or to its write buffer: give it the destination.
       this.outputPass.renderToScreen = destination === null;

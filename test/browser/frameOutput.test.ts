@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { resultPath, useBlankPages } from './harness';
-import type { BloomGateRun } from './pages/frameOutput';
+import type { BloomGateRun, SubmitPointsRun } from './pages/frameOutput';
 
 const pages = useBlankPages();
 const PAGE = '/test/browser/pages/frameOutput.ts';
@@ -55,4 +55,15 @@ it('bloom gate: frames with nothing over the threshold skip the blur chain (the 
   const screenshot = r.frames[16];
   expect(screenshot.continuous).toBe(false);
   expect(screenshot.overLimb, 'a render that does not continue the frames before it always blooms').toBeGreaterThan(15);
+});
+
+it('submit points: an app frame goes to the GPU in parts and draws the same image as a screenshot’s; the renderer is as before', async () => {
+  const page = await pages.open();
+  const r: SubmitPointsRun = await page.evaluate(async ([path]) => (await srImport(path)).submitPoints(), [PAGE] as const);
+  console.log(`submit points: ${r.submitsContinuous} in the app frame, ${r.submitsOther} in the screenshot; max |Δ| ${r.maxDiff}; ${r.covered} px covered`);
+  expect(r.submitsContinuous, 'sixty-odd draws: submit points at 12, 24 and 36 (at most three)').toBe(3);
+  expect(r.submitsOther).toBe(0);
+  expect(r.covered).toBeGreaterThan(2000);
+  expect(r.maxDiff, 'a render pass split in two draws the same pixels').toBe(0);
+  expect(r.restored).toBe(true);
 });

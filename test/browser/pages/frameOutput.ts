@@ -2,7 +2,7 @@
  * Page-side set-up for test/browser/frameOutput.test.ts: the sun's disc half hidden behind a black
  * sphere, drawn through the app's FrameOutput with bloom on and off, at a small size.
  */
-import { DepthTexture, FloatType, Mesh, MeshBasicMaterial, PerspectiveCamera, RGBFormat, Scene, SphereGeometry, UnsignedInt101111Type, Vector2, WebGLRenderTarget } from 'three';
+import { AmbientLight, BoxGeometry, DepthTexture, FloatType, Mesh, MeshBasicMaterial, MeshStandardMaterial, PerspectiveCamera, RGBFormat, Scene, SphereGeometry, UnsignedInt101111Type, Vector2, WebGLRenderTarget } from 'three';
 import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
 import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
 import { createRenderer } from '../../../src/app/renderer';
@@ -216,3 +216,49 @@ export async function bloomGate(): Promise<BloomGateRun> {
   }
 }
 
+
+export interface SubmitPointsRun {
+  /** Submit points over one continuous frame, and over one that is not. */
+  submitsContinuous: number;
+  submitsOther: number;
+  /** Largest |Δ| (0–255) between the continuous frame and the other. */
+  maxDiff: number;
+  /** Whether the renderer's renderBufferDirect is its own again afterwards. */
+  restored: boolean;
+  /** Pixels the boxes cover in the frame (the comparison is not of an empty frame). */
+  covered: number;
+}
+
+/** Sixty lit boxes in front of the sun's sphere, drawn as an app frame (continuous: submit points) and as a screenshot (none). */
+export function submitPoints(): SubmitPointsRun {
+  const { renderer, output, scene, sun, camera, read, dispose } = sunScene();
+  const box = new BoxGeometry(3, 3, 3);
+  const material = new MeshStandardMaterial({ color: 0x8899aa, roughness: 0.6 });
+  try {
+    output.bloom = false;
+    for (let i = 0; i < 60; i++) {
+      const m = new Mesh(box, material);
+      m.position.set(((i % 10) - 4.5) * 8, (Math.floor(i / 10) - 2.5) * 6, -90 + (i % 7));
+      m.rotation.set(i * 0.3, i * 0.7, 0);
+      scene.add(m);
+    }
+    scene.add(new AmbientLight(0xffffff, 0.3));
+    const direct = renderer.renderBufferDirect;
+    const points = output.submitPoints!;
+    const before = points.submits;
+    output.render(scene, camera);
+    const other = read();
+    const submitsOther = points.submits - before;
+    output.render(scene, camera, true);
+    const continuous = read();
+    let maxDiff = 0, covered = 0;
+    for (let i = 0; i < other.length; i++) maxDiff = Math.max(maxDiff, Math.abs(other[i] - continuous[i]));
+    for (let i = 0; i < other.length; i += 4) if (other[i] + other[i + 1] + other[i + 2] > 30) covered++;
+    return { submitsContinuous: points.submits - before - submitsOther, submitsOther, maxDiff, restored: renderer.renderBufferDirect === direct, covered };
+  } finally {
+    box.dispose();
+    material.dispose();
+    sun.visible = true;
+    dispose();
+  }
+}
