@@ -83,8 +83,8 @@ export function drawnRange(spans: readonly BatchSpan[], matrixWorld: Matrix4, ca
 /**
  * The spans in `camera`'s view as runs of neighbours, nearest run first (written into `out`,
  * returned). Nearest first because a batch is one object to three's front-to-back sort: the runs'
- * own order is what keeps early depth rejection working inside a group (larger groups drew more
- * hidden pixels without it).
+ * order is what lets early depth rejection work inside a group as it does between objects (on the
+ * H100 at 20 m the GPU time did not move measurably either way; on a GPU bound by pixels it would).
  */
 export function visibleRuns(spans: readonly BatchSpan[], matrixWorld: Matrix4, camera: Camera, out: DrawRuns): DrawRuns {
   const f = cameraFrustum(camera);

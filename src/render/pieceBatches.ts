@@ -12,11 +12,12 @@
  * new pieces draw singly, so the frame never shows a stale piece; once the set has stayed the same
  * for {@link SETTLE_MS} it is batched again, at most {@link BUILD_BUDGET_MS} of merging a frame.
  * Where a batch cannot skip pieces (no WEBGL_multi_draw) a change drops it and all its pieces draw
- * singly until then. A camera in flight at 200 m/s over planet 4 at 300 m drew ~700 calls a frame
- * when a change dropped the whole group; a still or slow camera draws a few dozen for the planet. A batched piece moves to layer
- * {@link BATCHED_LAYER}, which neither the camera nor the shadow maps draw (its own `visible` stays
- * the streaming's), and is raycast as before (the raycasters test every layer); a batch itself is
- * not raycast.
+ * singly until then. A camera in flight at 200 m/s over planet 4 at 300 m drew 700–900 calls a
+ * frame on the H100 when a change dropped the whole group (620 shrinking instead: most single
+ * pieces in flight are new or fading ones); a still or slow camera draws a few dozen for the
+ * planet. A batched piece moves to layer {@link BATCHED_LAYER}, which neither the camera nor the
+ * shadow maps draw (its own `visible` stays the streaming's), and is raycast as before (the
+ * raycasters test every layer); a batch itself is not raycast.
  *
  * Positions: a batch sits at its first piece's origin, the others' float32 positions made relative
  * to it in doubles. float32 keeps ~1e-7 of the distance from that origin, and a group spans 2^
