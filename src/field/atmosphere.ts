@@ -62,3 +62,40 @@ export function transmittanceToTop(a: AtmosphereSpec, radiusM: number, cosZenith
   }
   return depth.map((d) => Math.exp(-d)) as Vec3;
 }
+
+/**
+ * A planet's sea (issue 41): not part of the field but a second drawn surface, the sphere of
+ * `radiusM` around the planet's center wherever the ground is below it. Colours are linear RGB.
+ */
+export interface SeaSpec {
+  /** Sea level: radius from the planet's center, metres. */
+  radiusM: number;
+  /** Water colour over shallow ground (what the ground shows through a few metres of it). */
+  shallow: Vec3;
+  /** Colour of deep water, looking straight down. */
+  deep: Vec3;
+  /** Depth (m) over which the ground's colour fades into `deep` (e-folding). */
+  clarityM: number;
+}
+
+/**
+ * A planet's cloud layer (issue 41): a shell of the atmosphere at `radiusM`, its cover a seeded
+ * noise of feature size `featureM` that drifts with scene time (`driftMps` metres a second along
+ * the planet's east), frozen with `t=`. Lit by the atmosphere's sun.
+ */
+export interface CloudSpec {
+  /** Radius of the layer from the planet's center, metres. */
+  radiusM: number;
+  /** Share of the sky covered, 0–1. */
+  coverage: number;
+  /** The size of the largest cloud systems, metres. */
+  featureM: number;
+  /** Peak opacity of a thick cloud, 0–1. */
+  opacity: number;
+  /** Linear RGB albedo of the cloud tops (white, ochre dust, grey ash). */
+  colour: Vec3;
+  /** Unsigned 32-bit seed of the cover pattern. */
+  seed: number;
+  /** Drift speed along the planet's east, metres per second of scene time. */
+  driftMps: number;
+}

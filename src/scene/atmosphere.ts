@@ -17,26 +17,29 @@
  *   zenith blue when the sun is low.
  */
 import { Prng } from '../field/prng';
-import type { AtmosphereKind, AtmosphereSpec } from '../field/atmosphere';
+import type { AtmosphereKind, AtmosphereSpec, CloudSpec } from '../field/atmosphere';
 import type { Vec3 } from '../field/recipe';
+import { ATMOSPHERE_SALT, ATMOSPHERE_SHARE, type AirKind, type PlanetClass } from './planetClasses';
 
 /** Earth's Rayleigh optical depth straight up, per channel (Hillaire's coefficients × 8 km). */
 const EARTH_RAYLEIGH_ZENITH: Vec3 = [5.802e-6 * 8e3, 13.558e-6 * 8e3, 33.1e-6 * 8e3];
 /** Earth's ozone absorption per metre at its peak (Hillaire). */
 const EARTH_OZONE: Vec3 = [0.65e-6, 1.881e-6, 0.085e-6];
-/** Share of planets with an atmosphere. */
-const ATMOSPHERE_SHARE = 0.65;
 /** The atmosphere's top, in Rayleigh scale heights above the bottom (Earth: 100 km / 8 km). */
 const TOP_SCALE_HEIGHTS = 12;
 
 /**
  * The atmosphere of planet `seed` of base radius `radiusM` whose terrain reaches down to
- * `lowestM` (null: airless). A stream of its own, so the planet's recipe (and its hashes) do not move.
+ * `lowestM` (null: airless). A stream of its own, so the planet's recipe (and its hashes) do not
+ * move. `air` is what the planet's class gives it (planetClasses.ts `planetAir`); without it, what
+ * the seed draws. The medium's numbers are drawn the same either way.
  */
-export function planetAtmosphere(seed: number, radiusM: number, lowestM = radiusM): AtmosphereSpec | null {
-  const prng = new Prng((seed ^ 0xa7305ee1) >>> 0);
-  if (prng.next() >= ATMOSPHERE_SHARE) return null;
-  const kind: AtmosphereKind = prng.next() < 0.7 ? 'clear' : 'hazy';
+export function planetAtmosphere(seed: number, radiusM: number, lowestM = radiusM, air?: AirKind): AtmosphereSpec | null {
+  const prng = new Prng((seed ^ ATMOSPHERE_SALT) >>> 0);
+  const hasAir = prng.next() < ATMOSPHERE_SHARE;
+  const drawn: AtmosphereKind = prng.next() < 0.7 ? 'clear' : 'hazy';
+  if (air === 'none' || (air === undefined && !hasAir)) return null;
+  const kind: AtmosphereKind = air ?? drawn;
   const hR = Math.min(8000, Math.max(700, 8000 * Math.sqrt(radiusM / 6.36e6)));
   const density = prng.range(0.7, 1.8);
   // A seeded tint of the scattering spectrum (a little greener or more violet than Earth's).
@@ -73,5 +76,33 @@ export function planetAtmosphere(seed: number, radiusM: number, lowestM = radius
     absorptionCenterM: 3.1 * hR,
     absorptionHalfWidthM,
     groundAlbedo: kind === 'hazy' ? [0.35, 0.25, 0.18] : [0.3, 0.3, 0.3],
+  };
+}
+
+/**
+ * The cloud layer of a planet with air (issue 41): ocean worlds are the cloudiest, deserts nearly
+ * clear, hazy volcanic worlds carry grey ash. The layer sits about one Rayleigh scale height over
+ * the mean ground (Earth: cumulus at 1–2 km, H = 8 km), at least 1.5 km over it (so hills do not
+ * all pierce it) and under the atmosphere's top. Null for airless planets.
+ */
+export function planetClouds(seed: number, cls: PlanetClass, atmosphere: AtmosphereSpec | null, meanRadiusM: number, reliefM: number): CloudSpec | null {
+  if (!atmosphere) return null;
+  const prng = new Prng((seed ^ 0x5c10d5e7) >>> 0);
+  const cover: Record<PlanetClass, [number, number]> = {
+    moon: [0, 0], desert: [0.05, 0.15], alpine: [0.35, 0.55], ocean: [0.45, 0.65], ice: [0.2, 0.4], volcanic: [0.25, 0.45], karst: [0.3, 0.5],
+  };
+  const [lo, hi] = cover[cls];
+  if (hi === 0) return null;
+  const hR = atmosphere.rayleighScaleHeightM;
+  const altitude = Math.min(Math.max(1.5e3, 0.4 * reliefM, prng.range(0.7, 1.1) * hR), 0.5 * (atmosphere.topRadiusM - meanRadiusM));
+  const colour: Vec3 = cls === 'volcanic' ? [0.32, 0.31, 0.3] : atmosphere.kind === 'hazy' ? [0.8, 0.68, 0.52] : [0.9, 0.9, 0.92];
+  return {
+    radiusM: meanRadiusM + altitude,
+    coverage: prng.range(lo, hi),
+    featureM: Math.min(2e6, Math.max(20e3, 0.35 * meanRadiusM)) * prng.range(0.8, 1.2),
+    opacity: cls === 'desert' ? 0.55 : 0.85,
+    colour,
+    seed: prng.seed(),
+    driftMps: prng.range(4, 12),
   };
 }

@@ -3,7 +3,10 @@
  * A function of what generates the recipe, so scenes that show the same body share it.
  */
 
-/** The body id of a generated recipe: `asteroid:<seed>` or `planet:<seed>`. */
-export function bodyId(generator: 'asteroid' | 'planet', seed: number): string {
-  return `${generator}:${seed >>> 0}`;
+/**
+ * The body id of a generated recipe: `asteroid:<seed>` or `planet:<seed>`; a planet drawn as a
+ * class other than its seed's (`class=` in the URL) is `planet:<seed>:<class>`.
+ */
+export function bodyId(generator: 'asteroid' | 'planet', seed: number, variant?: string): string {
+  return variant ? `${generator}:${seed >>> 0}:${variant}` : `${generator}:${seed >>> 0}`;
 }

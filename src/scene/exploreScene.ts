@@ -12,7 +12,7 @@
 import { recipeBounds } from '../field/bounds';
 import type { FieldRecipe, Vec3 } from '../field/recipe';
 import type { AsteroidFieldSpec } from './asteroidField';
-import { planetRecipe } from './planets';
+import { planetWorld, type PlanetWorld } from './planets';
 
 /** Distance of the planet's center from the field's center, in planet radii. */
 export const PLANET_DISTANCE_RADII = 4;
@@ -20,6 +20,8 @@ export const PLANET_DISTANCE_RADII = 4;
 export const PLANET_ASIDE_RAD = 0.32;
 
 export interface ExplorePlanetSpec {
+  /** The planet of the seed (its class, sea, air). */
+  world: PlanetWorld;
   recipe: FieldRecipe;
   /** Bounding radius of the recipe, metres. */
   radiusM: number;
@@ -44,7 +46,8 @@ export function heroCamera(field: AsteroidFieldSpec): { position: Vec3; target: 
 
 /** The explore scene of a seed: its asteroid field and its planet, placed. */
 export function explorePlanet(seed: number, field: AsteroidFieldSpec): ExplorePlanetSpec {
-  const recipe = planetRecipe(seed);
+  const world = planetWorld(seed);
+  const recipe = world.recipe;
   const bounds = recipeBounds(recipe);
   const radiusM = bounds.sphereRadiusM;
   const cam = heroCamera(field);
@@ -60,6 +63,7 @@ export function explorePlanet(seed: number, field: AsteroidFieldSpec): ExplorePl
   // The recipe's sphere center is the origin for planetRecipe; keep any offset it may carry.
   const bc = bounds.sphereCenter;
   return {
+    world,
     recipe,
     radiusM,
     centerM: [dir[0] * distanceM - bc[0], dir[1] * distanceM - bc[1], dir[2] * distanceM - bc[2]],

@@ -1,71 +1,264 @@
 /**
- * Seed → planet FieldRecipe: a sphere of radius 50 km – 6000 km (log-uniform) with
- * continents (low-frequency fbm), ridged mountains, canyons (ridged noise with negative
- * amplitude: the crests become narrow trenches), a crater field, a small domain warp for
- * overhangs, and caves: a thin shell that follows the terrain a little below the surface,
- * broken into pockets by noise and carved out of the body.
+ * Seed → planet (issue 41): a radius of 50 km – 6000 km (log-uniform), a class
+ * (planetClasses.ts) and the class's FieldRecipe, with its sea level where it has water.
  *
- * Precision: the JS back end is double precision everywhere. The GLSL back end gets
- * body-local float32 positions, whose spacing at 6000 km is 0.5 m; noise inputs at the
- * highest frequencies (cave noise, ~1/300 m) then carry ~2e-3 of a cycle of error. That is
- * far inside the parity tolerance (1e-4 of the radius = 600 m) but too coarse for
- * metre-scale shading near the surface; the sampling passes should evaluate chunk-local
- * positions with a double-single origin (a later issue, see docs/recipes.md).
+ * Every class builds its relief from **absolute wavelengths**, not fractions of the radius: a
+ * ladder of noise layers from continents and basins (~1,200 km, or the planet's own size when
+ * smaller) through ranges (~100 km), valleys (~10 km), hills and cliffs (~1 km), outcrops
+ * (~100 m) and rocks (~10 m) down to the ground's last metres, each band's height a share of its
+ * wavelength (its `slope`). So a 60 km moon and a 6,000 km planet both have something to see from
+ * 400 m, and from 3 m. The LOD's band limit (src/field/bandLimit.ts) drops the octaves a level's
+ * cells cannot carry, so the fine bands cost only near the ground.
+ *
+ * Two classes show what only a volume mesher can (docs/recipes.md, "Planet classes"):
+ * - **karst**: a rock band a few tens of metres over the ground, cut by 3-D noise into pillars,
+ *   arches and overhanging ledges, and a cave sheet under the ground whose pockets breach it
+ *   (sinkholes and cave mouths with rock above);
+ * - **volcanic**: lava tubes (the same sheet, narrower and closer under the crust) and
+ *   overhanging flow fronts.
+ * Both are shells that follow the terrain with the terrain's own modifiers, so the JS back end
+ * evaluates the terrain once for all three (compileJs.ts's shared modifiers).
+ *
+ * Precision: the JS back end is double precision everywhere. The GLSL back end gets body-local
+ * float32 positions (0.5 m apart at 6000 km): the planet's GPU sampling is used only for levels
+ * whose cells are ≥ 128 float32 ulps of the radius (src/workers/planetGpuSamples.ts); finer levels
+ * sample in JS.
  */
+import { compileToJs } from '../field/compileJs';
 import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
-import type { FieldNode, FieldRecipe, NoiseLayer } from '../field/recipe';
+import type { CraterField, DomainWarp, FieldNode, FieldRecipe, NoiseKind, NoiseLayer } from '../field/recipe';
+import type { SeaSpec } from '../field/atmosphere';
+import { planetAir, planetClassOf, type AirKind, type PlanetClass } from './planetClasses';
 
 export const PLANET_RADIUS_MIN_M = 50e3;
 export const PLANET_RADIUS_MAX_M = 6000e3;
 
-function layer(prng: Prng, kind: NoiseLayer['kind'], frequency: number, octaves: number, amplitude: number, gain = 0.5): NoiseLayer {
-  return { kind, seed: prng.seed(), frequency, octaves, lacunarity: 2, gain, amplitude };
+/** One band of a class's relief ladder. */
+interface Band {
+  kind: NoiseKind;
+  /** The first octave's wavelength, metres (capped at 1.5 radii: a planet has nothing longer). */
+  wavelengthM: number;
+  octaves: number;
+  /** Height of the band as a share of its wavelength (amplitude = slope × wavelength); < 0 carves. */
+  slope: number;
+  gain?: number;
+  lacunarity?: number;
 }
 
-/** Seed → planet recipe (body-local metres, centered at the origin). */
-export function planetRecipe(seed: number): FieldRecipe {
+/** A planet of a class: its recipe and what is drawn beside the field. */
+export interface PlanetWorld {
+  seed: number;
+  planetClass: PlanetClass;
+  /** The air the class and the seed give it (src/scene/atmosphere.ts makes the medium). */
+  air: AirKind;
+  recipe: FieldRecipe;
+  /** The terrain sphere's radius, metres. */
+  meanRadiusM: number;
+  /** About its lowest ground (every layer at its deepest), metres. */
+  lowestM: number;
+  /** Its sea, or null. */
+  sea: SeaSpec | null;
+}
+
+function layer(prng: Prng, radiusM: number, b: Band): NoiseLayer {
+  const wavelength = Math.min(b.wavelengthM, 1.5 * radiusM);
+  return {
+    kind: b.kind,
+    seed: prng.seed(),
+    frequency: 1 / wavelength,
+    octaves: b.octaves,
+    lacunarity: b.lacunarity ?? 2,
+    gain: b.gain ?? 0.5,
+    amplitude: b.slope * wavelength * prng.range(0.8, 1.25),
+  };
+}
+
+/** The ladders: up to 8 bands per class (a node's limit), longest first. */
+const LADDERS: Record<PlanetClass, Band[]> = {
+  moon: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.0025 },
+    { kind: 'billow', wavelengthM: 60e3, octaves: 5, slope: -0.006 },
+    { kind: 'fbm', wavelengthM: 12e3, octaves: 4, slope: 0.006 },
+    { kind: 'billow', wavelengthM: 1.5e3, octaves: 5, slope: -0.01 },
+    { kind: 'fbm', wavelengthM: 150, octaves: 3, slope: 0.015 },
+    { kind: 'billow', wavelengthM: 24, octaves: 3, slope: -0.02 },
+    { kind: 'fbm', wavelengthM: 6, octaves: 2, slope: 0.02 },
+  ],
+  desert: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.002 },
+    { kind: 'ridged', wavelengthM: 60e3, octaves: 5, slope: -0.008, gain: 0.45 },
+    { kind: 'fbm', wavelengthM: 20e3, octaves: 4, slope: 0.012 },
+    { kind: 'fbm', wavelengthM: 2e3, octaves: 3, slope: 0.02 },
+    { kind: 'ridged', wavelengthM: 300, octaves: 3, slope: 0.04 },
+    { kind: 'billow', wavelengthM: 40, octaves: 3, slope: 0.012 },
+    { kind: 'fbm', wavelengthM: 6, octaves: 2, slope: 0.015 },
+  ],
+  alpine: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 5, slope: 0.003 },
+    { kind: 'ridged', wavelengthM: 150e3, octaves: 6, slope: 0.02 },
+    { kind: 'ridged', wavelengthM: 30e3, octaves: 4, slope: -0.008, gain: 0.45 },
+    { kind: 'fbm', wavelengthM: 3e3, octaves: 4, slope: 0.02 },
+    { kind: 'ridged', wavelengthM: 300, octaves: 4, slope: 0.04 },
+    { kind: 'fbm', wavelengthM: 20, octaves: 3, slope: 0.04 },
+  ],
+  ocean: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 6, slope: 0.004 },
+    { kind: 'ridged', wavelengthM: 100e3, octaves: 5, slope: 0.01 },
+    { kind: 'fbm', wavelengthM: 8e3, octaves: 4, slope: 0.01 },
+    { kind: 'billow', wavelengthM: 600, octaves: 4, slope: 0.02 },
+    { kind: 'fbm', wavelengthM: 40, octaves: 3, slope: 0.02 },
+    { kind: 'fbm', wavelengthM: 5, octaves: 2, slope: 0.02 },
+  ],
+  ice: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.0015 },
+    { kind: 'ridged', wavelengthM: 80e3, octaves: 5, slope: 0.004 },
+    { kind: 'ridged', wavelengthM: 3e3, octaves: 4, slope: -0.02, gain: 0.4, lacunarity: 2.3 },
+    { kind: 'ridged', wavelengthM: 400, octaves: 3, slope: 0.015 },
+    { kind: 'ridged', wavelengthM: 40, octaves: 3, slope: -0.12, gain: 0.4 },
+    { kind: 'fbm', wavelengthM: 6, octaves: 2, slope: 0.01 },
+  ],
+  volcanic: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.003 },
+    { kind: 'ridged', wavelengthM: 20e3, octaves: 5, slope: 0.006 },
+    { kind: 'billow', wavelengthM: 1.5e3, octaves: 4, slope: 0.015 },
+    { kind: 'fbm', wavelengthM: 250, octaves: 3, slope: 0.03 },
+    { kind: 'ridged', wavelengthM: 30, octaves: 3, slope: 0.05 },
+    { kind: 'fbm', wavelengthM: 4, octaves: 2, slope: 0.03 },
+  ],
+  karst: [
+    { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.002 },
+    { kind: 'ridged', wavelengthM: 100e3, octaves: 5, slope: 0.008 },
+    { kind: 'fbm', wavelengthM: 5e3, octaves: 4, slope: 0.02 },
+    { kind: 'billow', wavelengthM: 500, octaves: 4, slope: 0.04 },
+    { kind: 'fbm', wavelengthM: 30, octaves: 3, slope: 0.03 },
+    { kind: 'fbm', wavelengthM: 5, octaves: 2, slope: 0.03 },
+  ],
+};
+
+/** Large craters per class (the recipe's crater field; the smaller ones are in the ladder). */
+function craterField(prng: Prng, cls: PlanetClass, r: number): CraterField | undefined {
+  const base = { seed: prng.seed(), center: [0, 0, 0] as [number, number, number], sphereRadius: r };
+  switch (cls) {
+    case 'moon':
+      return { ...base, count: 200, radiusMin: 0.004 * r, radiusMax: 0.1 * r, sizeExponent: 1.6, depth: 0.12, rimHeight: 0.035, ejectaFalloff: 1.2 };
+    case 'ice':
+      return { ...base, count: 40, radiusMin: 0.003 * r, radiusMax: 0.04 * r, sizeExponent: 2, depth: 0.05, rimHeight: 0.015, ejectaFalloff: 1 };
+    case 'volcanic':
+      // Shield volcanoes: a high rim over a shallow caldera, flanks three radii wide.
+      return { ...base, count: 36, radiusMin: Math.min(4e3, 0.02 * r), radiusMax: Math.min(40e3, 0.08 * r), sizeExponent: 1.5, depth: 0.04, rimHeight: 0.09, ejectaFalloff: 3 };
+    case 'desert':
+      return { ...base, count: 24, radiusMin: 0.003 * r, radiusMax: 0.03 * r, sizeExponent: 2, depth: 0.06, rimHeight: 0.02, ejectaFalloff: 1 };
+    default:
+      return undefined;
+  }
+}
+
+/** The volume features of the karst and volcanic classes (lengths in metres). */
+const VOLUMES = {
+  karst: { bandHeightM: 34, bandThicknessM: 12, bandNoiseM: 26, bandWavelengthM: 90, caveDepthM: 22, caveThicknessM: 6, caveNoiseM: 26, caveWavelengthM: 70 },
+  volcanic: { bandHeightM: 14, bandThicknessM: 5, bandNoiseM: 9, bandWavelengthM: 60, caveDepthM: 14, caveThicknessM: 4, caveNoiseM: 16, caveWavelengthM: 110 },
+} as const;
+
+/** Seed (and optionally a class other than the seed's) → the planet. */
+export function planetWorld(seed: number, planetClass?: PlanetClass): PlanetWorld {
   const prng = new Prng(seed);
   const r = prng.logRange(PLANET_RADIUS_MIN_M, PLANET_RADIUS_MAX_M);
-  const continents = layer(prng, 'fbm', prng.range(1, 2) / r, 7, r * prng.range(0.003, 0.005));
-  const mountains = layer(prng, 'ridged', prng.range(4, 7) / r, 8, r * prng.range(0.0015, 0.003));
-  const canyons = layer(prng, 'ridged', prng.range(2, 4) / r, 4, -r * prng.range(0.0006, 0.0012), 0.4);
-  const craters = {
-    seed: prng.seed(), count: prng.intRange(30, 90), center: [0, 0, 0] as [number, number, number], sphereRadius: r,
-    radiusMin: 0.004 * r, radiusMax: 0.05 * r, sizeExponent: 2, depth: 0.06, rimHeight: 0.02, ejectaFalloff: 1,
+  const cls = planetClass ?? planetClassOf(seed);
+  const air = planetAir(seed, cls);
+  const noise = LADDERS[cls].map((b) => layer(prng, r, b));
+  const craters = craterField(prng, cls, r);
+  const warpWavelength = Math.min(40e3, 0.5 * r);
+  const warp: DomainWarp = { seed: prng.seed(), frequency: 1 / warpWavelength, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: 0.04 * warpWavelength };
+  const terrain = (radius: number): FieldNode => ({ type: 'sphere', radius, noise, ...(craters ? { craters } : {}), warp });
+  let root: FieldNode = terrain(r);
+  if (cls === 'karst' || cls === 'volcanic') {
+    const v = VOLUMES[cls];
+    const band: FieldNode = {
+      type: 'shell',
+      thickness: v.bandThicknessM,
+      child: terrain(r + v.bandHeightM),
+      noise: [{ kind: 'fbm', seed: prng.seed(), frequency: 1 / v.bandWavelengthM, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: v.bandNoiseM }],
+    };
+    const caves: FieldNode = {
+      type: 'shell',
+      thickness: v.caveThicknessM,
+      child: terrain(r - v.caveDepthM),
+      noise: [{ kind: 'fbm', seed: prng.seed(), frequency: 1 / v.caveWavelengthM, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: v.caveNoiseM }],
+    };
+    root = {
+      type: 'smoothSubtraction',
+      blend: 0.4 * v.caveThicknessM,
+      children: [{ type: 'smoothUnion', blend: 0.5 * v.bandThicknessM, children: [root, band] }, caves],
+    };
+  }
+  const recipe = parseRecipe({ version: 1, name: `planet ${seed >>> 0} ${cls}`, root, brushes: [] });
+  const { lowestM } = planetGround(recipe);
+  return { seed, planetClass: cls, air, recipe, meanRadiusM: r, lowestM, sea: planetSea(prng, cls, recipe, r) };
+}
+
+/** Seed → planet recipe (body-local metres, centered at the origin); `planetClass` overrides the seed's. */
+export function planetRecipe(seed: number, planetClass?: PlanetClass): FieldRecipe {
+  return planetWorld(seed, planetClass).recipe;
+}
+
+/** Sea colours (linear RGB): turquoise shallows over dark blue. */
+const SEA_SHALLOW: [number, number, number] = [0.05, 0.3, 0.32];
+const SEA_DEEP: [number, number, number] = [0.004, 0.025, 0.06];
+
+/**
+ * The sea of an ocean world (about 62 % of its ground under water) and of some alpine worlds (a
+ * fifth, in the basins). Sea level is a quantile of the terrain's height over 512 directions
+ * (a Fibonacci sphere): the height at radius R is −field(R·dir) to first order.
+ */
+function planetSea(prng: Prng, cls: PlanetClass, recipe: FieldRecipe, r: number): SeaSpec | null {
+  const share = cls === 'ocean' ? prng.range(0.55, 0.7) : cls === 'alpine' ? prng.range(0.15, 0.3) : 0;
+  if (share === 0) return null;
+  const { craters: _craters, ...terrain } = groundTerrain(recipe.root);
+  const field = compileToJs(parseRecipe({ version: 1, root: terrain, brushes: [] }));
+  const n = 512;
+  const heights = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = 1 - (2 * (i + 0.5)) / n;
+    const s = Math.sqrt(1 - y * y);
+    const a = i * Math.PI * (3 - Math.sqrt(5));
+    heights[i] = -field(r * s * Math.cos(a), r * y, r * s * Math.sin(a));
+  }
+  heights.sort();
+  const level = heights[Math.min(n - 1, Math.floor(share * n))];
+  const tint = prng.range(0.8, 1.2);
+  return {
+    radiusM: r + level,
+    shallow: [SEA_SHALLOW[0] * tint, SEA_SHALLOW[1], SEA_SHALLOW[2] / tint],
+    deep: SEA_DEEP,
+    clarityM: prng.range(6, 14),
   };
-  const caveDepthM = Math.min(Math.max(5e-5 * r, 20), 400);
-  const warp = { seed: prng.seed(), frequency: 1 / (10 * caveDepthM), octaves: 3, lacunarity: 2, gain: 0.5, amplitude: caveDepthM };
-  const terrain = (radius: number): FieldNode => ({
-    type: 'sphere',
-    radius,
-    noise: [continents, mountains, canyons],
-    craters,
-    warp,
-  });
-  const thickness = 0.35 * caveDepthM;
-  const caves: FieldNode = {
-    type: 'shell',
-    thickness,
-    child: terrain(r - caveDepthM),
-    noise: [layer(prng, 'fbm', 1 / (1.5 * caveDepthM), 3, -1.8 * thickness)],
-  };
-  return parseRecipe({
-    version: 1,
-    name: `planet ${seed >>> 0}`,
-    root: { type: 'smoothSubtraction', blend: 0.2 * caveDepthM, children: [terrain(r), caves] },
-    brushes: [],
-  });
+}
+
+/** The terrain sphere of a planet recipe: the first child down from the root. */
+function groundTerrain(root: FieldNode): FieldNode & { type: 'sphere' } {
+  let node: FieldNode = root;
+  for (let depth = 0; depth < 8; depth++) {
+    if (node.type === 'sphere') return node;
+    if ('children' in node) node = node.children[0];
+    else if ('child' in node) node = node.child;
+    else break;
+  }
+  throw new Error('not a planet recipe (no terrain sphere)');
 }
 
 /**
  * The mean radius of a {@link planetRecipe} planet and about its lowest ground (every noise layer
  * and the deepest crater at their deepest), metres: where its atmosphere starts (atmosphere.ts).
+ * The terrain sphere is the first child down from the root.
  */
 export function planetGround(recipe: FieldRecipe): { meanRadiusM: number; lowestM: number } {
-  const root = recipe.root;
-  const terrain = root.type === 'smoothSubtraction' ? root.children[0] : root;
-  if (terrain.type !== 'sphere') throw new Error(`planetGround: ${recipe.name ?? 'recipe'} is not a planet recipe (no terrain sphere)`);
+  let terrain: FieldNode & { type: 'sphere' };
+  try {
+    terrain = groundTerrain(recipe.root);
+  } catch {
+    throw new Error(`planetGround: ${recipe.name ?? 'recipe'} is not a planet recipe (no terrain sphere)`);
+  }
   let relief = 0;
   for (const n of terrain.noise ?? []) relief += Math.abs(n.amplitude);
   if (terrain.craters) relief += terrain.craters.depth * terrain.craters.radiusMax;

@@ -13,9 +13,10 @@ import type { FieldRecipe, Vec3 } from '../field/recipe';
 import { asteroidFieldSpec, singleAsteroidSpec, type AsteroidFieldSpec } from './asteroidField';
 import { bodyId } from './bodyId';
 import { explorePlanet, heroCamera } from './exploreScene';
-import type { AtmosphereSpec } from '../field/atmosphere';
-import { planetAtmosphere } from './atmosphere';
-import { planetGround, planetRecipe } from './planets';
+import type { AtmosphereSpec, CloudSpec, SeaSpec } from '../field/atmosphere';
+import { planetAtmosphere, planetClouds } from './atmosphere';
+import { planetWorld, type PlanetWorld } from './planets';
+import { planetClassOf, type PlanetClass } from './planetClasses';
 
 /** What a URL mode shows: the explore scene (asteroid field + planet), one asteroid, one planet. */
 export type SceneKind = 'explore' | 'asteroid' | 'planet';
@@ -29,8 +30,20 @@ export interface ScenePlanet {
   radiusM: number;
   /** World position of the planet's center (the recipe is body-local around it), metres. */
   centerM: Vec3;
+  /** Its class (src/scene/planetClasses.ts): the seed's, or the one `class=` asked for. */
+  planetClass: PlanetClass;
   /** Its atmosphere (src/scene/atmosphere.ts); null: airless. */
   atmosphere: AtmosphereSpec | null;
+  /** Its sea (drawn beside the field), or null. */
+  sea: SeaSpec | null;
+  /** Its cloud layer, or null. */
+  clouds: CloudSpec | null;
+}
+
+/** What a scene may be asked for beyond its seed and kind. */
+export interface SceneOptions {
+  /** Draw the planet as this class instead of its seed's (`class=`; the seed still decides the rest). */
+  planetClass?: PlanetClass;
 }
 
 export interface SceneSpec {
@@ -54,18 +67,18 @@ export interface SceneSpec {
  */
 const PLANET_SUN: Vec3 = normalize([0.9, 0.35, -0.25]);
 
-export function sceneSpec(seed: number, kind: SceneKind): SceneSpec {
+export function sceneSpec(seed: number, kind: SceneKind, options: SceneOptions = {}): SceneSpec {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`scene seed must be an integer in [0, 2^32), got ${seed}`);
   if (kind === 'planet') {
-    const recipe = planetRecipe(seed);
-    const radiusM = recipeBounds(recipe).sphereRadiusM;
+    const world = planetWorld(seed, options.planetClass);
+    const radiusM = recipeBounds(world.recipe).sphereRadiusM;
     return {
       seed,
       kind,
       sunDirection: PLANET_SUN,
       skySeed: seed,
       asteroids: null,
-      planet: { id: bodyId('planet', seed), seed, recipe, radiusM, centerM: [0, 0, 0], atmosphere: atmosphereOf(seed, recipe) },
+      planet: scenePlanet(world, radiusM, [0, 0, 0], options),
       // Three radii out, the sunlit limb in view.
       camera: { position: [0.9 * radiusM, 0.6 * radiusM, 2.8 * radiusM], target: [0, 0, 0] },
     };
@@ -78,16 +91,26 @@ export function sceneSpec(seed: number, kind: SceneKind): SceneSpec {
     sunDirection: asteroids.sunDirection,
     skySeed: seed,
     asteroids,
-    planet: planet && {
-      id: bodyId('planet', seed), seed, recipe: planet.recipe, radiusM: planet.radiusM, centerM: planet.centerM, atmosphere: atmosphereOf(seed, planet.recipe),
-    },
+    planet: planet && scenePlanet(planet.world, planet.radiusM, planet.centerM, {}),
     camera: heroCamera(asteroids),
   };
 }
 
-function atmosphereOf(seed: number, recipe: FieldRecipe): AtmosphereSpec | null {
-  const ground = planetGround(recipe);
-  return planetAtmosphere(seed, ground.meanRadiusM, ground.lowestM);
+function scenePlanet(world: PlanetWorld, radiusM: number, centerM: Vec3, options: SceneOptions): ScenePlanet {
+  const { seed, recipe } = world;
+  const atmosphere = planetAtmosphere(seed, world.meanRadiusM, world.lowestM, world.air);
+  const overridden = options.planetClass !== undefined && options.planetClass !== planetClassOf(seed);
+  return {
+    id: bodyId('planet', seed, overridden ? world.planetClass : undefined),
+    seed,
+    recipe,
+    radiusM,
+    centerM,
+    planetClass: world.planetClass,
+    atmosphere,
+    sea: world.sea,
+    clouds: planetClouds(seed, world.planetClass, atmosphere, world.meanRadiusM, world.meanRadiusM - world.lowestM),
+  };
 }
 
 function normalize(v: Vec3): Vec3 {
