@@ -15,6 +15,8 @@ int sr_permYZ(int table, int y, int z);
 #define SR_NOISE_FBM 0
 #define SR_NOISE_RIDGED 1
 #define SR_NOISE_BILLOW 2
+#define SR_NOISE_CRATERS 3
+#define SR_NOISE_TERRACE 4
 #define SR_MAX_OCTAVES 12
 
 const vec3 SR_OCTAVE_SHIFT = vec3(31.416, 47.853, 12.793);
@@ -92,8 +94,60 @@ float sr_simplex3(vec3 v, int table) {
   return 32.0 * (n0 + n1 + n2 + n3);
 }
 
+// One octave of the craters kind: a crater in v's unit cell or none (src/field/noise.ts
+// craterCell, the reference: same hash lookups, same profile).
+const int SR_CRATER_PRESENCE = 160;
+const float SR_CRATER_RHO_MIN = 0.1;
+const float SR_CRATER_RHO_MAX = 0.3;
+const float SR_CRATER_EJECTA = 1.6;
+const float SR_CRATER_RIM = 0.25;
+
+float sr_craterCell(vec3 v, int table) {
+  vec3 fl = floor(v);
+  ivec3 c = ivec3(fl) & 255;
+  int h0 = sr_perm(table, (c.x + sr_permYZ(table, c.y, c.z)) & 255);
+  if (h0 >= SR_CRATER_PRESENCE) return 0.0;
+  int h1 = sr_perm(table, (h0 + 71) & 255);
+  int h2 = sr_perm(table, (h1 + 13) & 255);
+  int h3 = sr_perm(table, (h2 + 151) & 255);
+  int h4 = sr_perm(table, (h3 + 97) & 255);
+  float rho = SR_CRATER_RHO_MIN + (SR_CRATER_RHO_MAX - SR_CRATER_RHO_MIN) * (float(h1) / 255.0);
+  float reach = SR_CRATER_EJECTA * rho;
+  float span = 1.0 - 2.0 * reach;
+  vec3 d = v - (fl + reach + span * (vec3(float(h2), float(h3), float(h4)) / 255.0));
+  float d2 = dot(d, d);
+  if (d2 >= reach * reach) return 0.0;
+  float t = sqrt(d2) / rho;
+  float scale = rho / SR_CRATER_RHO_MAX;
+  if (t < 1.0) return scale * (-1.0 + (1.0 + SR_CRATER_RIM) * t * t);
+  float e = 1.0 - (t - 1.0) / (SR_CRATER_EJECTA - 1.0);
+  return scale * SR_CRATER_RIM * e * e;
+}
+
+// The terrace kind's steps on an fbm sum (src/field/noise.ts terrace).
+float sr_terrace(float s) {
+  float t = 4.0 * (s + 1.0);
+  float k = floor(t);
+  float q = clamp((t - k - 0.3) / 0.4, 0.0, 1.0);
+  return (k + q * q * (3.0 - 2.0 * q)) / 4.0 - 1.0;
+}
+
+// One octave's value of a kind at noise-space point q (ridged keeps its weight in `weight`).
+float sr_octave(int kind, vec3 q, int table, inout float weight) {
+  if (kind == SR_NOISE_CRATERS) return sr_craterCell(q, table);
+  float n = sr_simplex3(q, table);
+  if (kind == SR_NOISE_FBM || kind == SR_NOISE_TERRACE) return n;
+  if (kind == SR_NOISE_BILLOW) return 2.0 * abs(n) - 1.0;
+  float v = 1.0 - abs(n);
+  v *= v;
+  v *= weight;
+  weight = clamp(v * 2.0, 0.0, 1.0);
+  return v;
+}
+
 // Fractal sum in noise space (u = position × base frequency), normalised by the octave
-// weights: fbm and billow in about [-1, 1], ridged in [0, 1].
+// weights: fbm and billow in about [-1, 1], ridged in [0, 1], craters in [-1, 0.25], terrace
+// in [-1, 1].
 float sr_fractal(int kind, vec3 u, int table, int octaves, float lacunarity, float gain) {
   float sum = 0.0;
   float norm = 0.0;
@@ -102,24 +156,12 @@ float sr_fractal(int kind, vec3 u, int table, int octaves, float lacunarity, flo
   float weight = 1.0;
   for (int i = 0; i < SR_MAX_OCTAVES; i++) {
     if (i >= octaves) break;
-    float n = sr_simplex3(u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table);
-    float v;
-    if (kind == SR_NOISE_FBM) {
-      v = n;
-    } else if (kind == SR_NOISE_BILLOW) {
-      v = 2.0 * abs(n) - 1.0;
-    } else {
-      v = 1.0 - abs(n);
-      v *= v;
-      v *= weight;
-      weight = clamp(v * 2.0, 0.0, 1.0);
-    }
-    sum += amp * v;
+    sum += amp * sr_octave(kind, u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table, weight);
     norm += amp;
     amp *= gain;
     f *= lacunarity;
   }
-  return sum / norm;
+  return kind == SR_NOISE_TERRACE ? sr_terrace(sum / norm) : sum / norm;
 }
 
 // sr_fractal band-limited (JS `fractal` with `used`): only octaves i < used are summed, still
@@ -133,26 +175,12 @@ float sr_fractalBand(int kind, vec3 u, int table, int octaves, int used, float l
   float weight = 1.0;
   for (int i = 0; i < SR_MAX_OCTAVES; i++) {
     if (i >= octaves) break;
-    if (i < used) {
-      float n = sr_simplex3(u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table);
-      float v;
-      if (kind == SR_NOISE_FBM) {
-        v = n;
-      } else if (kind == SR_NOISE_BILLOW) {
-        v = 2.0 * abs(n) - 1.0;
-      } else {
-        v = 1.0 - abs(n);
-        v *= v;
-        v *= weight;
-        weight = clamp(v * 2.0, 0.0, 1.0);
-      }
-      sum += amp * v;
-    }
+    if (i < used) sum += amp * sr_octave(kind, u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table, weight);
     norm += amp;
     amp *= gain;
     f *= lacunarity;
   }
-  return sum / norm;
+  return kind == SR_NOISE_TERRACE ? sr_terrace(sum / norm) : sum / norm;
 }
 
 // Polynomial smooth min/max (Quílez), blend radius k > 0: as smin/smax in compileJs.ts.

@@ -27,6 +27,32 @@ vec4 sr_simplex3G(vec3 v, int table) {
   return 32.0 * (n0 + n1 + n2 + n3);
 }
 
+// sr_craterCell and its gradient.
+vec4 sr_craterCellG(vec3 v, int table) {
+  vec3 fl = floor(v);
+  ivec3 c = ivec3(fl) & 255;
+  int h0 = sr_perm(table, (c.x + sr_permYZ(table, c.y, c.z)) & 255);
+  if (h0 >= SR_CRATER_PRESENCE) return vec4(0.0);
+  int h1 = sr_perm(table, (h0 + 71) & 255);
+  int h2 = sr_perm(table, (h1 + 13) & 255);
+  int h3 = sr_perm(table, (h2 + 151) & 255);
+  int h4 = sr_perm(table, (h3 + 97) & 255);
+  float rho = SR_CRATER_RHO_MIN + (SR_CRATER_RHO_MAX - SR_CRATER_RHO_MIN) * (float(h1) / 255.0);
+  float reach = SR_CRATER_EJECTA * rho;
+  float span = 1.0 - 2.0 * reach;
+  vec3 d = v - (fl + reach + span * (vec3(float(h2), float(h3), float(h4)) / 255.0));
+  float d2 = dot(d, d);
+  if (d2 >= reach * reach) return vec4(0.0);
+  float dist = sqrt(d2);
+  float t = dist / rho;
+  float scale = rho / SR_CRATER_RHO_MAX;
+  // d t / d v = d / (dist · rho); the bowl is scale·(−1 + (1 + rim) t²): d/dt = 2 scale (1 + rim) t.
+  if (t < 1.0) return vec4(scale * 2.0 * (1.0 + SR_CRATER_RIM) * d / (rho * rho), scale * (-1.0 + (1.0 + SR_CRATER_RIM) * t * t));
+  float e = 1.0 - (t - 1.0) / (SR_CRATER_EJECTA - 1.0);
+  float dEdT = -1.0 / (SR_CRATER_EJECTA - 1.0);
+  return vec4(scale * SR_CRATER_RIM * 2.0 * e * dEdT * d / (dist * rho), scale * SR_CRATER_RIM * e * e);
+}
+
 // Pixel footprint (m, in the field's frame) of the gradient being taken (sr_fieldGrad's caller
 // sets it; scale nodes rescale it around their child): octaves whose wavelength is under two
 // footprints are left out, and those under eight are attenuated as a difference over the
@@ -53,10 +79,11 @@ vec4 sr_fractalG(int kind, vec3 u, int table, int octaves, float lacunarity, flo
     if (i >= octaves) break;
     float w = sr_octaveWeight(f, uPerM);
     if (w > 0.0) {
-      vec4 n = sr_simplex3G(u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT, table);
+      vec3 q = u * f + SR_OCTAVE_BASE + float(i) * SR_OCTAVE_SHIFT;
+      vec4 n = kind == SR_NOISE_CRATERS ? sr_craterCellG(q, table) : sr_simplex3G(q, table);
       n.xyz *= f;
       vec4 v;
-      if (kind == SR_NOISE_FBM) {
+      if (kind == SR_NOISE_FBM || kind == SR_NOISE_TERRACE || kind == SR_NOISE_CRATERS) {
         v = n;
       } else if (kind == SR_NOISE_BILLOW) {
         v = vec4(2.0 * sign(n.w) * n.xyz, 2.0 * abs(n.w) - 1.0);
@@ -75,7 +102,14 @@ vec4 sr_fractalG(int kind, vec3 u, int table, int octaves, float lacunarity, flo
     amp *= gain;
     f *= lacunarity;
   }
-  return sum / norm;
+  sum /= norm;
+  if (kind == SR_NOISE_TERRACE) {
+    // sr_terrace's slope: 6 q (1 − q) / 0.4 on the risers, 0 on the treads.
+    float t = 4.0 * (sum.w + 1.0);
+    float q = clamp((t - floor(t) - 0.3) / 0.4, 0.0, 1.0);
+    return vec4(sum.xyz * (6.0 * q * (1.0 - q) / 0.4), sr_terrace(sum.w));
+  }
+  return sum;
 }
 
 // sr_smin / sr_smax of two (gradient, value) pairs.

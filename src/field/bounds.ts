@@ -127,9 +127,11 @@ function transformVolume(v: Volume, m: readonly number[] | null, offset: Vec3, s
   return { min, max, center: c, radius };
 }
 
-const KIND_VALUE_BOUND = { fbm: NOISE_MAX_ABS, billow: NOISE_MAX_ABS, ridged: 1 } as const;
-// |d fractal / d u| relative to |∇noise|: billow doubles |n|; ridged squares and weights it.
-const KIND_SLOPE_FACTOR = { fbm: 1, billow: 2, ridged: 4 } as const;
+const KIND_VALUE_BOUND = { fbm: NOISE_MAX_ABS, billow: NOISE_MAX_ABS, ridged: 1, craters: 1, terrace: NOISE_MAX_ABS } as const;
+// |d fractal / d u| relative to |∇noise|: billow doubles |n|; ridged squares and weights it; a
+// crater cell's steepest wall is 8.3 per noise unit (noise.ts craterCell) against noise's 7.5;
+// terrace risers are 3.75 × the fbm's slope (noise.ts terrace).
+const KIND_SLOPE_FACTOR = { fbm: 1, billow: 2, ridged: 4, craters: 1.2, terrace: 3.75 } as const;
 
 function noiseValueBound(layers: readonly NoiseLayer[] | undefined): number {
   let sum = 0;

@@ -6,7 +6,7 @@
 import type { NoiseFunction3D } from 'simplex-noise';
 import { shellDropped, usedOctaves } from './bandLimit';
 import { craterHeight, craterHeightIndexed, indexCraters, placeCraters } from './craters';
-import { fractal, seededNoise3D, WARP_OFFSETS } from './noise';
+import { fractal, noisePermutation, seededNoise3D, WARP_OFFSETS } from './noise';
 import { parseRecipe } from './parseRecipe';
 import type { Brush, FieldNode, FieldRecipe, Modifiers } from './recipe';
 import { rotationMatrix } from './transform';
@@ -263,7 +263,8 @@ function withModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, indexe
     const used = usedOctaves(f, octaves, lacunarity, minWavelengthM);
     // A layer of amplitude 0 (an idle member of a shared shape, src/scene/asteroids.ts) adds nothing.
     if (used === 0 || amplitude === 0) continue;
-    fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain, used);
+    const perm = kind === 'craters' ? noisePermutation(layer.seed) : null;
+    fn = (x, y, z) => inner(x, y, z) - amplitude * fractal(kind, noise, x * f, y * f, z * f, octaves, lacunarity, gain, used, perm);
   }
   const warpUsed = mods.warp ? usedOctaves(mods.warp.frequency, mods.warp.octaves, mods.warp.lacunarity, minWavelengthM) : 0;
   if (mods.warp && mods.warp.amplitude > 0 && warpUsed > 0) {
@@ -293,7 +294,12 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
   const craters = mods.craters && mods.craters.count > 0 ? mods.craters : null;
   const index = craters ? indexCraters(placeCraters(craters), craters.ejectaFalloff) : null;
   const [cx, cy, cz] = craters ? craters.center : [0, 0, 0];
-  const layers = (mods.noise ?? []).map((l) => ({ ...l, fn: noiseFor(cache, l.seed), used: usedOctaves(l.frequency, l.octaves, l.lacunarity, minWavelengthM) }));
+  const layers = (mods.noise ?? []).map((l) => ({
+    ...l,
+    fn: noiseFor(cache, l.seed),
+    perm: l.kind === 'craters' ? noisePermutation(l.seed) : null,
+    used: usedOctaves(l.frequency, l.octaves, l.lacunarity, minWavelengthM),
+  }));
   const nLayers = layers.length;
   const warpUsed = mods.warp ? usedOctaves(mods.warp.frequency, mods.warp.octaves, mods.warp.lacunarity, minWavelengthM) : 0;
   const warp = mods.warp && mods.warp.amplitude > 0 && warpUsed > 0 ? mods.warp : null;
@@ -322,7 +328,7 @@ function withSharedModifiers(base: FieldFn, mods: Modifiers, cache: NoiseCache, 
     for (let i = 0; i < nLayers; i++) {
       const l = layers[i];
       const f = l.frequency;
-      memo.terms[i] = l.used === 0 || l.amplitude === 0 ? 0 : l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain, l.used);
+      memo.terms[i] = l.used === 0 || l.amplitude === 0 ? 0 : l.amplitude * fractal(l.kind, l.fn, wx * f, wy * f, wz * f, l.octaves, l.lacunarity, l.gain, l.used, l.perm);
     }
     memo.x = x; memo.y = y; memo.z = z;
   };

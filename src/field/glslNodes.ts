@@ -26,6 +26,8 @@ const KIND_CONSTANT: Record<NoiseKind, string> = {
   fbm: 'SR_NOISE_FBM',
   ridged: 'SR_NOISE_RIDGED',
   billow: 'SR_NOISE_BILLOW',
+  craters: 'SR_NOISE_CRATERS',
+  terrace: 'SR_NOISE_TERRACE',
 };
 
 /**
@@ -87,7 +89,7 @@ function noiseKind(state: EmitState, kind: NoiseKind): string {
   return state.params ? int(state, KIND_CODE[kind]) : KIND_CONSTANT[kind];
 }
 
-const KIND_CODE: Record<NoiseKind, number> = { fbm: 0, ridged: 1, billow: 2 };
+const KIND_CODE: Record<NoiseKind, number> = { fbm: 0, ridged: 1, billow: 2, craters: 3, terrace: 4 };
 
 /** `sr_band[k]` for a new slot. */
 function bandSlot(state: EmitState, s: BandSlot): string {

@@ -134,6 +134,60 @@ export function simplex3(perm: Uint8Array, x: number, y: number, z: number): num
   return 32 * (n0 + n1 + n2 + n3);
 }
 
+/** Crater cells (the `craters` noise kind): share of cells holding a crater, of 256. */
+export const CRATER_CELL_PRESENCE = 160;
+/** Smallest and largest crater radius, in cells; the ejecta reach CRATER_EJECTA radii. */
+export const CRATER_CELL_RADIUS: readonly [number, number] = [0.1, 0.3];
+export const CRATER_EJECTA = 1.6;
+/** Rim height over the bowl's depth (the deepest crater's bowl is −1). */
+export const CRATER_RIM = 0.25;
+
+/**
+ * One octave of the `craters` noise kind: a crater (a bowl with a raised rim and ejecta) in the
+ * unit cell of `(x, y, z)` or none, from the permutation table's hash of the cell (the simplex
+ * hash perm[x + perm[y + perm[z]]], then four more lookups for presence, radius and centre).
+ * Distances are 3-D, so a surface that cuts a crater's sphere off its centre shows a smaller,
+ * shallower bowl: sizes vary within an octave too. Each crater (and its ejecta) stays inside its
+ * own cell, so a cell is the only one to look at and the value is 0 on every cell face (the field
+ * is continuous across cells whichever side floats round to). Depth scales with the radius
+ * (the largest reaches −1), so depth/diameter is one constant and max |∇| is 2(1 + rim)/0.3 ≈ 8.3
+ * per noise unit. Mirrored by `sr_craterCell` in GLSL.
+ */
+export function craterCell(perm: Uint8Array, x: number, y: number, z: number): number {
+  const fx = Math.floor(x), fy = Math.floor(y), fz = Math.floor(z);
+  const h0 = perm[((fx & 255) + perm[((fy & 255) + perm[fz & 255]) & 255]) & 255];
+  if (h0 >= CRATER_CELL_PRESENCE) return 0;
+  const h1 = perm[(h0 + 71) & 255];
+  const h2 = perm[(h1 + 13) & 255];
+  const h3 = perm[(h2 + 151) & 255];
+  const h4 = perm[(h3 + 97) & 255];
+  const rho = CRATER_CELL_RADIUS[0] + (CRATER_CELL_RADIUS[1] - CRATER_CELL_RADIUS[0]) * (h1 / 255);
+  const reach = CRATER_EJECTA * rho;
+  const span = 1 - 2 * reach;
+  const dx = x - (fx + reach + span * (h2 / 255));
+  const dy = y - (fy + reach + span * (h3 / 255));
+  const dz = z - (fz + reach + span * (h4 / 255));
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (d2 >= reach * reach) return 0;
+  const t = Math.sqrt(d2) / rho;
+  const scale = rho / CRATER_CELL_RADIUS[1];
+  if (t < 1) return scale * (-1 + (1 + CRATER_RIM) * t * t);
+  const e = 1 - (t - 1) / (CRATER_EJECTA - 1);
+  return scale * CRATER_RIM * e * e;
+}
+
+/**
+ * The `terrace` kind's steps: an fbm sum s in about [-1, 1] cut into eight treads, each riser the
+ * middle 40 % of a step, smoothstepped: (k + g) / 4 − 1 with k = floor(4 (s + 1)). Continuous; its
+ * slope is up to 3.75 × the sum's. Mirrored by `sr_terrace` in GLSL.
+ */
+export function terrace(s: number): number {
+  const t = 4 * (s + 1);
+  const k = Math.floor(t);
+  const q = Math.min(Math.max((t - k - 0.3) / 0.4, 0), 1);
+  return (k + q * q * (3 - 2 * q)) / 4 - 1;
+}
+
 /**
  * Fractal sum in noise space (`u` = position × base frequency), normalised by the sum of
  * octave weights: fbm and billow in about [-1, 1], ridged in [0, 1]. Octave `i` samples
@@ -151,6 +205,7 @@ export function fractal(
   lacunarity: number,
   gain: number,
   used = octaves,
+  perm: Uint8Array | null = null,
 ): number {
   let sum = 0;
   let norm = 0;
@@ -158,13 +213,20 @@ export function fractal(
   let f = 1;
   let weight = 1;
   for (let i = 0; i < used; i++) {
-    const n = noise(
-      ux * f + OCTAVE_BASE[0] + i * OCTAVE_SHIFT[0],
-      uy * f + OCTAVE_BASE[1] + i * OCTAVE_SHIFT[1],
-      uz * f + OCTAVE_BASE[2] + i * OCTAVE_SHIFT[2],
-    );
+    const qx = ux * f + OCTAVE_BASE[0] + i * OCTAVE_SHIFT[0];
+    const qy = uy * f + OCTAVE_BASE[1] + i * OCTAVE_SHIFT[1];
+    const qz = uz * f + OCTAVE_BASE[2] + i * OCTAVE_SHIFT[2];
     let v: number;
-    if (kind === 'fbm') {
+    if (kind === 'craters') {
+      if (!perm) throw new Error('fractal: the craters kind needs the permutation table');
+      sum += amp * craterCell(perm, qx, qy, qz);
+      norm += amp;
+      amp *= gain;
+      f *= lacunarity;
+      continue;
+    }
+    const n = noise(qx, qy, qz);
+    if (kind === 'fbm' || kind === 'terrace') {
       v = n;
     } else if (kind === 'billow') {
       v = 2 * Math.abs(n) - 1;
@@ -184,7 +246,7 @@ export function fractal(
     norm += amp;
     amp *= gain;
   }
-  return sum / norm;
+  return kind === 'terrace' ? terrace(sum / norm) : sum / norm;
 }
 
 /** Σ amp_i·f_i / Σ amp_i: how much faster than the base frequency a fractal can change. */

@@ -31,12 +31,14 @@ export const RECIPE_LIMITS = {
 // ---------------------------------------------------------------------------------------
 // Modifiers (may be attached to any node)
 
-export type NoiseKind = 'fbm' | 'ridged' | 'billow';
+export type NoiseKind = 'fbm' | 'ridged' | 'billow' | 'craters' | 'terrace';
 
 /**
  * One fractal noise layer, added to its node's value (subtracted, so positive noise
  * raises the surface): `value -= amplitude * fractal(p * frequency)`.
- * fbm and billow are normalised to about [-1, 1], ridged to [0, 1].
+ * fbm and billow are normalised to about [-1, 1], ridged to [0, 1]; `craters` (a cellular field
+ * of bowls with rims, one octave per crater size) to [-1, 0.25], `terrace` (fbm cut into eight
+ * flat steps with steep risers) to [-1, 1]. See docs/recipes.md.
  */
 export interface NoiseLayer {
   kind: NoiseKind;
@@ -196,7 +198,7 @@ export const NODE_TYPES: readonly FieldNodeType[] = [
   ...SMOOTH_CSG_TYPES,
   ...UNARY_TYPES,
 ];
-export const NOISE_KINDS: readonly NoiseKind[] = ['fbm', 'ridged', 'billow'];
+export const NOISE_KINDS: readonly NoiseKind[] = ['fbm', 'ridged', 'billow', 'craters', 'terrace'];
 
 // ---------------------------------------------------------------------------------------
 // Brushes and the recipe

@@ -78,18 +78,21 @@ function layer(prng: Prng, radiusM: number, b: Band): NoiseLayer {
 const LADDERS: Record<PlanetClass, Band[]> = {
   moon: [
     { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.0025 },
-    { kind: 'billow', wavelengthM: 60e3, octaves: 5, slope: -0.006 },
+    // Crater cells: a crater of up to 0.3 wavelengths in radius in ~60 % of cells, an octave per
+    // size; big complex craters are shallower than small simple ones.
+    { kind: 'craters', wavelengthM: 60e3, octaves: 5, slope: 0.06 },
     { kind: 'fbm', wavelengthM: 12e3, octaves: 4, slope: 0.006 },
-    { kind: 'billow', wavelengthM: 1.5e3, octaves: 5, slope: -0.01 },
+    { kind: 'craters', wavelengthM: 1.5e3, octaves: 5, slope: 0.14 },
     { kind: 'fbm', wavelengthM: 150, octaves: 3, slope: 0.015 },
-    { kind: 'billow', wavelengthM: 24, octaves: 3, slope: -0.02 },
+    { kind: 'craters', wavelengthM: 24, octaves: 3, slope: 0.15 },
     { kind: 'fbm', wavelengthM: 6, octaves: 2, slope: 0.02 },
   ],
   desert: [
     { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.002 },
     { kind: 'ridged', wavelengthM: 60e3, octaves: 5, slope: -0.008, gain: 0.45 },
-    { kind: 'fbm', wavelengthM: 20e3, octaves: 4, slope: 0.012 },
-    { kind: 'fbm', wavelengthM: 2e3, octaves: 3, slope: 0.02 },
+    // Mesas and buttes: terraced plateaus at two scales.
+    { kind: 'terrace', wavelengthM: 20e3, octaves: 4, slope: 0.012 },
+    { kind: 'terrace', wavelengthM: 2e3, octaves: 3, slope: 0.02 },
     { kind: 'ridged', wavelengthM: 300, octaves: 3, slope: 0.04 },
     { kind: 'billow', wavelengthM: 40, octaves: 3, slope: 0.012 },
     { kind: 'fbm', wavelengthM: 6, octaves: 2, slope: 0.015 },
@@ -122,14 +125,15 @@ const LADDERS: Record<PlanetClass, Band[]> = {
     { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.003 },
     { kind: 'ridged', wavelengthM: 20e3, octaves: 5, slope: 0.006 },
     { kind: 'billow', wavelengthM: 1.5e3, octaves: 4, slope: 0.015 },
-    { kind: 'fbm', wavelengthM: 250, octaves: 3, slope: 0.03 },
+    // Flow fronts: steps of a few metres.
+    { kind: 'terrace', wavelengthM: 250, octaves: 3, slope: 0.03 },
     { kind: 'ridged', wavelengthM: 30, octaves: 3, slope: 0.05 },
     { kind: 'fbm', wavelengthM: 4, octaves: 2, slope: 0.03 },
   ],
   karst: [
     { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.002 },
     { kind: 'ridged', wavelengthM: 100e3, octaves: 5, slope: 0.008 },
-    { kind: 'fbm', wavelengthM: 5e3, octaves: 4, slope: 0.02 },
+    { kind: 'terrace', wavelengthM: 5e3, octaves: 4, slope: 0.02 },
     { kind: 'billow', wavelengthM: 500, octaves: 4, slope: 0.04 },
     { kind: 'fbm', wavelengthM: 30, octaves: 3, slope: 0.03 },
     { kind: 'fbm', wavelengthM: 5, octaves: 2, slope: 0.03 },
@@ -156,9 +160,22 @@ function craterField(prng: Prng, cls: PlanetClass, r: number): CraterField | und
 
 /** The volume features of the karst and volcanic classes (lengths in metres). */
 const VOLUMES = {
-  karst: { bandHeightM: 34, bandThicknessM: 12, bandNoiseM: 26, bandWavelengthM: 90, caveDepthM: 22, caveThicknessM: 6, caveNoiseM: 26, caveWavelengthM: 70 },
-  volcanic: { bandHeightM: 14, bandThicknessM: 5, bandNoiseM: 9, bandWavelengthM: 60, caveDepthM: 14, caveThicknessM: 4, caveNoiseM: 16, caveWavelengthM: 110 },
+  karst: { bandHeightM: 34, bandThicknessM: 12, bandNoiseM: 26, bandWavelengthM: 90, bandSparseM: 48, caveDepthM: 22, caveThicknessM: 6, caveNoiseM: 26, caveWavelengthM: 70, caveSparseM: 30 },
+  volcanic: { bandHeightM: 14, bandThicknessM: 5, bandNoiseM: 9, bandWavelengthM: 60, bandSparseM: 20, caveDepthM: 14, caveThicknessM: 4, caveNoiseM: 16, caveWavelengthM: 110, caveSparseM: 20 },
 } as const;
+
+/**
+ * A shell's noise: `wavelengthM` fbm of ±`noiseM` that makes and breaks it, and a ridged layer of
+ * −`sparseM` at 8 wavelengths that thins it out (ridged is in [0, 1], ~0.4 on average: a negative
+ * amplitude is an offset that moves the shell's edge inwards, more along the ridges' lines), so
+ * the features come in groups with open ground between.
+ */
+function shellNoise(prng: Prng, wavelengthM: number, noiseM: number, sparseM: number): NoiseLayer[] {
+  return [
+    { kind: 'fbm', seed: prng.seed(), frequency: 1 / wavelengthM, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: noiseM },
+    { kind: 'ridged', seed: prng.seed(), frequency: 1 / (8 * wavelengthM), octaves: 2, lacunarity: 2, gain: 0.5, amplitude: -sparseM },
+  ];
+}
 
 /** Seed (and optionally a class other than the seed's) → the planet. */
 export function planetWorld(seed: number, planetClass?: PlanetClass): PlanetWorld {
@@ -178,13 +195,13 @@ export function planetWorld(seed: number, planetClass?: PlanetClass): PlanetWorl
       type: 'shell',
       thickness: v.bandThicknessM,
       child: terrain(r + v.bandHeightM),
-      noise: [{ kind: 'fbm', seed: prng.seed(), frequency: 1 / v.bandWavelengthM, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: v.bandNoiseM }],
+      noise: shellNoise(prng, v.bandWavelengthM, v.bandNoiseM, v.bandSparseM),
     };
     const caves: FieldNode = {
       type: 'shell',
       thickness: v.caveThicknessM,
       child: terrain(r - v.caveDepthM),
-      noise: [{ kind: 'fbm', seed: prng.seed(), frequency: 1 / v.caveWavelengthM, octaves: 3, lacunarity: 2, gain: 0.5, amplitude: v.caveNoiseM }],
+      noise: shellNoise(prng, v.caveWavelengthM, v.caveNoiseM, v.caveSparseM),
     };
     root = {
       type: 'smoothSubtraction',

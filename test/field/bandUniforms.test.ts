@@ -42,7 +42,7 @@ const SHELLS: FieldRecipe = parseRecipe({
   },
 });
 
-const RECIPES: [string, FieldRecipe][] = [['planetRecipe(4)', planetRecipe(4)], ['shells', SHELLS]];
+const RECIPES: [string, FieldRecipe][] = [['planetRecipe(4, karst)', planetRecipe(4, 'karst')], ['shells', SHELLS]];
 const LIMITS_M = [0, 0.5, 2, 5, 16, 64, 100, 500, 2048, 65536, 1e7];
 
 /** Every identifier the field compiler may emit (as in compileGlsl.test.ts, plus `uniform`). */

@@ -119,11 +119,12 @@ describe('splicing into templates', () => {
     expect(() => spliceField('#version 300 es\nvoid main() {}', compileToGlsl(asteroidRecipe(1)))).toThrow(/slot/);
   });
   it('nodes with the same modifiers share them: the planet cave shell evaluates the terrain noise once', () => {
-    const compiled = compileToGlsl(planetRecipe(4));
+    // A volcanic planet: terrain, arch band and lava tubes share the terrain's warp, craters and layers.
+    const compiled = compileToGlsl(planetRecipe(4, 'volcanic'));
     expect(compiled.source.match(/void sr_m[0-9]+_update\(vec3 p\)/g)).toHaveLength(1);
     expect(compiled.source.match(/const vec3 SR_CRATER_DIR_/g)).toHaveLength(1);
-    // Three warp fractals and three terrain layers, once; plus the cave's own layer.
-    expect(compiled.chunk.match(/sr_fractal\(SR_NOISE/g)).toHaveLength(7);
+    // Three warp fractals and six terrain layers, once; plus the two shells' own two layers each.
+    expect(compiled.chunk.match(/sr_fractal\(SR_NOISE/g)).toHaveLength(13);
     expect(compiled.chunk.match(/sr_fractal\(SR_NOISE_FBM, u \+/g)).toHaveLength(3);
   });
   it('same seed → identical GLSL', () => {
