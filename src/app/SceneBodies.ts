@@ -13,7 +13,7 @@ import { Atmosphere } from '../render/Atmosphere';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import { planetGround } from '../scene/planets';
 import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
-import type { SceneSpec } from '../scene/index';
+import type { ScenePlanet, SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
 import { BACKGROUND_PRIORITY, PlanetView } from './PlanetView';
@@ -99,7 +99,7 @@ export class SceneBodies {
       renderer: options.renderer,
       scene: options.scene,
       atmosphere: this.atmosphere,
-      ground: spec.planet && planetGroundOptions(spec.planet.seed, spec.planet.recipe, options.planetDetailOctaves),
+      ground: spec.planet && planetGroundOptions(spec.planet, options.planetDetailOctaves),
     });
     this.sun = (this.field ?? this.planet)!.sun;
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
@@ -346,9 +346,9 @@ export class SceneBodies {
 
 const scratch = new Vector3();
 
-/** The palette seed, mean radius, relief and detail octaves the planet's ground shading needs. */
-function planetGroundOptions(seed: number, recipe: FieldRecipe, detailOctaves: number): PlanetGroundOptions {
-  const ground = planetGround(recipe);
-  return { seed, meanRadiusM: ground.meanRadiusM, reliefM: ground.meanRadiusM - ground.lowestM, detailOctaves };
+/** The palette seed, mean radius, relief, class, sea and detail octaves the planet's ground shading needs. */
+function planetGroundOptions(planet: ScenePlanet, detailOctaves: number): PlanetGroundOptions {
+  const ground = planetGround(planet.recipe);
+  return { seed: planet.seed, meanRadiusM: ground.meanRadiusM, reliefM: ground.meanRadiusM - ground.lowestM, detailOctaves, planetClass: planet.planetClass, sea: planet.sea };
 }
 const scratchColor = new Color();

@@ -28,23 +28,53 @@ export interface GroundPalette {
   mare: Rgb;
   rock: Rgb;
   ice: Rgb;
-  /** sin of the latitude where ice starts. */
+  /** sin of the latitude where ice starts (> 1: no polar ice). */
   iceLatitude: number;
+  /** Lowland vegetation or moss where the moisture field is wet (null: a dry or airless world). */
+  vegetation: Rgb | null;
+  /** Sand: beaches over the sea's shore and dry lowland. */
+  sand: Rgb;
+  /** Snow lies on gentle ground higher than this over the mean radius, metres (Infinity: never). */
+  snowAboveM: number;
+  /** The sea that covers the low ground (its floor is seen through it, fading to `deep`), or null. */
+  sea: { radiusM: number; deep: Rgb; clarityM: number } | null;
 }
+
+/** What a planet's class asks of its ground (issue 41): the palette's class-dependent colours and rules. */
+export interface GroundClassOptions {
+  /** src/scene/planetClasses.ts's class name; absent: the airless regolith of issue 20. */
+  planetClass?: string;
+  sea?: { radiusM: number; deep: Rgb; clarityM: number } | null;
+}
+
+/** Class palettes (linear albedo): base ground, lowland (the "mare" role), rock, vegetation, sand. */
+const CLASS_GROUND: Record<string, { ground: Rgb; low: Rgb; rock: Rgb; vegetation: Rgb | null; sand: Rgb; ice: boolean; snow: number }> = {
+  moon: { ground: [0.2, 0.2, 0.2], low: [0.09, 0.09, 0.095], rock: [0.15, 0.15, 0.15], vegetation: null, sand: [0.22, 0.21, 0.2], ice: false, snow: Infinity },
+  desert: { ground: [0.46, 0.3, 0.16], low: [0.36, 0.24, 0.13], rock: [0.3, 0.16, 0.09], vegetation: null, sand: [0.52, 0.38, 0.2], ice: true, snow: Infinity },
+  alpine: { ground: [0.16, 0.15, 0.12], low: [0.2, 0.17, 0.12], rock: [0.2, 0.19, 0.18], vegetation: [0.05, 0.09, 0.03], sand: [0.5, 0.43, 0.3], ice: true, snow: 0.35 },
+  ocean: { ground: [0.14, 0.13, 0.09], low: [0.22, 0.19, 0.12], rock: [0.17, 0.15, 0.13], vegetation: [0.04, 0.1, 0.035], sand: [0.55, 0.48, 0.34], ice: true, snow: 0.6 },
+  ice: { ground: [0.7, 0.75, 0.82], low: [0.55, 0.62, 0.72], rock: [0.3, 0.36, 0.44], vegetation: null, sand: [0.6, 0.65, 0.72], ice: true, snow: -Infinity },
+  volcanic: { ground: [0.05, 0.05, 0.055], low: [0.4, 0.34, 0.1], rock: [0.1, 0.045, 0.03], vegetation: null, sand: [0.08, 0.075, 0.07], ice: false, snow: Infinity },
+  karst: { ground: [0.42, 0.41, 0.37], low: [0.3, 0.29, 0.24], rock: [0.36, 0.35, 0.32], vegetation: [0.06, 0.1, 0.045], sand: [0.5, 0.47, 0.4], ice: true, snow: 0.7 },
+};
 
 /** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
 const REGOLITH: Rgb[] = [
   [0.17, 0.17, 0.17], [0.22, 0.2, 0.16], [0.25, 0.19, 0.12], [0.24, 0.14, 0.09], [0.18, 0.14, 0.11],
 ];
 
-/** The palette of planet `seed` (its ground's mean radius and relief, metres). */
-export function groundPalette(options: { seed: number; meanRadiusM: number; reliefM: number }): GroundPalette {
+/**
+ * The palette of planet `seed` (its ground's mean radius and relief, metres), after its class: the
+ * ground's colours, vegetation where it is wet, snow over a snowline (a share of the relief), sand
+ * on the shore, the sea floor seen through the water.
+ */
+export function groundPalette(options: { seed: number; meanRadiusM: number; reliefM: number } & GroundClassOptions): GroundPalette {
   const prng = new Prng((options.seed ^ 0x62a0c3d1) >>> 0);
   const regolith = REGOLITH[prng.intRange(0, REGOLITH.length - 1)].map((c) => c * prng.range(0.85, 1.2)) as Rgb;
   const mareDark = prng.range(0.4, 0.6);
   const basalt = [0.16, 0.16, 0.17];
   const iceLatitude = Math.sin((prng.range(62, 74) * Math.PI) / 180);
-  return {
+  const base: GroundPalette = {
     meanRadiusM: options.meanRadiusM,
     reliefM: options.reliefM,
     salt: prng.seed() >>> 0,
@@ -54,6 +84,25 @@ export function groundPalette(options: { seed: number; meanRadiusM: number; reli
     rock: regolith.map((c) => 0.7 * c + 0.02) as Rgb,
     ice: [0.72, 0.76, 0.82],
     iceLatitude,
+    vegetation: null,
+    sand: regolith,
+    snowAboveM: Infinity,
+    sea: null,
+  };
+  const cls = options.planetClass !== undefined ? CLASS_GROUND[options.planetClass] : undefined;
+  if (!cls) return base;
+  const tint = prng.range(0.88, 1.12);
+  const shade = (c: Rgb): Rgb => [c[0] * tint, c[1], c[2] / tint];
+  return {
+    ...base,
+    regolith: shade(cls.ground),
+    mare: shade(cls.low),
+    rock: shade(cls.rock),
+    iceLatitude: cls.ice ? iceLatitude : 2,
+    vegetation: cls.vegetation,
+    sand: shade(cls.sand),
+    snowAboveM: cls.snow * options.reliefM,
+    sea: options.sea ?? null,
   };
 }
 
@@ -138,14 +187,27 @@ export function groundVertexColours(
     const steep = smoothstep(0.9, 0.65, flatness + 0.08 * local);
     // Ice towards the poles, on gentle ground, with a ragged edge.
     const lat = Math.abs(y / r);
-    const ice = smoothstep(g.iceLatitude - 0.02, g.iceLatitude + 0.02, lat + 0.06 * big + 0.03 * local) * smoothstep(0.55, 0.8, flatness);
+    const altitude = r - R;
+    const gentle = smoothstep(0.55, 0.8, flatness);
+    // Snow over the snowline (ragged by the regional noise), and polar ice, on gentle ground.
+    const snow = g.snowAboveM === Infinity ? 0 : smoothstep(-0.05, 0.05, (altitude - g.snowAboveM) / relief + 0.15 * region + 0.05 * local) * gentle;
+    const ice = Math.max(snow, smoothstep(g.iceLatitude - 0.02, g.iceLatitude + 0.02, lat + 0.06 * big + 0.03 * local) * gentle);
+    // Moisture: wet lowlands grow vegetation, less of it up the slopes and towards the snow.
+    const wet = g.vegetation ? smoothstep(-0.1, 0.25, 0.8 * region + 0.5 * big - 0.6 * h) * smoothstep(0.6, 0.85, flatness) : 0;
+    // The shore: sand a few metres over the sea; the sea floor fades into the water's colour.
+    const seaDepth = g.sea ? g.sea.radiusM - r : -Infinity;
+    const shore = g.sea ? smoothstep(6 + 4 * local, 1, -seaDepth) * smoothstep(-2, 0, -seaDepth) * gentle : 0;
+    const under = seaDepth > 0 ? 1 - Math.exp(-seaDepth / g.sea!.clarityM) : 0;
     for (let c = 0; c < 3; c++) {
       let albedo = mix(g.regolith[c], g.mare[c], mare) * tone;
+      if (g.vegetation) albedo = mix(albedo, g.vegetation[c] * (1 + 0.25 * local), wet);
       albedo = mix(albedo, g.rock[c] * (1 + 0.2 * local), steep);
+      albedo = mix(albedo, g.sand[c] * (1 + 0.1 * local), shore);
       albedo = mix(albedo, g.ice[c], ice);
+      if (seaDepth > 0) albedo = mix(albedo * (c === 0 ? 0.7 : 0.95), g.sea!.deep[c], under);
       out[4 * v + c] = Math.round(255 * Math.sqrt(Math.min(1, Math.max(0, albedo))));
     }
-    out[4 * v + 3] = Math.round(255 * mix(mix(0.95, 0.85, steep), 0.55, ice));
+    out[4 * v + 3] = Math.round(255 * mix(mix(mix(0.95, 0.85, steep), 0.55, ice), 0.3, seaDepth > 0 ? 1 : 0));
   }
   return out;
 }

@@ -13,7 +13,7 @@
  */
 import { Vector3, type IUniform, type MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
-import { groundPalette, type GroundPalette } from '../field/groundColours';
+import { groundPalette, type GroundClassOptions, type GroundPalette } from '../field/groundColours';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import groundChunk from '../../glsl/sr_ground.glsl?raw';
@@ -23,7 +23,7 @@ import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
 import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
 import detailChunk from '../../glsl/sr_ground_detail.glsl?raw';
 
-export interface PlanetGroundOptions {
+export interface PlanetGroundOptions extends GroundClassOptions {
   seed: number;
   /** Mean radius of the ground and its relief (about the deepest valley under it), metres. */
   meanRadiusM: number;

@@ -89,3 +89,31 @@ describe('groundColours', () => {
     for (let i = 0; i < a.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThanOrEqual(1);
   });
 });
+
+describe('ground by class (issue 41)', () => {
+  const R = 62e3;
+  /** One vertex at `radiusM` over the equator's direction, its normal up. */
+  const colourAt = (g: GroundPalette, radiusM: number): number[] =>
+    Array.from(groundVertexColours(new Float32Array([0, 0, 0]), new Float32Array([1, 0, 0]), [radiusM, 0, 0], 1, g));
+  it('under the sea the ground fades into the deep water with depth; the shore is sand', () => {
+    const sea = { radiusM: R + 100, deep: [0.004, 0.025, 0.06] as [number, number, number], clarityM: 10 };
+    const g = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'ocean', sea });
+    const shallow = colourAt(g, R + 99), deep = colourAt(g, R + 20), dry = colourAt(g, R + 400);
+    // Deep water is darker than the shallows and bluer than red.
+    expect(deep[0] + deep[1]).toBeLessThan(shallow[0] + shallow[1]);
+    expect(deep[2]).toBeGreaterThan(deep[0]);
+    expect(deep[0]).toBeLessThanOrEqual(Math.ceil(255 * Math.sqrt(0.004)) + 1);
+    // Just over the shore: sand's warm tone.
+    const shore = colourAt(g, R + 102);
+    expect(shore[0]).toBeGreaterThan(dry[2]);
+  });
+  it('classes differ: an ice world is bright, a volcanic one dark; snow over an alpine snowline', () => {
+    const ice = colourAt(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'ice' }), R);
+    const lava = colourAt(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'volcanic' }), R + 300);
+    expect(ice[0] + ice[1] + ice[2]).toBeGreaterThan(3 * 180);
+    expect(lava[0] + lava[1] + lava[2]).toBeLessThan(3 * 110);
+    const alpine = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'alpine' });
+    const peak = colourAt(alpine, R + 900), valley = colourAt(alpine, R - 200);
+    expect(peak[0] + peak[1] + peak[2]).toBeGreaterThan(valley[0] + valley[1] + valley[2] + 150);
+  });
+});
