@@ -4,6 +4,8 @@
  *   npm run screenshot -- --seed 42 --mode explore|asteroid|planet|gallery --width 1920 --height 1080 --out shot.png
  *     [--scale 1…4] [--count <cells>] [--quality auto|low|high] [--export glb|obj] [--timeout <s>]
  *     [--altitude <m>]   (planet: the camera that high over the ground, looking at the horizon)
+ *     [--class <name>]   (planet: draw the seed's planet as that class, the URL's `class`)
+ *     [--kind asteroids|planets]   (gallery: what the cells show, the URL's `kind`)
  *
  * Builds the app with Vite into a temp folder, serves it on 127.0.0.1, opens it in headless
  * Chromium at a width×height viewport, waits until generation is complete (the app's
@@ -16,8 +18,9 @@
  * - `planet`: `?mode=planet&seed=S&ui=0&t=0` (the LOD planet alone, from three radii), the same way
  *   once the planet's LOD is complete; with `--altitude <m>`, `cam=` puts the camera that high over
  *   the ground at the planet's pole looking at the level horizon, the sun to the side
- *   (src/scene/planetSurfaceView.ts);
- * - `gallery`: `?mode=gallery&start=S&ui=0`, a page screenshot once every cell is drawn.
+ *   (src/scene/planetSurfaceView.ts); `--class <name>` adds `class=<name>`;
+ * - `gallery`: `?mode=gallery&start=S&ui=0` (`&kind=planets` with `--kind planets`), a page
+ *   screenshot once every cell is drawn.
  *
  * `--export glb|obj` also writes the asteroid in view as a mesh next to the PNG (same name,
  * the format's extension); when `--out` itself ends in `.glb`/`.obj` only the mesh is written.
@@ -32,7 +35,8 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { planetSurfaceView } from '../src/scene/index';
+import { PLANET_CLASSES, parsePlanetClass, planetSurfaceView, type PlanetClass } from '../src/scene/index';
+import { GALLERY_KINDS, type GalleryKind } from '../src/app/urlState';
 import { findChromium, launchChromium } from './chromium';
 import { serveStatic } from './staticServer';
 
@@ -49,6 +53,7 @@ export const MAX_SIDE_PX = 16384;
 export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|screenshot|asteroid|planet|gallery]
          [--width <px>] [--height <px>] [--scale 1|2|3|4] [--out <file.png>] [--count <1…60>]
          [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>] [--altitude <m> (planet)]
+         [--class ${PLANET_CLASSES.join('|')} (planet)] [--kind ${GALLERY_KINDS.join('|')} (gallery)]
 --width/--height set the window (viewport); the PNG is --scale times that (default 1)
 defaults: --seed 1 --mode explore --width 1920 --height 1080 --scale 1 --out sr-<mode>-seed<seed>-<w>x<h>.png`;
 
@@ -69,6 +74,10 @@ export interface ScreenshotArgs {
   timeoutS: number;
   /** Planet mode: the camera this high over the ground, looking at the horizon; null: the orbit view. */
   altitudeM: number | null;
+  /** Planet mode: the class to draw the planet as (`class=`); null: the seed's own. */
+  planetClass: PlanetClass | null;
+  /** Gallery: what the cells show (`kind=`). */
+  kind: GalleryKind;
   help: boolean;
 }
 
@@ -77,7 +86,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout', 'altitude'] as const;
+const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout', 'altitude', 'class', 'kind'] as const;
 
 function wholeNumber(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number, got "${value}"`);
@@ -134,10 +143,17 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   const timeoutS = get('timeout') !== undefined ? wholeNumber('timeout', get('timeout')!, 1, 3600) : 600;
   const altitudeM = get('altitude') !== undefined ? wholeNumber('altitude', get('altitude')!, 1, 10_000_000) : null;
   if (altitudeM !== null && mode !== 'planet') throw new UsageError('--altitude only applies to --mode planet');
+  const classArg = get('class');
+  const planetClass = classArg !== undefined ? parsePlanetClass(classArg) : null;
+  if (classArg !== undefined && planetClass === null) throw new UsageError(`--class must be one of ${PLANET_CLASSES.join(', ')}, got "${classArg}"`);
+  if (planetClass !== null && mode !== 'planet') throw new UsageError('--class only applies to --mode planet');
+  const kind = get('kind') !== undefined ? oneOf('kind', get('kind')!, GALLERY_KINDS) : 'asteroids';
+  if (get('kind') !== undefined && mode !== 'gallery') throw new UsageError('--kind only applies to --mode gallery');
   const format = get('export') !== undefined ? oneOf('export', get('export')!, EXPORT_FORMATS) : null;
   if (format && (mode === 'gallery' || mode === 'planet')) throw new UsageError(`--export needs --mode explore or asteroid (${mode === 'planet' ? 'planet chunks are not exported' : 'the gallery has no asteroid in view'})`);
 
-  const outArg = get('out') ?? `sr-${mode}-seed${seed}-${widthPx * scale}x${heightPx * scale}.png`;
+  const variant = planetClass ?? (kind === 'planets' ? 'planets' : null);
+  const outArg = get('out') ?? `sr-${mode}${variant ? `-${variant}` : ''}-seed${seed}-${widthPx * scale}x${heightPx * scale}.png`;
   if (outArg === '') throw new UsageError('--out needs a file name');
   const outExt = extname(outArg).toLowerCase();
   let out: string | null = outArg;
@@ -165,12 +181,16 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
     export: format ? { format, out: resolve(exportOut!) } : null,
     timeoutS,
     altitudeM,
+    planetClass,
+    kind,
     help,
   };
 }
 
 /** The page the mode opens (relative to the served build). */
-export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'> & { altitudeM?: number | null }): string {
+export function screenshotUrl(
+  args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'> & Partial<Pick<ScreenshotArgs, 'altitudeM' | 'planetClass' | 'kind'>>,
+): string {
   const params = new URLSearchParams();
   if (args.mode === 'explore') {
     params.set('mode', 'screenshot');
@@ -183,10 +203,12 @@ export function screenshotUrl(args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'coun
   } else {
     params.set('mode', 'gallery');
     params.set('seed', String(args.seed));
+    if (args.kind === 'planets') params.set('kind', 'planets');
     params.set('start', String(args.seed));
     if (args.count !== null) params.set('count', String(args.count));
     params.set('ui', '0');
   }
+  if (args.mode === 'planet' && args.planetClass) params.set('class', args.planetClass);
   if (args.quality !== 'auto') params.set('quality', args.quality);
   if (args.mode === 'planet' && args.altitudeM != null) {
     const view = planetSurfaceView(args.seed, args.altitudeM);

@@ -11,7 +11,9 @@ import { isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath
 import { GPU_DRAIN_CAP_MS, startMesher } from './samplingStart';
 import { whenGpuDrained } from './gpuDrain';
 import type { AsteroidField } from './AsteroidField';
-import { Gallery } from './Gallery';
+import type { Gallery } from './Gallery';
+import { galleryOpenState, syncGallery } from './galleryMode';
+import { showPlanetClass } from './planetClassLine';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
 import type { PlanetView } from './PlanetView';
 import { SceneBodies } from './SceneBodies';
@@ -345,23 +347,11 @@ export class App {
 
   private showGallery(): void {
     if (!this.mesher) return; // start() calls again once the sampling probe has answered
-    const state = this.state;
-    if (this.gallery) {
-      if (this.gallery.pageStart !== state.start) this.gallery.setPage(state.start);
-      return;
-    }
-    this.gallery = new Gallery({
-      container: this.container,
-      renderer: this.renderer,
-      output: this.output,
-      mesher: this.mesher,
-      progress: this.progress,
-      start: state.start,
-      count: state.count,
+    this.gallery = syncGallery(this.gallery, this.state, {
+      container: this.container, renderer: this.renderer, output: this.output, mesher: this.mesher, progress: this.progress,
       quality: this.detailQuality() ? 'high' : 'low',
-      ui: state.ui,
       onOpen: (seed) => {
-        const next: AppState = { ...this.state, mode: 'asteroid', seed, camera: null, edits: '' };
+        const next = galleryOpenState(this.state, seed);
         this.url.push(next);
         this.applyState(next);
       },
@@ -397,7 +387,7 @@ export class App {
     const previous = this.bodies ? this.state : null;
     this.state = state;
     const scene = sceneKind(state.mode);
-    const same = previous && previous.seed === state.seed && previous.quality === state.quality;
+    const same = previous && previous.seed === state.seed && previous.quality === state.quality && sceneClass(previous) === sceneClass(state);
     if (!same || sceneKind(previous.mode) !== scene) this.buildScene(state.seed, scene);
     const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
@@ -413,7 +403,9 @@ export class App {
   private buildScene(seed: number, kind: SceneKind): void {
     this.bodies?.dispose();
     this.output.bloom = this.detailQuality();
-    this.bodies = new SceneBodies(sceneSpec(seed, kind), {
+    const spec = sceneSpec(seed, kind, { planetClass: sceneClass(this.state) ?? undefined });
+    showPlanetClass(this.stats, spec);
+    this.bodies = new SceneBodies(spec, {
       renderer: this.renderer,
       scene: this.scene,
       world: this.world,
@@ -491,6 +483,11 @@ export class App {
 }
 
 const scratchSize = new Vector2();
+
+/** The class the scene's planet is asked to have: the URL's `class`, in planet mode only. */
+function sceneClass(state: AppState): AppState['planetClass'] {
+  return state.mode === 'planet' ? state.planetClass : null;
+}
 
 /** Which scene a mode shows. */
 function sceneKind(mode: AppState['mode']): SceneKind {

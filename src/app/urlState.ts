@@ -1,9 +1,9 @@
 /**
  * URL state: what the query string says about the view, parsed defensively.
  *
- * `?seed=<uint32>&mode=explore|asteroid|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
- * plus `sampling`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts) and the
- * gallery's `start` / `count`; `view=<code>` is the compact
+ * `?seed=<uint32>&mode=explore|asteroid|planet|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
+ * plus `sampling`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts), planet
+ * mode's `class` and the gallery's `kind`, `start` / `count`; `view=<code>` is the compact
  * form of `cam` + `t` that screenshot file names carry.
  *
  * Every bad value produces a {@link UrlProblem} naming the parameter and the default used
@@ -11,6 +11,7 @@
  * back, so later features (and users' own tags) survive a round trip.
  */
 import { decodeEdits, encodeEdits } from '../field/index';
+import { PLANET_CLASSES, parsePlanetClass, type PlanetClass } from '../scene/index';
 
 /**
  * `explore`: the seed's asteroid field; `asteroid`: one asteroid (the gallery's seed);
@@ -19,6 +20,10 @@ import { decodeEdits, encodeEdits } from '../field/index';
  */
 export const MODES = ['explore', 'asteroid', 'planet', 'gallery', 'screenshot'] as const;
 export type Mode = (typeof MODES)[number];
+
+/** What the gallery shows (`kind`): asteroids (the default) or planets. */
+export const GALLERY_KINDS = ['asteroids', 'planets'] as const;
+export type GalleryKind = (typeof GALLERY_KINDS)[number];
 
 export const MAX_SEED = 0xffffffff;
 export const MAX_GALLERY_COUNT = 60;
@@ -52,6 +57,13 @@ export interface AppState {
   quality: Quality;
   /** false hides every piece of UI (screenshot mode implies it). */
   ui: boolean;
+  /**
+   * Planet mode: the class to draw the seed's planet as (`class=`, src/scene/planetClasses.ts);
+   * null: the seed's own. Ignored (and not written back) in the other modes.
+   */
+  planetClass: PlanetClass | null;
+  /** Gallery: what the cells show (`kind=`). */
+  galleryKind: GalleryKind;
   /** Gallery: first seed and number of cells. */
   start: number;
   count: number;
@@ -73,6 +85,8 @@ export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
   time: null,
   quality: 'auto',
   ui: true,
+  planetClass: null,
+  galleryKind: 'asteroids',
   start: 1,
   count: 12,
   edits: '',
@@ -220,6 +234,19 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
     }
   }
 
+  const cls = params.get('class');
+  if (cls !== null) {
+    const parsed = parsePlanetClass(cls);
+    if (parsed === null) bad('class', cls, `one of ${PLANET_CLASSES.join(', ')}`, "the seed's own class");
+    else state.planetClass = parsed;
+  }
+
+  const kind = params.get('kind');
+  if (kind !== null) {
+    if ((GALLERY_KINDS as readonly string[]).includes(kind)) state.galleryKind = kind as GalleryKind;
+    else bad('kind', kind, `one of ${GALLERY_KINDS.join(', ')}`, DEFAULT_STATE.galleryKind);
+  }
+
   const count = params.get('count');
   if (count !== null) {
     const n = /^\d{1,3}$/.test(count) ? Number(count) : NaN;
@@ -251,6 +278,8 @@ export function formatAppState(state: AppState, base = ''): string {
     ['t', state.time !== null && !(state.mode === 'screenshot' && state.time === 0) ? formatCoord(state.time) : null],
     ['quality', state.quality !== 'auto' ? state.quality : null],
     ['ui', !state.ui && state.mode !== 'screenshot' ? '0' : null],
+    ['class', state.mode === 'planet' && state.planetClass !== null ? state.planetClass : null],
+    ['kind', state.mode === 'gallery' && state.galleryKind !== DEFAULT_STATE.galleryKind ? state.galleryKind : null],
     ['start', state.mode === 'gallery' && state.start !== DEFAULT_STATE.start ? String(state.start) : null],
     ['count', state.mode === 'gallery' && state.count !== DEFAULT_STATE.count ? String(state.count) : null],
     ['edits', state.mode !== 'gallery' && state.edits !== '' ? state.edits : null],

@@ -1,6 +1,6 @@
 /**
  * Worker entry for body jobs (each names a body registered with this worker, bodyRegistry.ts): `meshBody` (bodyJob.ts), `meshPlanetChunk` (planetChunkJob.ts) and
- * `buildPlanetSeamJob` (planetSeamJob.ts) behind the pool's envelope. Jobs the pool hands over
+ * `buildPlanetSeamJob` (planetSeamJob.ts) and the planet gallery's `meshPlanetThumb` (planetThumbJob.ts) behind the pool's envelope. Jobs the pool hands over
  * wait in a WorkerJobQueue (highest priority first; cancelled ones never start). Result buffers
  * are transferred: the main thread owns them afterwards.
  * Test hooks: params `debugCrash` kills this worker the way a real crash would (an uncaught error
@@ -11,11 +11,12 @@ import { handleRegistration } from './bodyRegistry';
 import { WorkerJobQueue, type JobOutput } from './jobQueue';
 import { meshPlanetChunk, planetChunkReply, type PlanetChunkParams } from './planetChunkJob';
 import { buildPlanetSeamJob, planetSeamReply, type PlanetSeamParams } from './planetSeamJob';
+import { meshPlanetThumb, planetThumbTransfer, type PlanetThumbParams } from './planetThumbJob';
 import type { WorkerRequest } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-type BodyWorkerParams = (BodyMeshParams | PlanetChunkParams | PlanetSeamParams) & { debugCrash?: boolean };
+type BodyWorkerParams = (BodyMeshParams | PlanetChunkParams | PlanetSeamParams | PlanetThumbParams) & { debugCrash?: boolean };
 
 function handle(kind: string, params: unknown): JobOutput {
   if ((params as BodyWorkerParams | null)?.debugCrash) {
@@ -37,6 +38,10 @@ function handle(kind: string, params: unknown): JobOutput {
   if (kind === 'buildPlanetSeam') {
     const { reply, transfer } = planetSeamReply(buildPlanetSeamJob(params as PlanetSeamParams), params as PlanetSeamParams);
     return { result: reply, transfer };
+  }
+  if (kind === 'meshPlanetThumb') {
+    const result = meshPlanetThumb(params as PlanetThumbParams);
+    return { result, transfer: planetThumbTransfer(result) };
   }
   throw new Error(`body worker: unknown job kind "${kind}"`);
 }

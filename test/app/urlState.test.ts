@@ -120,3 +120,48 @@ describe('views, time, UI and gallery parameters', () => {
     expect(formatAppState({ ...state, mode: 'gallery' })).toBe('?seed=6&mode=gallery');
   });
 });
+
+describe('planet class and gallery kind (issue 41)', () => {
+  it('class= picks a planet class; written back in planet mode only', () => {
+    const { state, problems } = parseAppState('?seed=4&mode=planet&class=ocean');
+    expect(problems).toEqual([]);
+    expect(state).toEqual({ ...DEFAULT_STATE, seed: 4, mode: 'planet', planetClass: 'ocean' });
+    expect(formatAppState(state)).toBe('?seed=4&mode=planet&class=ocean');
+    // Where it does not apply it is read (no notice) and dropped from the URL.
+    for (const mode of ['explore', 'asteroid', 'gallery', 'screenshot'] as const) {
+      expect(formatAppState({ ...state, mode }), mode).not.toContain('class=');
+    }
+    expect(formatAppState({ ...state, planetClass: null })).toBe('?seed=4&mode=planet');
+  });
+
+  it.each(['moon', 'desert', 'alpine', 'ocean', 'ice', 'volcanic', 'karst'])('accepts class %j', (cls) => {
+    const { state, problems } = parseAppState(`?mode=planet&class=${cls}`);
+    expect(problems).toEqual([]);
+    expect(state.planetClass).toBe(cls);
+    expect(parseAppState(formatAppState(state)).state).toEqual(state);
+  });
+
+  it.each(['', 'Ocean', 'lava', 'ocean ', '1'])('refuses class %j: a notice naming the parameter and the classes, the seed’s own class', (cls) => {
+    const { state, problems } = parseAppState(`?seed=4&mode=planet&class=${encodeURIComponent(cls)}`);
+    expect(state.planetClass).toBeNull();
+    expect(problems.map((p) => p.param)).toEqual(['class']);
+    expect(problems[0].message).toMatch(/^class ".*" is not one of moon, desert, alpine, ocean, ice, volcanic, karst; using the seed's own class$/);
+  });
+
+  it('kind= says what the gallery shows; written back in the gallery only, when not the default', () => {
+    const { state, problems } = parseAppState('?mode=gallery&kind=planets&start=10&count=3');
+    expect(problems).toEqual([]);
+    expect(state).toMatchObject({ mode: 'gallery', galleryKind: 'planets', start: 10, count: 3 });
+    expect(formatAppState(state)).toBe('?seed=1&mode=gallery&kind=planets&start=10&count=3');
+    expect(formatAppState({ ...state, galleryKind: 'asteroids' })).toBe('?seed=1&mode=gallery&start=10&count=3');
+    expect(formatAppState({ ...state, mode: 'planet' })).toBe('?seed=1&mode=planet');
+    expect(parseAppState('?mode=gallery&kind=asteroids').state.galleryKind).toBe('asteroids');
+  });
+
+  it.each(['planet', 'moons', 'PLANETS', ''])('refuses kind %j with a notice and shows asteroids', (kind) => {
+    const { state, problems } = parseAppState(`?mode=gallery&kind=${encodeURIComponent(kind)}`);
+    expect(state.galleryKind).toBe('asteroids');
+    expect(problems.map((p) => p.param)).toEqual(['kind']);
+    expect(problems[0].message).toMatch(/is not one of asteroids, planets; using asteroids$/);
+  });
+});

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { closePages, newPage, type PageLog, resultPath, type Served, startPreviewServer, useBrowser } from './harness';
-import { asteroidFamily } from '../../src/scene';
+import { asteroidFamily, PLANET_CLASS_LABELS, planetClassOf } from '../../src/scene';
 
 let browser: Browser;
 let server: Served;
@@ -138,6 +138,54 @@ describe('gallery in the app (production build)', () => {
       // Thumbnails come back from the cache: the page is complete at once.
       await page.waitForFunction(() => document.querySelector<HTMLElement>('.sr-gallery')?.dataset.ready === 'true', null, { timeout: 10_000 });
       expect(await page.locator('.sr-gallery-cell').count()).toBe(4);
+      expect(log.errors).toEqual([]);
+    } finally {
+      await preview.close();
+    }
+  });
+
+  it('kind=planets: planets from orbit captioned with seed and class; a click opens mode=planet with that seed', async () => {
+    const preview = await startPreviewServer();
+    try {
+      const { page, log } = await newPage(browser, { width: 480, height: 360 });
+      await page.goto(`${preview.url}/?mode=gallery&kind=planets&start=4&count=2`);
+      await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+      const cells = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.sr-gallery-cell')].map((el) => {
+          const canvas = el.querySelector('canvas')!;
+          const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+          let lit = 0, sum = 0, sum2 = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            const y = (0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255;
+            sum += y;
+            sum2 += y * y;
+            if (y > 0.08) lit++;
+          }
+          const n = data.length / 4;
+          return {
+            seed: Number(el.dataset.seed), state: el.dataset.state, caption: el.querySelector('.sr-gallery-caption')!.textContent,
+            litFraction: lit / n, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - (sum / n) ** 2)),
+          };
+        }),
+      );
+      console.log('planet gallery cells', JSON.stringify(cells));
+      expect(await page.locator('.sr-gallery h1').textContent()).toBe('Planets 4 – 5');
+      expect(cells.map((c) => c.seed)).toEqual([4, 5]);
+      for (const c of cells) {
+        expect(c.state).toBe('done');
+        expect(c.caption).toBe(`seed ${c.seed}${PLANET_CLASS_LABELS[planetClassOf(c.seed)]}`);
+        // A lit disc with a terminator on a dark background, not a blank cell.
+        expect(c.litFraction, `seed ${c.seed} lit fraction`).toBeGreaterThan(0.1);
+        expect(c.lumaStdDev, `seed ${c.seed} luma spread`).toBeGreaterThan(0.05);
+      }
+      await page.screenshot({ path: resultPath('gallery-planets-4-5.png') });
+
+      await page.locator('.sr-gallery-cell[data-seed="5"]').click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('mode'), { timeout: 60_000, interval: 250 }).toBe('planet');
+      const params = new URL(page.url()).searchParams;
+      expect(params.get('seed')).toBe('5');
+      expect(params.get('kind')).toBeNull();
+      expect(await page.evaluate(() => window.__sr!.planet() !== null)).toBe(true);
       expect(log.errors).toEqual([]);
     } finally {
       await preview.close();

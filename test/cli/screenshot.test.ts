@@ -54,6 +54,25 @@ describe('parseScreenshotArgs', () => {
     expect(screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 })).toBe(url);
   });
 
+  it('--class draws the planet as that class (issue 41): class= in the URL, the class in the default file name', () => {
+    const a = parseScreenshotArgs(['--mode', 'planet', '--seed', '4', '--class', 'ocean', '--width', '320', '--height', '240']);
+    expect(a).toMatchObject({ mode: 'planet', planetClass: 'ocean', kind: 'asteroids' });
+    expect(a.out).toBe(resolve('sr-planet-ocean-seed4-320x240.png'));
+    expect(screenshotUrl(a)).toBe('/index.html?mode=planet&seed=4&ui=0&t=0&class=ocean');
+    expect(parseScreenshotArgs(['--mode', 'planet', '--class=karst', '--altitude', '300']).planetClass).toBe('karst');
+    expect(parseScreenshotArgs(['--mode', 'planet']).planetClass).toBeNull();
+  });
+
+  it('--kind planets makes the gallery a planet gallery (issue 41)', () => {
+    const a = parseScreenshotArgs(['--mode', 'gallery', '--kind', 'planets', '--seed', '10', '--count', '3', '--width', '640', '--height', '480']);
+    expect(a).toMatchObject({ mode: 'gallery', kind: 'planets', seed: 10, count: 3, planetClass: null });
+    expect(a.out).toBe(resolve('sr-gallery-planets-seed10-640x480.png'));
+    expect(screenshotUrl(a)).toBe('/index.html?mode=gallery&seed=10&kind=planets&start=10&count=3&ui=0');
+    const asteroids = parseScreenshotArgs(['--mode', 'gallery', '--kind', 'asteroids']);
+    expect(asteroids.kind).toBe('asteroids');
+    expect(screenshotUrl(asteroids)).toBe('/index.html?mode=gallery&seed=1&start=1&ui=0');
+  });
+
   it("--mode screenshot is the app's name for the explore capture: an alias", () => {
     expect(parseScreenshotArgs(['--mode', 'screenshot', '--seed', '3'])).toMatchObject({ mode: 'explore', seed: 3 });
     expect(screenshotUrl({ seed: 3, mode: 'explore', count: null, quality: 'auto' })).toBe('/index.html?mode=screenshot&seed=3');
@@ -82,6 +101,14 @@ describe('parseScreenshotArgs', () => {
     [['--count', '5'], /--count only applies to --mode gallery/],
     [['--seed', '1', '--seed', '2'], /--seed given twice/],
     [['shot.png'], /unexpected argument "shot.png"/],
+    [['--mode', 'planet', '--class', 'lava'], /--class must be one of moon, desert, alpine, ocean, ice, volcanic, karst, got "lava"/],
+    [['--mode', 'planet', '--class', 'Ocean'], /--class must be one of/],
+    [['--class', 'ocean'], /--class only applies to --mode planet/],
+    [['--mode', 'gallery', '--class', 'ocean'], /--class only applies to --mode planet/],
+    [['--mode', 'planet', '--class'], /--class needs a value/],
+    [['--mode', 'gallery', '--kind', 'moons'], /--kind must be one of asteroids, planets, got "moons"/],
+    [['--kind', 'planets'], /--kind only applies to --mode gallery/],
+    [['--mode', 'planet', '--kind', 'planets'], /--kind only applies to --mode gallery/],
   ])('%j → UsageError %s', (argv, message) => {
     expect(() => parseScreenshotArgs(argv)).toThrowError(UsageError);
     expect(() => parseScreenshotArgs(argv)).toThrowError(message);
@@ -119,9 +146,21 @@ describe('the command fails cleanly', () => {
     expect(r.stdout).not.toMatch(/built the app/);
   });
 
+  it('a bad --class or --kind: the message naming the flag and its values, exit code 2', () => {
+    const r = cli(['--mode', 'planet', '--class', 'lava']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--class must be one of moon, desert, alpine, ocean, ice, volcanic, karst, got "lava"');
+    expect(r.stderr).toContain('usage: npm run screenshot');
+    const k = cli(['--kind', 'planets']);
+    expect(k.status).toBe(2);
+    expect(k.stderr).toContain('--kind only applies to --mode gallery');
+  });
+
   it('--help prints the usage and exits 0', () => {
     const r = cli(['--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('usage: npm run screenshot');
+    expect(r.stdout).toContain('--class moon|desert|alpine|ocean|ice|volcanic|karst (planet)');
+    expect(r.stdout).toContain('--kind asteroids|planets (gallery)');
   });
 });
