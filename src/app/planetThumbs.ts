@@ -6,9 +6,9 @@
  * colours per vertex (src/field/groundColours.ts, the palette PlanetView's pieces get); drawn with
  * the planet's own ground material (src/render/planetGround.ts, no close-range detail: it cannot
  * show from orbit) and a sun from the side so the terminator shows, in the app's one WebGL context.
- * Where the class has a sea, the vertices under it are lifted to sea level and take the water's
- * colour ({@link floodSea}): a sphere at sea level crossed the coarse ground in a checkerboard
- * along every shallow coast.
+ * Where the class has a sea, the vertices under it are lifted to sea level and made smooth as water
+ * ({@link floodSea}): a sphere at sea level crossed the coarse ground in a checkerboard along every
+ * shallow coast.
  *
  * Not drawn: the atmosphere and clouds (their tables cost seconds a planet on a software GPU).
  * Deterministic: mesh, camera and sun are functions of the seed.
@@ -136,10 +136,12 @@ function cellPlanet(seed: number): ScenePlanet {
   return sceneSpec(seed, 'planet').planet!;
 }
 
-/** The ground PlanetView's pieces get (SceneBodies' options, without close-range detail). */
+/** The ground PlanetView's pieces get (SceneBodies' options: palette by class and sea; no close-range detail). */
 function groundOf(planet: ScenePlanet): PlanetGround {
   const g = planetGround(planet.recipe);
-  return new PlanetGround({ seed: planet.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM, detailOctaves: 0 });
+  return new PlanetGround({
+    seed: planet.seed, meanRadiusM: g.meanRadiusM, reliefM: g.meanRadiusM - g.lowestM, detailOctaves: 0, planetClass: planet.planetClass, sea: planet.sea,
+  });
 }
 
 /** Roughness of the thumbnails' water: the sun's glint shows as a soft highlight. */
@@ -147,11 +149,11 @@ const WATER_ROUGHNESS = 0.35;
 
 /**
  * Floods `result` in place below `sea`'s level: each vertex under it moves out to the sea's radius
- * with a radial normal and the water's colour (shallow to deep over the sea's clarity depth) in the
- * ground colour's form (sqrt of the linear albedo, roughness in alpha). The coast then runs through
- * the triangles that have vertices on both sides.
+ * with a radial normal and the water's roughness; its colour stays the palette's, which already
+ * fades the sea floor into the water's colour with depth (src/field/groundColours.ts). The coast
+ * then runs through the triangles that have vertices on both sides.
  */
-export function floodSea(result: Pick<PlanetThumbResult, 'positions' | 'normals' | 'colours' | 'originM'>, sea: SeaSpec): void {
+export function floodSea(result: Pick<PlanetThumbResult, 'positions' | 'normals' | 'colours' | 'originM'>, sea: Pick<SeaSpec, 'radiusM'>): void {
   const { positions, normals, colours, originM } = result;
   const [ox, oy, oz] = originM;
   for (let i = 0, n = positions.length / 3; i < n; i++) {
@@ -165,13 +167,6 @@ export function floodSea(result: Pick<PlanetThumbResult, 'positions' | 'normals'
     normals[3 * i] = x / r;
     normals[3 * i + 1] = y / r;
     normals[3 * i + 2] = z / r;
-    if (!colours) continue;
-    const deep = 1 - Math.exp(-(sea.radiusM - r) / Math.max(sea.clarityM, 1e-6));
-    for (let c = 0; c < 3; c++) {
-      const linear = sea.shallow[c] + (sea.deep[c] - sea.shallow[c]) * deep;
-      colours[4 * i + c] = Math.round(255 * Math.sqrt(Math.min(1, Math.max(0, linear))));
-    }
-    colours[4 * i + 3] = Math.round(255 * WATER_ROUGHNESS);
+    if (colours) colours[4 * i + 3] = Math.round(255 * WATER_ROUGHNESS);
   }
 }
-
