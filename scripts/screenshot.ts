@@ -147,6 +147,9 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   const planetClass = classArg !== undefined ? parsePlanetClass(classArg) : null;
   if (classArg !== undefined && planetClass === null) throw new UsageError(`--class must be one of ${PLANET_CLASSES.join(', ')}, got "${classArg}"`);
   if (planetClass !== null && mode !== 'planet') throw new UsageError('--class only applies to --mode planet');
+  // src/scene/planetSurfaceView.ts finds the ground under the seed's own class: over another class's
+  // ground the camera would be at the wrong height, or under it.
+  if (planetClass !== null && altitudeM !== null) throw new UsageError('--class cannot be combined with --altitude yet (the surface view is placed over the seed\'s own class\'s ground)');
   const kind = get('kind') !== undefined ? oneOf('kind', get('kind')!, GALLERY_KINDS) : 'asteroids';
   if (get('kind') !== undefined && mode !== 'gallery') throw new UsageError('--kind only applies to --mode gallery');
   const format = get('export') !== undefined ? oneOf('export', get('export')!, EXPORT_FORMATS) : null;
