@@ -28,12 +28,22 @@ export function planetSurfaceView(seed: number, altitudeM: number): { position: 
   // altitude on the field (about the distance to the surface near it).
   const outer = Math.hypot(...bounds.sphereCenter) + bounds.sphereRadiusM;
   let r = outer + altitudeM;
+  let above = r;
   for (let i = 0; i < 10_000; i++) {
     const f = at(r);
     if (f <= altitudeM + 0.01) break;
+    above = r;
     r -= Math.max(0.01, (f - altitudeM) / Math.max(1, bounds.lipschitz));
   }
-  for (let i = 0; i < 8; i++) r -= at(r) - altitudeM;
+  // Bisection between the last radius above and the first at the altitude: Newton's steps on a
+  // field with shells (karst's arches, the cave sheet) jumped into the rock (issue 41).
+  let below = r;
+  for (let i = 0; i < 60 && above - below > 1e-4; i++) {
+    const mid = 0.5 * (above + below);
+    if (at(mid) > altitudeM) above = mid;
+    else below = mid;
+  }
+  r = 0.5 * (above + below);
   const c = planet.centerM;
   const position: Vec3 = [c[0] + up[0] * r, c[1] + up[1] * r, c[2] + up[2] * r];
   // The horizon of a sphere of the ground's radius, ⟂ the sun's azimuth (shadows across the view).
