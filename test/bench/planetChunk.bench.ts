@@ -19,7 +19,7 @@ import { compileToJs, type FieldFn } from '../../src/field/index.ts';
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, meshCubeSphereChunk, planetLod, type ChunkAddress, type ChunkKey, type PlanetLod } from '../../src/lod/index.ts';
 import { packBoundaryLeaves, sampleChunk, unpackBoundaryLeaves, type PackedBoundaryLeaves } from '../../src/mesher/index.ts';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob.ts';
-import { planetRecipe } from '../../src/scene/index.ts';
+import { planetGround, planetRecipe } from '../../src/scene/index.ts';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../src/workers/planetChunkJob.ts';
 import { median, rowFrom } from './harness.ts';
 import type { Benchmark, BenchRow } from './harness.ts';
@@ -32,7 +32,7 @@ export const PLANET_SEED = 4;
 export const BENCH_LEVELS = [0, 3, 6, 9] as const;
 
 const recipe = planetRecipe(PLANET_SEED);
-const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+const radiusM = planetGround(recipe).meanRadiusM;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
 registerBody(PLANET, { recipe, space: spaceOptions });
 

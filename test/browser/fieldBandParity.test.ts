@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { bandLimitSummary, recipeBounds } from '../../src/field/index';
-import { planetRecipe } from '../../src/scene/index';
+import { planetGround, planetRecipe } from '../../src/scene/index';
 import { useBlankPages } from './harness';
 import type { BandParityRun } from './pages/fieldBandParity';
 
@@ -30,7 +30,7 @@ describe('field parity with band uniforms, GLSL vs JS', () => {
     const page: Page = await pages.open();
     const recipe = planetRecipe(4);
     // The terrain sphere (root: smoothSubtraction(terrain, caves)).
-    const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+    const radiusM = planetGround(recipe).meanRadiusM;
     expect(radiusM).toBeCloseTo(61_953, -1);
     const run = (await page.evaluate(
       async ([path, recipe, limits, points, radiusM, spreadM]) =>

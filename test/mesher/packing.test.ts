@@ -4,7 +4,7 @@ import { compileToJs } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
 import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, pieceDataBytes, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
 import { boundaryLeavesBytes } from '../../src/workers/leafStore';
-import { planetRecipe } from '../../src/scene/index';
+import { planetGround, planetRecipe } from '../../src/scene/index';
 import { meshPlanetChunk, planetChunkReply } from '../../src/workers/planetChunkJob';
 import { buildPlanetSeamJob } from '../../src/workers/planetSeamJob';
 import { surfaceChunks } from '../bench/planetChunk.bench';
@@ -16,7 +16,7 @@ import { groundPalette } from '../../src/field/groundColours';
 const PLANET = 'test:planet';
 
 const recipe = planetRecipe(4);
-const radiusM = (recipe.root as { children: { radius: number }[] }).children[0].radius;
+const radiusM = planetGround(recipe).meanRadiusM;
 const spaceOptions = { radiusM, chunkCells: 32, finestCellM: 1 };
 registerBody(PLANET, { recipe, space: spaceOptions });
 /** The same planet with a coloured ground (src/field/groundColours.ts). */

@@ -24,7 +24,8 @@ import { simulatedEdgePass as simulatedEdges, simulatedGpuValues as simulatedVal
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';
 
-const recipe = planetRecipe(7);
+// A moon (issue 41's classes): the surface crosses this test's level-3 chunk near its faces.
+const recipe = planetRecipe(7, 'moon');
 const bounds = recipeBounds(recipe);
 const spaceOptions = { radiusM: bounds.sphereRadiusM, chunkCells: 8, finestCellM: bounds.sphereRadiusM / 200 };
 registerBody(PLANET, { recipe, space: spaceOptions });
