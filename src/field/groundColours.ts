@@ -49,7 +49,7 @@ export interface GroundClassOptions {
 
 /** Class palettes (linear albedo): base ground, lowland (the "mare" role), rock, vegetation, sand. */
 const CLASS_GROUND: Record<string, { ground: Rgb; low: Rgb; rock: Rgb; vegetation: Rgb | null; sand: Rgb; ice: boolean; snow: number }> = {
-  moon: { ground: [0.2, 0.2, 0.2], low: [0.09, 0.09, 0.095], rock: [0.15, 0.15, 0.15], vegetation: null, sand: [0.22, 0.21, 0.2], ice: false, snow: Infinity },
+  moon: { ground: [0.2, 0.2, 0.2], low: [0.09, 0.09, 0.095], rock: [0.15, 0.15, 0.15], vegetation: null, sand: [0.22, 0.21, 0.2], ice: true, snow: Infinity },
   desert: { ground: [0.46, 0.3, 0.16], low: [0.36, 0.24, 0.13], rock: [0.3, 0.16, 0.09], vegetation: null, sand: [0.52, 0.38, 0.2], ice: true, snow: Infinity },
   alpine: { ground: [0.16, 0.15, 0.12], low: [0.2, 0.17, 0.12], rock: [0.2, 0.19, 0.18], vegetation: [0.05, 0.09, 0.03], sand: [0.5, 0.43, 0.3], ice: true, snow: 0.35 },
   ocean: { ground: [0.14, 0.13, 0.09], low: [0.22, 0.19, 0.12], rock: [0.17, 0.15, 0.13], vegetation: [0.04, 0.1, 0.035], sand: [0.55, 0.48, 0.34], ice: true, snow: 0.6 },
