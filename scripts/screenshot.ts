@@ -147,9 +147,6 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   const planetClass = classArg !== undefined ? parsePlanetClass(classArg) : null;
   if (classArg !== undefined && planetClass === null) throw new UsageError(`--class must be one of ${PLANET_CLASSES.join(', ')}, got "${classArg}"`);
   if (planetClass !== null && mode !== 'planet') throw new UsageError('--class only applies to --mode planet');
-  // src/scene/planetSurfaceView.ts finds the ground under the seed's own class: over another class's
-  // ground the camera would be at the wrong height, or under it.
-  if (planetClass !== null && altitudeM !== null) throw new UsageError('--class cannot be combined with --altitude yet (the surface view is placed over the seed\'s own class\'s ground)');
   const kind = get('kind') !== undefined ? oneOf('kind', get('kind')!, GALLERY_KINDS) : 'asteroids';
   if (get('kind') !== undefined && mode !== 'gallery') throw new UsageError('--kind only applies to --mode gallery');
   const format = get('export') !== undefined ? oneOf('export', get('export')!, EXPORT_FORMATS) : null;
@@ -214,7 +211,7 @@ export function screenshotUrl(
   if (args.mode === 'planet' && args.planetClass) params.set('class', args.planetClass);
   if (args.quality !== 'auto') params.set('quality', args.quality);
   if (args.mode === 'planet' && args.altitudeM != null) {
-    const view = planetSurfaceView(args.seed, args.altitudeM);
+    const view = planetSurfaceView(args.seed, args.altitudeM, args.planetClass ? { planetClass: args.planetClass } : {});
     params.set('cam', [...view.position, ...view.target].map((v) => Number(v.toFixed(4))).join(','));
   }
   return `/index.html?${params.toString().replace(/%2C/g, ',')}`;

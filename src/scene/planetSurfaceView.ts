@@ -7,7 +7,7 @@
  * the URL's `cam` it makes reproduces the picture.
  */
 import { compileToJs, recipeBounds, type Vec3 } from '../field/index';
-import { sceneSpec } from './sceneSpec';
+import { sceneSpec, type SceneOptions } from './sceneSpec';
 
 const norm = (v: number[]): Vec3 => {
   const l = Math.hypot(v[0], v[1], v[2]);
@@ -15,9 +15,12 @@ const norm = (v: number[]): Vec3 => {
 };
 const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
-/** Camera `altitudeM` over planet mode's ground for `seed`, looking at the horizon (world metres). */
-export function planetSurfaceView(seed: number, altitudeM: number): { position: Vec3; target: Vec3 } {
-  const spec = sceneSpec(seed, 'planet');
+/**
+ * Camera `altitudeM` over planet mode's ground for `seed` (drawn as `options.planetClass` when
+ * given), looking at the horizon (world metres).
+ */
+export function planetSurfaceView(seed: number, altitudeM: number, options: SceneOptions = {}): { position: Vec3; target: Vec3 } {
+  const spec = sceneSpec(seed, 'planet', options);
   const planet = spec.planet!;
   const field = compileToJs(planet.recipe);
   const bounds = recipeBounds(planet.recipe);

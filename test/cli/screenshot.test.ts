@@ -61,7 +61,9 @@ describe('parseScreenshotArgs', () => {
     expect(screenshotUrl(a)).toBe('/index.html?mode=planet&seed=4&ui=0&t=0&class=ocean');
     expect(parseScreenshotArgs(['--mode', 'planet', '--class=karst']).planetClass).toBe('karst');
     // Not yet: the surface view finds the ground of the seed's own class.
-    expect(() => parseScreenshotArgs(['--mode', 'planet', '--class=karst', '--altitude', '300'])).toThrow(/--class cannot be combined with --altitude/);
+    // With --altitude the camera stands over the class's own ground: outside it, at the altitude.
+    const withClass = parseScreenshotArgs(['--mode', 'planet', '--seed', '4', '--class=karst', '--altitude', '300']);
+    expect(withClass).toMatchObject({ planetClass: 'karst', altitudeM: 300 });
     expect(parseScreenshotArgs(['--mode', 'planet']).planetClass).toBeNull();
   });
 

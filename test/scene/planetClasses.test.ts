@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileToJs, parseRecipe, recipeBounds } from '../../src/field/index';
 import { compileToGlsl } from '../../src/field/compileGlsl';
 import {
-  PLANET_CLASSES, planetAir, planetClassOf, planetWorld, sceneSpec, type PlanetClass,
+  PLANET_CLASSES, planetAir, planetClassOf, planetSurfaceView, planetWorld, sceneSpec, type PlanetClass,
 } from '../../src/scene/index';
 import { CLASS_AIR } from '../../src/scene/planetClasses';
 import { bandRelief, findCave, multiCrossingShare, surfaceRadius } from './terrainProbe';
@@ -99,6 +99,17 @@ describe('planet classes', () => {
         }).sort((a, b) => a - b);
         const median = 0.5 * (rms[2] + rms[3]);
         expect(median / band, `${cls}, seed ${seed} (${(R / 1e3).toFixed(0)} km), ${band} m band: median RMS ${median.toFixed(3)} m`).toBeGreaterThanOrEqual(MIN_RELIEF_SHARE);
+      }
+    }
+  });
+
+  it('the surface camera stands at its altitude over the class’s own ground, outside the rock (karst’s shells included)', () => {
+    for (const [seed, cls] of [[42, undefined], [4, 'karst'], [4, 'volcanic'], [15, 'ocean']] as const) {
+      const recipe = planetWorld(seed, cls).recipe;
+      const field = compileToJs(recipe);
+      for (const altitudeM of [40, 300]) {
+        const view = planetSurfaceView(seed, altitudeM, cls ? { planetClass: cls } : {});
+        expect(Math.abs(field(...view.position) - altitudeM), `seed ${seed} ${cls ?? ''} ${altitudeM} m`).toBeLessThan(0.01);
       }
     }
   });
