@@ -160,7 +160,7 @@ function craterField(prng: Prng, cls: PlanetClass, r: number): CraterField | und
 
 /** The volume features of the karst and volcanic classes (lengths in metres). */
 const VOLUMES = {
-  karst: { bandHeightM: 34, bandThicknessM: 12, bandNoiseM: 26, bandWavelengthM: 90, bandSparseM: 48, caveDepthM: 22, caveThicknessM: 6, caveNoiseM: 26, caveWavelengthM: 70, caveSparseM: 30 },
+  karst: { bandHeightM: 30, bandThicknessM: 8, bandNoiseM: 40, bandWavelengthM: 120, bandSparseM: 30, caveDepthM: 22, caveThicknessM: 6, caveNoiseM: 26, caveWavelengthM: 70, caveSparseM: 30 },
   volcanic: { bandHeightM: 14, bandThicknessM: 5, bandNoiseM: 9, bandWavelengthM: 60, bandSparseM: 20, caveDepthM: 14, caveThicknessM: 4, caveNoiseM: 16, caveWavelengthM: 110, caveSparseM: 20 },
 } as const;
 
