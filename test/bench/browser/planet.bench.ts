@@ -15,7 +15,7 @@ import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import { gpuCollectNote, gpuCollectParam } from './gpuCollectParam';
 import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
-import { asteroidRecipe, planetRecipe, sceneSpec } from '../../../src/scene/index';
+import { asteroidRecipe, parsePlanetClass, planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, isReselectMode, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
@@ -64,11 +64,24 @@ async function setup(): Promise<void> {
 
 function place(planet: PlanetView, camera: PerspectiveCamera, altitudeM: number): void {
   const d = new Vector3(0.3, 0.55, 0.78).normalize();
-  let r = planet.radiusM + altitudeM;
-  for (let i = 0; i < 8; i++) {
-    camera.position.copy(d).multiplyScalar(r);
-    r -= planet.altitude(camera.position) - altitudeM;
+  // Down from the bounding radius in steps the field allows (16: over the classes' Lipschitz
+  // estimates), then bisection: Newton's steps jumped into the rock on karst's shells (issue 41).
+  const at = (radius: number): number => planet.altitude(camera.position.copy(d).multiplyScalar(radius)) - altitudeM;
+  let above = planet.radiusM + altitudeM;
+  let r = above;
+  for (let i = 0; i < 20_000; i++) {
+    const f = at(r);
+    if (f <= 0) break;
+    above = r;
+    r -= Math.max(0.05, f / 16);
   }
+  let below = r;
+  for (let i = 0; i < 60 && above - below > 1e-4; i++) {
+    const mid = 0.5 * (above + below);
+    if (at(mid) > 0) above = mid;
+    else below = mid;
+  }
+  r = 0.5 * (above + below);
   camera.position.copy(d).multiplyScalar(r);
   if (altitudeM > planet.radiusM) camera.lookAt(0, 0, 0);
   else {
@@ -94,7 +107,9 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const pruneUnderProof = new URLSearchParams(location.search).get('prune') !== '0';
   // `?preupload=0`: new pieces' buffers upload in the frame that first shows them (the old way).
   const preuploadGeometry = new URLSearchParams(location.search).get('preupload') !== '0';
-  const scene4 = sceneSpec(4, 'planet');
+  // `?planetClass=<class>`: planet 4 drawn as that class (issue 41: the teleports on every class).
+  const planetClass = parsePlanetClass(new URLSearchParams(location.search).get('planetClass') ?? '') ?? undefined;
+  const scene4 = sceneSpec(4, 'planet', { planetClass });
   const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, preuploadGeometry });
   scene.add(planet.root);
   planet.start(mesher!);
