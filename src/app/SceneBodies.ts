@@ -10,6 +10,7 @@ import { Color, Vector3, type Group, type PerspectiveCamera, type Scene, type We
 import { collideMove } from '../interact/collision';
 import { SHADOW_CASTER_REACH, type Sun } from '../render/Sun';
 import { Atmosphere } from '../render/Atmosphere';
+import { PlanetLayers } from '../render/PlanetLayers';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import { planetGround } from '../scene/planets';
 import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
@@ -55,6 +56,8 @@ export class SceneBodies {
   readonly sun: Sun;
   /** The planet's air (null: airless or no planet); its sky passes are in the scene. */
   readonly atmosphere: Atmosphere | null;
+  /** The planet's sea and cloud layer (issue 41; null: neither), drawn per pixel in the scene. */
+  readonly layers: PlanetLayers | null;
   /** How bright the sky is at the camera, 0 (space, night) – 1 (day under the air): stars fade with it. */
   daylight = 0;
   private readonly renderer: WebGLRenderer;
@@ -102,6 +105,12 @@ export class SceneBodies {
       ground: spec.planet && planetGroundOptions(spec.planet, options.planetDetailOctaves),
     });
     this.sun = (this.field ?? this.planet)!.sun;
+    const p = spec.planet;
+    this.layers = p && (p.sea || p.clouds) ? new PlanetLayers({
+      seed: p.seed, sea: p.sea, clouds: p.clouds, atmosphere: this.atmosphere, software: options.softwareGpu,
+      lowestGroundM: p.atmosphere?.bottomRadiusM ?? planetGround(p.recipe).lowestM,
+    }) : null;
+    if (this.layers) options.scene.add(this.layers.root);
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
     this.probes = new Probes(this.field, this.planet, options.world);
     this.edits = new EditHistory();
@@ -240,6 +249,10 @@ export class SceneBodies {
       const illuminance = scratchColor.copy(light.color).multiplyScalar(light.intensity);
       this.daylight = this.atmosphere.update(this.renderer, camera.position, this.planet.root.position, this.sun.direction, illuminance);
     }
+    if (this.layers && this.planet) {
+      const light = scratchColor.copy(this.sun.light.color).multiplyScalar(this.sun.light.intensity);
+      this.layers.update(camera, this.planet.root.position, heightPx, timeS, this.sun.direction, light);
+    }
     return lines;
   }
 
@@ -338,6 +351,7 @@ export class SceneBodies {
 
   dispose(): void {
     this.atmosphere?.dispose();
+    this.layers?.dispose();
     this.probes.dispose();
     this.field?.dispose();
     this.planet?.dispose();

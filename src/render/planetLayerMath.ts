@@ -147,3 +147,18 @@ export function wavePhaseRad(wave: SeaWave, timeS: number): number {
   const p = (wave.phase - wave.omega * timeS) / (2 * Math.PI);
   return (p - Math.floor(p)) * 2 * Math.PI;
 }
+
+/** The standard normal's quantile (Acklam's rational approximation, |error| < 1.2e-9 for 0 < p < 1). */
+export function probit(p: number): number {
+  const q = Math.min(1 - 1e-9, Math.max(1e-9, p));
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (r: number): number => (((((c[0] * r + c[1]) * r + c[2]) * r + c[3]) * r + c[4]) * r + c[5]) / ((((d[0] * r + d[1]) * r + d[2]) * r + d[3]) * r + 1);
+  if (q < 0.02425) return tail(Math.sqrt(-2 * Math.log(q)));
+  if (q > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - q)));
+  const x = q - 0.5;
+  const r = x * x;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * x) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}

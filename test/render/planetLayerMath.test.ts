@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  applyMatrix3, cloudDriftAngleRad, cloudDriftMatrix, raySphereFar, raySphereHit, seaWaves, sphereRay, WAVE_PERIOD_M, wavePhaseRad, type Vec3,
+  applyMatrix3, cloudDriftAngleRad, cloudDriftMatrix, probit, raySphereFar, raySphereHit, seaWaves, sphereRay, WAVE_PERIOD_M, wavePhaseRad, type Vec3,
 } from '../../src/render/planetLayerMath';
 
 const f = Math.fround;
@@ -141,5 +141,16 @@ describe('seaWaves', () => {
     }
     const meanSquare = waves.reduce((s, w) => s + (w.slope * w.slope) / 2, 0);
     expect(meanSquare).toBeCloseTo(0.03, 9);
+  });
+});
+
+describe('probit (the clouds\' threshold for a coverage)', () => {
+  it('is the standard normal quantile', () => {
+    expect(probit(0.5)).toBeCloseTo(0, 9);
+    expect(probit(0.975)).toBeCloseTo(1.959964, 5);
+    expect(probit(0.1)).toBeCloseTo(-1.281552, 5);
+    expect(probit(0.01)).toBeCloseTo(-2.326348, 5);
+    expect(probit(0)).toBeLessThan(-5);
+    expect(probit(1)).toBeGreaterThan(5);
   });
 });
