@@ -22,13 +22,15 @@
  *   until clear of them (setMask).
  * - At most `maxProbes` alive: a new throw removes the oldest.
  * - Gravity comes from the caller's `gravityAt` (the scene knows its bodies): toward a planet's centre
- *   near it, toward an asteroid's among asteroids.
+ *   near it, toward an asteroid's among asteroids; a sea's buoyancy and drag from `waterDepthAt` (water.ts).
  * docs/physics.md gives the numbers behind each.
  *
  * No three.js here: positions are plain arrays in the scene's world frame (metres).
  */
-import { Body, ContactMaterial, Material, Quaternion, Ray, RaycastResult, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
+import { Body, ContactMaterial, Material, Quaternion, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
+import { liftProbeOut } from './liftOut';
 import { sweptImpact } from './sweptImpact';
+import { waterAcceleration } from './water';
 
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
@@ -101,6 +103,8 @@ export interface PhysicsStats {
 export interface PhysicsWorldOptions {
   /** Gravity at a world point, m/s² (default none). */
   gravityAt?: (positionM: Vec3Tuple) => Vec3Tuple;
+  /** How deep a world point is under a sea's surface, m (negative over it; default: no sea). water.ts says what water does. */
+  waterDepthAt?: (positionM: Vec3Tuple) => number;
   maxProbes?: number;
   /** Bounciness of probe on rock (0 … 1), default 0.2. */
   restitution?: number;
@@ -131,6 +135,8 @@ interface Collider {
 
 const scratchA = new Vec3();
 const scratchB = new Vec3();
+const scratchWater: Vec3Tuple = [0, 0, 0];
+const NO_WATER: Vec3Tuple = [0, 0, 0];
 const scratchC = new Vec3();
 
 /**
@@ -150,6 +156,7 @@ export class PhysicsWorld {
   private readonly rock = new Material('rock');
   private readonly probeMaterial = new Material('probe');
   private readonly gravityAt: (p: Vec3Tuple) => Vec3Tuple;
+  private readonly waterDepthAt: ((p: Vec3Tuple) => number) | null;
   private readonly maxProbes: number;
   readonly restitution: number;
   readonly friction: number;
@@ -163,6 +170,7 @@ export class PhysicsWorld {
 
   constructor(options: PhysicsWorldOptions = {}) {
     this.gravityAt = options.gravityAt ?? (() => [0, 0, 0]);
+    this.waterDepthAt = options.waterDepthAt ?? null;
     this.maxProbes = options.maxProbes ?? 50;
     this.restitution = options.restitution ?? 0.2;
     this.friction = options.friction ?? 0.6;
@@ -284,7 +292,8 @@ export class PhysicsWorld {
       p.previousQuaternion.copy(p.body.quaternion);
       const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z]);
       p.gravity = Math.hypot(g[0], g[1], g[2]);
-      p.body.force.set(g[0] * p.body.mass, g[1] * p.body.mass, g[2] * p.body.mass);
+      const w = this.waterDepthAt ? waterAcceleration(g, p.body.velocity, this.waterDepthAt([p.body.position.x, p.body.position.y, p.body.position.z]), p.radiusM, scratchWater) : NO_WATER;
+      p.body.force.set((g[0] + w[0]) * p.body.mass, (g[1] + w[1]) * p.body.mass, (g[2] + w[2]) * p.body.mass);
       if (sweptImpact(this.world, p.body, p.radiusM, STEP_S, COLLIDER_GROUP, this)) this.counters.sweptStops++;
     }
     for (const p of this.probes) {
@@ -350,8 +359,7 @@ export class PhysicsWorld {
 
   /**
    * After a shape change, or a new collider where another was (a planet chunk replacing its parent):
-   * a probe inside the new surface (a ray from outside the shape down to the probe's centre, along
-   * the line from the collider's centre, meets the surface first) is put back a radius outside it.
+   * probes the new surface holds inside are put back a radius outside it (liftOut.ts).
    */
   private liftOut(c: Collider): void {
     const body = c.body;
@@ -359,34 +367,12 @@ export class PhysicsWorld {
     body.updateAABB();
     const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
     for (const p of this.probes) {
-      const pos = p.body.position;
-      if (pos.distanceTo(body.position) > body.boundingRadius + p.radiusM + 1e-3) continue;
-      const out = scratchA;
-      pos.vsub(center, out);
-      const d = out.length();
-      if (d === 0) continue;
-      out.normalize();
-      // From outside the shape (twice its bounding radius out along the line from the centre) down to the probe.
-      const far = scratchB;
-      pos.vadd(out.scale(2 * (body.boundingRadius + p.radiusM), far), far);
-      const result = new RaycastResult();
-      const ray = new Ray(far.clone(), pos.clone());
-      ray.skipBackfaces = true;
-      ray.mode = Ray.CLOSEST;
-      ray.collisionFilterMask = COLLIDER_GROUP;
-      ray.intersectBody(body, result);
-      if (!result.hasHit) continue;
-      const surface = result.hitPointWorld;
-      surface.vsub(center, scratchC);
-      const above = scratchC.length();
-      if (d >= above + p.radiusM * 0.5) continue;
-      // Inside, or sunk past half its radius: lift it to rest on the new surface (a pin elsewhere
-      // would put it back inside).
-      this.unpin(p);
-      center.vadd(out.scale(above + p.radiusM * 1.01, scratchC), pos);
-      const into = p.body.velocity.dot(out);
-      if (into < 0) p.body.velocity.vsub(out.scale(into, scratchC), p.body.velocity);
-      this.counters.lifted++;
+      if (p.body.position.distanceTo(body.position) > body.boundingRadius + p.radiusM + 1e-3) continue;
+      // Lifted: a pin elsewhere would put it back inside.
+      if (liftProbeOut(body, center, p.body, p.radiusM, COLLIDER_GROUP)) {
+        this.unpin(p);
+        this.counters.lifted++;
+      }
     }
   }
 

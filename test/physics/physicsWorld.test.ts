@@ -186,3 +186,41 @@ describe('probes on planet pieces', () => {
     expect(world.stats().resting).toBe(1);
   });
 });
+
+describe('water (issue 41)', () => {
+  it('a sphere’s submerged share runs from 0 over the water to 1 under it, ½ at its centre', async () => {
+    const { submergedShare } = await import('../../src/physics/water');
+    expect(submergedShare(-1, 1)).toBe(0);
+    expect(submergedShare(0, 1)).toBeCloseTo(0.5, 12);
+    expect(submergedShare(1, 1)).toBeCloseTo(1, 12);
+    expect(submergedShare(5, 1)).toBeCloseTo(1, 12);
+  });
+
+  it('a probe dropped into a sea over a rock sphere slows in the water, sinks and rests on the sea floor', () => {
+    const fall = (sea: boolean): { arrivalS: number; restR: number; resting: number } => {
+      // A 20 m rock sphere under a sea whose surface is 24 m from the centre: 4 m of water.
+      const world = new PhysicsWorld({ gravityAt: toOrigin(3), ...(sea ? { waterDepthAt: (p: Vec3Tuple) => 24 - Math.hypot(...p) } : {}) });
+      world.setCollider('rock', sphereCollider(20, 48), still);
+      world.throwProbe([0, 0, 34], [0, 0, -6], 0.5);
+      let t = 0;
+      let arrivalS = Infinity;
+      world.update(t);
+      for (let i = 0; i < 30 * 60; i++) {
+        world.update((t += 1 / 60));
+        if (arrivalS === Infinity && Math.hypot(...world.views()[0].positionM) < 20.7) arrivalS = t;
+      }
+      return { arrivalS, restR: Math.hypot(...world.views()[0].positionM), resting: world.stats().resting };
+    };
+    const dry = fall(false), wet = fall(true);
+    // Dry, it reaches the rock after ~1.8 s at ~11 m/s; in the water it is slowed to ~0.5 m/s (buoyancy
+    // takes 1/2.6 of its weight, drag the rest): it reaches the sea floor over a second later.
+    expect(dry.arrivalS).toBeLessThan(2);
+    expect(wet.arrivalS).toBeGreaterThan(dry.arrivalS + 1);
+    // Rock sinks: both end on the rock surface, at rest.
+    for (const r of [dry, wet]) {
+      expect(r.resting).toBe(1);
+      expect(r.restR).toBeGreaterThan(20.4);
+      expect(r.restR).toBeLessThan(20.6);
+    }
+  });
+});
