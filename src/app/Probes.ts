@@ -76,8 +76,13 @@ export class Probes {
   drawnCount = 0;
   anyMoving = false;
 
-  constructor(private readonly field: AsteroidField | null, private readonly planet: PlanetView | null, world: Group) {
-    this.physics = new PhysicsWorld({ gravityAt: (p) => this.gravityAt(p), maxProbes: MAX_PROBES });
+  /** `seaRadiusM`: the planet's sea level from its centre (issue 41), or null: probes sink in it (physics/water.ts). */
+  constructor(private readonly field: AsteroidField | null, private readonly planet: PlanetView | null, world: Group, private readonly seaRadiusM: number | null = null) {
+    this.physics = new PhysicsWorld({
+      gravityAt: (p) => this.gravityAt(p),
+      waterDepthAt: seaRadiusM !== null && planet ? (p) => this.waterDepthAt(p) : undefined,
+      maxProbes: MAX_PROBES,
+    });
     const material = new MeshStandardMaterial({ color: new Color(0xff8a2a), roughness: 0.45, metalness: 0.6, emissive: new Color(0x331100) });
     this.mesh = new InstancedMesh(new IcosahedronGeometry(1, 3), material, MAX_PROBES);
     this.mesh.name = 'probes';
@@ -261,6 +266,12 @@ export class Probes {
   private nearestCenter(p: Vector3): Vec3Tuple {
     if (this.atPlanet(p)) return this.planet!.root.position.toArray() as Vec3Tuple;
     return [...this.field!.nearest(p).spec.positionM];
+  }
+
+  /** How deep `p` is under the planet's sea, m (negative over it). */
+  private waterDepthAt(p: Vec3Tuple): number {
+    const c = this.planet!.root.position;
+    return this.seaRadiusM! - Math.hypot(p[0] - c.x, p[1] - c.y, p[2] - c.z);
   }
 
   /** The pull at `p` (see the header). */

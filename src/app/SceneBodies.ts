@@ -112,7 +112,7 @@ export class SceneBodies {
     }) : null;
     if (this.layers) options.scene.add(this.layers.root);
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
-    this.probes = new Probes(this.field, this.planet, options.world);
+    this.probes = new Probes(this.field, this.planet, options.world, spec.planet?.sea?.radiusM ?? null);
     this.edits = new EditHistory();
     const problem = this.replaceEdits(decodeEdits(options.edits ?? ''));
     if (problem) options.report('warning', `URL edits not applied: ${problem}`, 'edits');
