@@ -80,7 +80,9 @@ export function planetAtmosphere(seed: number, radiusM: number, lowestM = radius
 }
 
 /**
- * The cloud layer of a planet with air (issue 41): ocean worlds are the cloudiest, deserts nearly
+ * The cloud layer of a planet with air (issue 41): ocean worlds are the cloudiest (a third to a
+ * half of the cover field; its soft edges read as more from orbit: at 0.45–0.65 an ocean world was
+ * ~three quarters white on the H200), deserts nearly
  * clear, hazy volcanic worlds carry grey ash. The layer sits about one Rayleigh scale height over
  * the mean ground (Earth: cumulus at 1–2 km, H = 8 km), at least 1.5 km over it (so hills do not
  * all pierce it) and under the atmosphere's top. Null for airless planets.
@@ -89,7 +91,7 @@ export function planetClouds(seed: number, cls: PlanetClass, atmosphere: Atmosph
   if (!atmosphere) return null;
   const prng = new Prng((seed ^ 0x5c10d5e7) >>> 0);
   const cover: Record<PlanetClass, [number, number]> = {
-    moon: [0, 0], desert: [0.05, 0.15], alpine: [0.35, 0.55], ocean: [0.45, 0.65], ice: [0.2, 0.4], volcanic: [0.25, 0.45], karst: [0.3, 0.5],
+    moon: [0, 0], desert: [0.03, 0.1], alpine: [0.25, 0.4], ocean: [0.3, 0.5], ice: [0.15, 0.3], volcanic: [0.2, 0.35], karst: [0.2, 0.35],
   };
   const [lo, hi] = cover[cls];
   if (hi === 0) return null;
