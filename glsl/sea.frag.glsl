@@ -17,6 +17,8 @@ uniform vec3 uSeaCameraLow;
 // Waves: xyz the wave vector (rad/m, whole turns per 1,024 m), w the phase now; one slope each.
 uniform vec4 uWaves[SR_SEA_WAVES];
 uniform float uWaveSlope;
+// Their lengths (m), shortest first.
+uniform float uWaveLengthM[SR_SEA_WAVES];
 // Radians one pixel spans: the waves finer than a pixel go into the glint's roughness.
 uniform float uPixelAngle;
 uniform vec3 uSunDir;
@@ -55,12 +57,17 @@ void main() {
   float footprintM = t * uPixelAngle / max(cosV, 0.02);
   vec3 slope = vec3(0.0);
   float unresolved = 0.0;
-  for (int i = 0; i < SR_SEA_WAVES; i++) {
+  // Longest first: once one is faded out, so are the shorter rest (their share of the slope
+  // variance added at once) — far water runs none of the loop.
+  for (int i = SR_SEA_WAVES - 1; i >= 0; i--) {
     vec3 k = uWaves[i].xyz;
-    float kLen = length(k);
-    float fade = 1.0 - smoothstep(0.25, 0.5, footprintM * kLen * 0.15915494);
+    float fade = 1.0 - smoothstep(0.25, 0.5, footprintM / uWaveLengthM[i]);
+    if (fade <= 0.0) {
+      unresolved += float(i + 1) * 0.5 * uWaveSlope * uWaveSlope;
+      break;
+    }
     unresolved += (1.0 - fade) * 0.5 * uWaveSlope * uWaveSlope;
-    if (fade > 0.0) slope += (fade * uWaveSlope * cos(dot(k, q) + uWaves[i].w) / kLen) * k;
+    slope += (fade * uWaveSlope * cos(dot(k, q) + uWaves[i].w) * uWaveLengthM[i] * 0.15915494) * k;
   }
   vec3 N = normalize(n - (slope - n * dot(slope, n)));
   float NdotV = max(dot(N, V), 1e-3);

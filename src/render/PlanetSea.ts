@@ -41,7 +41,8 @@ export class PlanetSea {
 
   constructor(readonly options: PlanetSeaOptions) {
     const { sea, atmosphere } = options;
-    this.waves = seaWaves(options.seed, WAVES);
+    // Shortest first (the shader walks them longest first and stops at the first it cannot resolve).
+    this.waves = seaWaves(options.seed, WAVES).sort((a, b) => a.lengthM - b.lengthM);
     this.waveData = new Float32Array(4 * WAVES);
     this.waves.forEach((w, i) => this.waveData.set(w.k, 4 * i));
     this.uniforms = {
@@ -53,6 +54,7 @@ export class PlanetSea {
       uSeaCameraLow: { value: new Vector3() },
       uWaves: { value: this.waveData },
       uWaveSlope: { value: this.waves[0].slope },
+      uWaveLengthM: { value: this.waves.map((w) => w.lengthM) },
       uSeaDeep: { value: new Vector3(...sea.deep) },
       uSeaVeil: { value: options.veil ?? 0 },
     };
