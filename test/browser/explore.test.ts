@@ -153,7 +153,9 @@ describe('explore: the seed’s asteroid field', () => {
     expect(await page.evaluate(() => window.__sr!.app!.fly.enabled)).toBe(true);
     const speedBefore = await page.evaluate(() => window.__sr!.app!.fly.speed());
     await page.keyboard.down('KeyW');
-    await page.waitForTimeout(8000);
+    // Until it is half as far from the surface (it flies a distance per frame: on a loaded 2-core
+    // machine 8 s of frames were not always enough), or 40 s.
+    await page.waitForFunction((half) => window.__sr!.app!.field!.fieldAt(window.__sr!.app!.camera.position) < half, before * 0.5, { timeout: 40_000, polling: 100 }).catch(() => undefined);
     await page.keyboard.up('KeyW');
     const after = await page.evaluate(() => {
       const app = window.__sr!.app!;
