@@ -22,8 +22,12 @@ interface Shot { width: number; height: number; rgb: number[] }
 
 /** The frame as the app draws it (tone-mapped), saved as test-results/sea-<name>.png; RGB rows top-down. */
 async function grab(page: Page, name: string): Promise<Shot> {
-  // Two frames with the camera as set (the layers' uniforms follow the frame's camera).
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // Two of the app's frames with the camera as set (the layers' and the air's uniforms and tables
+  // follow the frame's camera). Under load SwiftShader's context was lost twice here: the app's
+  // frames stop until it is restored, and a capture then draws a black sky from empty tables.
+  const frames = await page.evaluate(() => window.__sr!.frames());
+  await page.waitForFunction((n) => window.__sr!.frames() >= n + 2 && !window.__sr!.app!.renderer.getContext().isContextLost(), frames, { timeout: 120_000, polling: 100 })
+    .catch(() => { throw new Error(`grab ${name}: the app drew no frame in 120 s after frame ${frames} (WebGL context lost?)`); });
   const r = await page.evaluate(async () => {
     const { base64, width, height } = await window.__sr!.capture(innerWidth, innerHeight);
     const img = new Image();
