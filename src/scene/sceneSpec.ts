@@ -98,10 +98,7 @@ export function sceneSpec(seed: number, kind: SceneKind, options: SceneOptions =
 
 function scenePlanet(world: PlanetWorld, radiusM: number, centerM: Vec3, options: SceneOptions): ScenePlanet {
   const { seed, recipe } = world;
-  // Over a sea the air is measured from sea level (the sea floor needs none): from the deep floor,
-  // the air at the shore of a small ocean world was thin and its noon sky navy (issue 41).
-  const airBaseM = world.sea ? world.sea.radiusM : world.meanRadiusM;
-  const atmosphere = planetAtmosphere(seed, airBaseM, world.sea ? Math.max(world.lowestM, world.sea.radiusM) : world.lowestM, world.air);
+  const atmosphere = planetAtmosphere(seed, world.meanRadiusM, world.lowestM, world.air);
   const overridden = options.planetClass !== undefined && options.planetClass !== planetClassOf(seed);
   return {
     id: bodyId('planet', seed, overridden ? world.planetClass : undefined),
@@ -112,7 +109,7 @@ function scenePlanet(world: PlanetWorld, radiusM: number, centerM: Vec3, options
     planetClass: world.planetClass,
     atmosphere,
     sea: world.sea,
-    clouds: planetClouds(seed, world.planetClass, atmosphere, airBaseM, world.meanRadiusM - world.lowestM),
+    clouds: planetClouds(seed, world.planetClass, atmosphere, world.meanRadiusM, world.meanRadiusM - world.lowestM),
   };
 }
 

@@ -128,14 +128,3 @@ describe('planet classes', () => {
     expect(cave.largestPocket, `covered air reached from outside (at ${cave.pocketAt?.map((v) => v.toFixed(0))})`).toBeGreaterThanOrEqual(50);
   });
 });
-
-describe('air over a sea (issue 41)', () => {
-  it('is measured from sea level: the air at the shore is as dense as at the bottom of the atmosphere', () => {
-    for (const seed of [4, 7]) {
-      const planet = sceneSpec(seed, 'planet').planet!;
-      expect(planet.sea).not.toBeNull();
-      expect(planet.atmosphere!.bottomRadiusM).toBeCloseTo(planet.sea!.radiusM, 6);
-      expect(planet.clouds!.radiusM).toBeGreaterThan(planet.sea!.radiusM + 1000);
-    }
-  });
-});
