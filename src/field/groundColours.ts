@@ -101,7 +101,7 @@ export function groundPalette(options: { seed: number; meanRadiusM: number; reli
     iceLatitude: cls.ice ? iceLatitude : 2,
     vegetation: cls.vegetation,
     sand: shade(cls.sand),
-    snowAboveM: cls.snow * options.reliefM,
+    snowAboveM: cls.snow * Math.max(options.reliefM, 1),
     sea: options.sea ?? null,
   };
 }
