@@ -52,13 +52,15 @@ describe('probes', () => {
     expect(log.errors).toEqual([]);
   });
 
-  it('a probe dropped on a planet rests on the terrain, and stays on it across a LOD change under it', { timeout: 420_000 }, async () => {
+  it('a probe dropped on a planet rests on the terrain, and stays on it across a LOD change under it', { timeout: 700_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 400, height: 300 });
     await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
     await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 200_000, polling: 500 });
     // From 1.5 km, where the chunks under the probe are coarse.
     await above(page, 1500, 0.5);
-    await complete(page);
+    // Planet 4's ground has relief down to metres now (issue 41): on SwiftShader with one body
+    // worker its 1.5 km view took over 150 s to complete in a loaded CI run.
+    await complete(page, 360_000);
     // A probe at the ground ahead of the camera (15 m, 400 m/s at 1.5 km).
     await page.evaluate(() => window.__sr!.throwProbe(undefined, window.__sr!.app!.controls.target.toArray() as [number, number, number]));
     await page.waitForFunction(() => window.__sr!.physics()!.resting === 1, null, { timeout: 120_000, polling: 250 });
