@@ -96,10 +96,11 @@ describe('probes', () => {
     expect(after.resting).toBe(true);
     // Never through the ground: its centre stays above the field's surface (a coarse chunk lies
     // within its error of it), and it ends about a radius above it on the fine chunk (a 15 m sphere
-    // sits on the bumps around the point below its centre, so a little more, never less).
+    // sits on the bumps around the point below its centre, so a little more, never less: on planet
+    // 4's crags and rocks since issue 41, 3.1 m more).
     expect(Math.min(...lows)).toBeGreaterThan(-after.radiusM);
     expect(after.altitudeM - after.radiusM).toBeGreaterThan(-0.5);
-    expect(after.altitudeM - after.radiusM).toBeLessThan(2.5);
+    expect(after.altitudeM - after.radiusM).toBeLessThan(5);
     expect(after.restingPenetrationM).toBeLessThan(0.05);
     await page.screenshot({ path: resultPath('probe-on-planet.png') });
     expect(log.errors).toEqual([]);
