@@ -30,6 +30,7 @@ import { createRenderer } from './renderer';
 import { compileForFrames, FrameOutput } from '../render/FrameOutput';
 import { encodeView, type AppState, type CameraState } from './urlState';
 import { UrlSync } from './urlSync';
+import { ContextLossWatch } from './contextLoss';
 
 export interface AppOptions {
   /** Element the app fills; its size drives the canvas size. */
@@ -112,7 +113,10 @@ export class App {
   mesher: BodyMesher | null = null;
   readonly url: UrlSync;
   private contextLost = false;
+  private readonly contextLoss: ContextLossWatch;
   private lastFrameMs = -1;
+  /** Scenes built so far: each one's notices are scoped `scene-<n>`. */
+  private sceneCount = 0;
   private readonly startMs = performance.now();
 
   constructor(options: AppOptions) {
@@ -187,9 +191,14 @@ export class App {
     this.resizeObserver.observe(this.container);
     this.resize();
 
-    const canvas = this.renderer.domElement;
-    canvas.addEventListener('webglcontextlost', this.onContextLost);
-    canvas.addEventListener('webglcontextrestored', this.onContextRestored);
+    this.contextLoss = new ContextLossWatch(this.renderer.domElement, {
+      notices: this.notices,
+      setLost: (lost) => void (this.contextLost = lost),
+      restored: () => {
+        this.sky.invalidate(); // its cube map died with the context, the atmosphere's tables and the shadow maps too
+        this.bodies?.contextRestored();
+      },
+    });
   }
 
   /** Starts the render loop and generation (in JS until a first load has measured the GPU: samplingStart.ts). */
@@ -374,8 +383,7 @@ export class App {
   private applyState(state: AppState): void {
     if (state.mode === 'gallery') {
       this.state = state;
-      this.bodies?.dispose();
-      this.bodies = null;
+      this.disposeScene();
       this.ui.hidden = !state.ui;
       this.controlsGui.show(false); // the explorer's controls do nothing here
       this.showGallery();
@@ -401,7 +409,8 @@ export class App {
 
   /** Builds what `sceneSpec(seed, kind)` describes (SceneBodies.ts); it starts once the workers are up. */
   private buildScene(seed: number, kind: SceneKind): void {
-    this.bodies?.dispose();
+    this.disposeScene();
+    const scope = `scene-${++this.sceneCount}`;
     this.output.bloom = this.detailQuality();
     const spec = sceneSpec(seed, kind, { planetClass: sceneClass(this.state) ?? undefined });
     showPlanetClass(this.stats, spec);
@@ -410,7 +419,9 @@ export class App {
       scene: this.scene,
       world: this.world,
       progress: this.progress,
-      report: (level, message, key, retry) => this.notices.show(level, message, key, retry ? { label: 'Retry', run: retry } : undefined),
+      // Keys and notices of this scene only: they go with it (disposeScene).
+      report: (level, message, key, retry, group) =>
+        this.notices.show(level, message, key && `${scope}:${key}`, retry ? { label: 'Retry', run: retry } : undefined, { group, scope }),
       detailMaterials: this.detailQuality(),
       planetDetailOctaves: this.state.quality === 'low' ? 0 : GROUND_DETAIL_OCTAVES[this.state.quality],
       softwareGpu: isSoftwareRenderer(this.caps.renderer),
@@ -419,6 +430,13 @@ export class App {
       debugFailJobs: this.debugFailJobs,
     });
     if (this.mesher) this.bodies.start(this.mesher);
+  }
+
+  /** Takes the scene shown down, and its notices with it (a scene that is gone has nothing to say). */
+  private disposeScene(): void {
+    this.bodies?.dispose();
+    this.bodies = null;
+    this.notices.clearScope(`scene-${this.sceneCount}`);
   }
 
   /** The scene's default camera (sceneSpec.ts): the hero asteroid beside the sun, or the planet's lit limb. */
@@ -446,23 +464,10 @@ export class App {
     this.applyState(next);
   }
 
-  private readonly onContextLost = (event: Event): void => {
-    event.preventDefault(); // tells the browser we want the context back
-    this.contextLost = true;
-    const why = 'The GPU context was lost (driver reset or too many tabs). Waiting for the browser to restore it…';
-    this.notices.show('error', why, 'context');
-  };
-
-  private readonly onContextRestored = (): void => {
-    this.contextLost = false;
-    this.sky.invalidate(); // its cube map died with the context, the atmosphere's tables and the shadow maps too
-    this.bodies?.contextRestored();
-    this.notices.show('info', 'The GPU context was restored.', 'context');
-  };
-
   dispose(): void {
     this.disposed = true;
     this.renderer.setAnimationLoop(null);
+    this.contextLoss.dispose();
     this.url.dispose();
     this.resizeObserver.disconnect();
     window.removeEventListener('keydown', this.onKeyDown);
@@ -471,7 +476,7 @@ export class App {
     this.fly.dispose();
     this.controlsGui.dispose();
     this.progressBar.dispose();
-    this.bodies?.dispose();
+    this.disposeScene();
     this.mesher?.dispose();
     this.sky.detach(this.scene);
     this.sky.dispose();

@@ -29,8 +29,8 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { brushesHash, compileToJs, type Brush, type FieldFn, type FieldRecipe } from '../field/index';
-import { compileOffFrame } from '../render/compileOffFrame';
-import { BodyMaterial, bodyMaterialField } from '../render/BodyMaterial';
+import { bodyMaterialField } from '../render/BodyMaterial';
+import { compileDetail } from './asteroidDetail';
 import { FamilyMaterials } from '../render/familyMaterial';
 import { Sun } from '../render/Sun';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
@@ -105,6 +105,7 @@ export class AsteroidField {
   private debugFailJobs: number;
   private readonly placeholders = new FailedPlaceholders();
   private readonly detailMaterials: boolean;
+  private disposed = false;
   /** Jobs dropped because the asteroid no longer wanted that level. */
   staleCancelled = 0;
   jobsDone = 0;
@@ -142,7 +143,10 @@ export class AsteroidField {
       a.radiusPx = (a.spec.radiusM / distance) * pxPerRadian;
       a.desired = asteroidLevel(a.radiusPx, a.current?.level ?? -1);
       if (this.detailMaterials && a.radiusPx >= DETAIL_MATERIAL_PX && a.detailState === 'none' && a.current) {
-        this.compileDetail(a, camera);
+        compileDetail(a, camera, {
+          renderer: this.options.renderer!, scene: this.options.scene!, onError: (m) => this.options.onError(m),
+          bind: (entry, leavingFade) => this.bind(a, entry, leavingFade),
+        });
       }
     }
     if (this.mesher) this.request();
@@ -183,6 +187,8 @@ export class AsteroidField {
         },
         (error: unknown) => {
           if (a.job?.job !== job) return; // cancelled as stale: already counted
+          // Cancelled because the asteroid (or its scene) went away: not a failure (issue 45).
+          if (this.disposed || (error instanceof Error && error.name === 'JobCancelledError')) return;
           a.job = null;
           this.task?.advance();
           this.onJobFailed(a, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -298,48 +304,6 @@ export class AsteroidField {
       fade: leavingFade ?? entry.fadeIn,
       fadeComplement: leavingFade !== undefined,
     });
-  }
-
-  /**
-   * Builds the asteroid's BodyMaterial (its recipe compiled to GLSL) and compiles the program
-   * with `compileAsync` (KHR_parallel_shader_compile where available), then swaps it in: the
-   * frame never waits for a shader compile.
-   */
-  private compileDetail(a: AsteroidState, camera: PerspectiveCamera): void {
-    const { renderer, scene } = this.options;
-    a.detailState = 'compiling';
-    let material: BodyMaterial;
-    try {
-      material = new BodyMaterial(bodyMaterialField(a.recipe), { family: a.spec.family, seed: a.spec.seed });
-    } catch (e) {
-      a.detailState = 'failed';
-      this.options.onError(`Asteroid ${a.spec.index}: material failed: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    }
-    const version = a.version;
-    compileOffFrame(material, a.current!.mesh.geometry, a.body, renderer, scene, camera).then(
-      () => {
-        // Edited while it compiled: the newest brushes as numbers, or (past the program's room) compiled again.
-        const outdated = a.version !== version && !material.setFieldData(bodyMaterialField(a.recipe));
-        if (a.detailState !== 'compiling' || outdated) {
-          material.dispose();
-          if (outdated && a.detailState === 'compiling') a.detailState = 'none';
-          return;
-        }
-        a.detail = material;
-        a.detailState = 'ready';
-        for (const entry of [a.current, a.leaving]) {
-          if (!entry || entry.cellSizeM === 0) continue;
-          entry.mesh.material = material;
-          this.bind(a, entry, entry === a.leaving ? 0 : undefined);
-        }
-      },
-      (e: unknown) => {
-        a.detailState = 'failed';
-        material.dispose();
-        this.options.onError(`Asteroid ${a.spec.index}: shader failed: ${e instanceof Error ? e.message : String(e)}`);
-      },
-    );
   }
 
   /** The one place meshes leave the scene and free their GPU memory. */
@@ -476,6 +440,7 @@ export class AsteroidField {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const a of this.asteroids) {
       a.job?.job.cancel();
       a.releaseEdit?.();

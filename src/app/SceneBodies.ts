@@ -28,8 +28,11 @@ export interface SceneBodiesOptions {
   /** Where the bodies' roots go (the floating-origin world group). */
   world: Group;
   progress: Progress;
-  /** Reports a problem on the page (a per-body `key` replaces that body's last report). */
-  report: (level: 'warning' | 'error', message: string, key?: string, retry?: () => void) => void;
+  /**
+   * Reports a problem on the page (a per-body `key` replaces that body's last report; reports of one
+   * `group` show as one line with a count). The shell takes them away with the scene.
+   */
+  report: (level: 'warning' | 'error', message: string, key?: string, retry?: () => void, group?: string) => void;
   /** Per-pixel field detail on asteroids (quality high, or auto on a real GPU). */
   detailMaterials: boolean;
   /**
@@ -82,7 +85,7 @@ export class SceneBodies {
     this.field = spec.asteroids && new AsteroidField({
       spec: spec.asteroids,
       progress: options.progress,
-      onError: (message, details) => options.report(details?.level ?? 'error', message, details?.key, details?.retry),
+      onError: (message, details) => options.report(details?.level ?? 'error', message, details?.key, details?.retry, 'asteroids'),
       debugFailIndex: options.debugFailAsteroid,
       debugFailJobs: options.debugFailJobs,
       renderer: options.renderer,
@@ -98,7 +101,7 @@ export class SceneBodies {
       sunDirection: spec.sunDirection,
       sun: this.field?.sun,
       progress: options.progress,
-      onError: (message) => options.report('error', message),
+      onError: (message) => options.report('error', message, undefined, undefined, 'planet'),
       renderer: options.renderer,
       scene: options.scene,
       atmosphere: this.atmosphere,

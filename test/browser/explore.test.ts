@@ -192,3 +192,38 @@ describe('explore: the seed’s asteroid field', () => {
     expect(log.errors).toEqual([]);
   });
 });
+
+describe('notices that are true (issue 45)', () => {
+  it('seed changes mid-generation leave no failure notice; notices group, fold and stay on screen', async () => {
+    const opened = await newPage(browser, { width: 320, height: 180 });
+    const { page, log } = opened;
+    await page.goto(`${server.url}/?seed=1&quality=low`);
+    // Jobs in flight for the first scene, then five quick seed changes (each cancels the last scene's jobs).
+    await page.waitForFunction(() => (window.__sr?.jobs().pending ?? 0) > 0, null, { timeout: 120_000, polling: 50 });
+    for (const seed of [2, 3, 4, 5, 6]) {
+      await page.evaluate((s) => window.__sr!.app!.setSeed(s), seed);
+      await page.waitForFunction(() => (window.__sr?.jobs().pending ?? 0) > 0, null, { timeout: 60_000, polling: 50 });
+    }
+    // The last scene generates some asteroids: the old scenes' cancelled jobs have long answered.
+    await page.waitForFunction(() => (window.__sr?.jobs().done ?? 0) >= 3, null, { timeout: 120_000, polling: 250 });
+    const notices = await page.evaluate(() => window.__sr!.notices().map((n) => n.text));
+    expect(notices, 'no failure notice for cancelled jobs').toEqual([]);
+
+    // Twelve notices of one group read as one line; a long word wraps inside the window.
+    const layout = await page.evaluate(() => {
+      const notices = window.__sr!.app!.notices;
+      for (let i = 0; i < 12; i++) notices.show('warning', `Asteroid ${i} failed to generate`, `t-${i}`, undefined, { group: 'test' });
+      notices.show('error', `x${'y'.repeat(400)}`, 'long');
+      const lines = [...document.querySelectorAll('.sr-notice')];
+      const rects = lines.map((l) => l.getBoundingClientRect());
+      const closes = lines.map((l) => [...l.querySelectorAll('button')].at(-1)!.getBoundingClientRect());
+      return { count: lines.length, texts: lines.map((l) => l.textContent), right: Math.max(...rects.map((r) => r.right), ...closes.map((r) => r.right)), top: Math.min(...rects.map((r) => r.top)) };
+    });
+    expect(layout.count).toBe(2);
+    expect(layout.texts[0]).toMatch(/Asteroid 11 failed to generate \(12 notices like this\)/);
+    expect(layout.right, 'no notice runs off the right edge').toBeLessThanOrEqual(320);
+    await page.locator('.sr-notice', { hasText: '12 notices' }).locator('button', { hasText: '×' }).click();
+    expect(await page.evaluate(() => window.__sr!.notices().length)).toBe(1);
+    expect(log.errors).toEqual([]);
+  });
+});
