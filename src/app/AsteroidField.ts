@@ -417,6 +417,12 @@ export class AsteroidField {
     return null;
   }
 
+  /** Why asteroid `index` cannot take `brush` (a build past its meshed box), or null. */
+  brushProblem(index: number, brush: Brush): string | null {
+    const a = this.asteroids[index];
+    return a ? buildOutsideBox(a, [brush], LEVEL_CELLS[LEVEL_CELLS.length - 1]) : `no asteroid ${index} in this scene`;
+  }
+
   /** Asteroid `index` draws a mesh of its newest edit (or of its spec, never edited). */
   editDrawn(index: number): boolean {
     const a = this.asteroids[index];

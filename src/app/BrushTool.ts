@@ -9,12 +9,12 @@
 import type { Controller } from 'lil-gui';
 import { Vector3 } from 'three';
 import {
+  clampRadius,
   editsFromRecipe,
   encodeEdits,
-  decodeEdits,
-  makeBrush,
+  gateEdit,
+  parseEdits,
   parseRecipeText,
-  MAX_BRUSH_RADIUS_M,
   MIN_BRUSH_RADIUS_M,
   type BrushEdit,
   type BrushOp,
@@ -24,6 +24,7 @@ import type { App } from './App';
 import type { Picker, PickInfo } from './Picker';
 import type { SceneBodies } from './SceneBodies';
 import { download } from './screenshot';
+import { editsOutOfLink, MAX_QUERY_CHARS } from './urlState';
 
 /** Pointer travel under which a press and release is a click, not an orbit drag, pixels. */
 const CLICK_PX = 5;
@@ -129,9 +130,11 @@ export class BrushTool {
   private edit(bodies: SceneBodies, target: EditTarget, op: BrushOp, point: Vector3, radiusM: number): Promise<BrushResult> {
     const t0 = performance.now();
     const local = target === 'planet' ? bodies.planet!.toBodyFrame(point) : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
-    let problem: string | null;
+    // The one gate (editGate.ts): NaN, ∞ and out-of-range values are refused with the reason.
+    const gate = gateEdit({ target, op, center: local, radiusM });
+    let problem: string | null = gate.reason;
     try {
-      problem = bodies.addEdit({ target, brush: makeBrush(op, local, radiusM) });
+      problem ??= bodies.addEdit(gate.edit!);
     } catch (e) {
       problem = e instanceof Error ? e.message : String(e);
     }
@@ -155,13 +158,21 @@ export class BrushTool {
   private writeUrl(bodies: SceneBodies): void {
     this.app.state = { ...this.app.state, edits: encodeEdits(bodies.edits.edits) };
     this.app.url.scheduleWrite();
+    // Past a link's safe length the edits stay in the page only (urlState.ts): say so, and how to keep them.
+    if (editsOutOfLink(this.app.state)) {
+      const n = bodies.edits.edits.length;
+      this.app.notices.show('warning', `The ${n} edits no longer fit in a link (${MAX_QUERY_CHARS} characters at most): ` +
+        'they are kept in this page, not in its URL. Save them with Brush → export recipe JSON.', 'edits-link');
+    } else this.app.notices.dismiss('edits-link');
     this.app.stats.setLine('edits', `edits: ${bodies.edits.edits.length}${bodies.edits.canRedo ? ' (redo available)' : ''}`);
   }
 
-  private syncMode(): void {
+  /** `clampNote`: what a clamp of the radius did (the overlay says so). */
+  private syncMode(clampNote: string | null = null): void {
     this.picker.clickFocus = !this.enabled;
     this.gui.enabled.updateDisplay();
-    this.app.stats.setLine('brush', this.enabled ? `brush: on · click digs, shift-click builds · radius ${this.radiusM} m` : 'brush: off (B)');
+    const radius = clampNote ?? `radius ${this.radiusM} m`;
+    this.app.stats.setLine('brush', this.enabled ? `brush: on · click digs, shift-click builds · ${radius}` : 'brush: off (B)');
   }
 
   private report(message: string): void {
@@ -206,8 +217,8 @@ export class BrushTool {
     // Back/Forward within one scene: the URL's edits are shown again (App rebuilt the scene otherwise).
     const bodies = this.app.bodies;
     if (!bodies || encodeEdits(bodies.edits.edits) === this.app.state.edits) return;
-    const problem = bodies.replaceEdits(decodeEdits(this.app.state.edits));
-    if (problem) this.report(`URL edits not applied: ${problem}`);
+    const problems = bodies.loadEdits(parseEdits(this.app.state.edits));
+    if (problems.length > 0) this.report(`URL edits: ${problems.join('; ')}; showing the others`);
   };
 
   private readonly onDown = (e: PointerEvent): void => {
@@ -252,10 +263,10 @@ export class BrushTool {
     if (!this.radiusHeld) return;
     e.preventDefault();
     e.stopPropagation();
-    const r = this.radiusM * (e.deltaY < 0 ? WHEEL_FACTOR : 1 / WHEEL_FACTOR);
-    this.radiusM = Math.round(Math.min(MAX_BRUSH_RADIUS_M, Math.max(MIN_BRUSH_RADIUS_M, r)) * 100) / 100;
+    const clamped = clampRadius(this.radiusM * (e.deltaY < 0 ? WHEEL_FACTOR : 1 / WHEEL_FACTOR));
+    this.radiusM = clamped.radiusM;
     this.gui.radius.updateDisplay();
-    this.syncMode();
+    this.syncMode(clamped.note);
   };
 }
 

@@ -77,7 +77,7 @@ export class PlanetView {
   /** The same phases' main-thread time summed since the planet started (ms): where the frames went. */
   readonly totalMs = { select: 0, lodMessage: 0, apply: 0, transaction: 0, schedule: 0, materials: 0 };
   private readonly ownsSun: boolean;
-  private readonly chunkSpace: CubeSphereSpace;
+  readonly chunkSpace: CubeSphereSpace;
   /** The planet's field with the user's brushes (altitude, collision); the brushes and what they reach (issue 19). */
   private field: FieldFn;
   private edits: PlanetEdits;

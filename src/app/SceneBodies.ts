@@ -13,7 +13,8 @@ import { Atmosphere } from '../render/Atmosphere';
 import { PlanetLayers } from '../render/PlanetLayers';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import { planetGround } from '../scene/planets';
-import { decodeEdits, EditHistory, MAX_EDITS, type BrushEdit, type EditTarget, type FieldRecipe } from '../field/index';
+import { EditHistory, MAX_EDITS, parseEdits, type BrushEdit, type EditTarget, type FieldRecipe, type ParsedEdits } from '../field/index';
+import { PlanetEdits } from '../lod/index';
 import type { ScenePlanet, SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { AsteroidField } from './AsteroidField';
@@ -117,8 +118,34 @@ export class SceneBodies {
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
     this.probes = new Probes(this.field, this.planet, options.world, spec.planet?.sea?.radiusM ?? null);
     this.edits = new EditHistory();
-    const problem = this.replaceEdits(decodeEdits(options.edits ?? ''));
-    if (problem) options.report('warning', `URL edits not applied: ${problem}`, 'edits');
+    // The URL's parser named entries that are no edits at all; the scene names those it has no place for.
+    const problems = this.loadEdits(parseEdits(options.edits ?? ''));
+    if (problems.length > 0) options.report('warning', `URL edits: ${problems.join('; ')}; showing the others`, 'edits');
+  }
+
+  /**
+   * Shows the good edits of a parsed `edits=` (a URL's, Back/Forward), each checked on its own against
+   * this scene (its body exists, the brush fits the body's meshed space): the rest are named, none
+   * takes the others with it. Undo starts over. Returns the problems.
+   */
+  loadEdits(parsed: Pick<ParsedEdits, 'edits' | 'texts'>): string[] {
+    const kept: BrushEdit[] = [];
+    const problems: string[] = [];
+    parsed.edits.slice(0, MAX_EDITS).forEach((e, i) => {
+      const problem = this.editProblem(e);
+      if (problem) problems.push(`edit "${parsed.texts[i] ?? i + 1}": ${problem}`);
+      else kept.push(e);
+    });
+    const problem = this.replaceEdits(kept);
+    return problem ? [...problems, problem] : problems;
+  }
+
+  /** Why this scene cannot show `e` on its own, or null. */
+  private editProblem(e: BrushEdit): string | null {
+    const problem = this.checkTarget(e.target);
+    if (problem) return problem;
+    if (e.target === 'planet') return new PlanetEdits(this.planet!.chunkSpace).problem([e.brush]);
+    return this.field!.brushProblem(Number(e.target.slice('asteroid:'.length)), e.brush);
   }
 
   /** A new edit (a click of the brush tool); null, or why it was refused (nothing changed then). */

@@ -10,7 +10,7 @@
  * instead; parsing never throws. Unknown parameters are kept when the state is written
  * back, so later features (and users' own tags) survive a round trip.
  */
-import { decodeEdits, encodeEdits } from '../field/index';
+import { encodeEdits, parseEdits } from '../field/index';
 import { PLANET_CLASSES, parsePlanetClass, type PlanetClass } from '../scene/index';
 
 /**
@@ -227,10 +227,14 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
 
   const edits = params.get('edits');
   if (edits !== null) {
-    try {
-      state.edits = encodeEdits(decodeEdits(edits));
-    } catch (e) {
-      problems.push({ param: 'edits', value: edits, message: `edits: ${(e as Error).message}; showing the bodies unedited` });
+    // Entry by entry (editGate.ts): the good ones are shown, each bad one named. The URL's text is
+    // kept as it was until the user changes the edits on purpose, so nothing in it is lost by a drag.
+    const parsed = parseEdits(edits);
+    state.edits = parsed.problems.length > 0 ? edits : encodeEdits(parsed.edits);
+    if (parsed.problems.length > 0) {
+      const kept = `showing the ${parsed.edits.length} good one${parsed.edits.length === 1 ? '' : 's'}`;
+      const named = parsed.problems.slice(0, 3).join('; ') + (parsed.problems.length > 3 ? `; and ${parsed.problems.length - 3} more` : '');
+      problems.push({ param: 'edits', value: edits, message: `${named}; ${kept} (the link keeps its text until you edit)` });
     }
   }
 
@@ -288,7 +292,23 @@ export function formatAppState(state: AppState, base = ''): string {
     if (value === null) params.delete(key);
     else params.set(key, value);
   }
-  return `?${params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';')}`;
+  const query = (): string => `?${params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';')}`;
+  // Never a link the server refuses (HTTP 431 past its header limit): edits that make the query too
+  // long stay in the page only (the brush tool says so and how to save them: export JSON).
+  if (query().length > MAX_QUERY_CHARS) params.delete('edits');
+  return query();
+}
+
+/**
+ * The longest query the app writes, characters: Node's HTTP servers (Vite's dev and preview) refuse
+ * request headers past 16 KiB with 431, and the request line is one of them; half of that is safe
+ * with cookies and the rest beside it.
+ */
+export const MAX_QUERY_CHARS = 8000;
+
+/** The edits `state` holds are too long for its link (formatAppState leaves them out). */
+export function editsOutOfLink(state: AppState): boolean {
+  return state.mode !== 'gallery' && state.edits !== '' && !formatAppState(state).includes('edits=');
 }
 
 function clip(s: string): string {

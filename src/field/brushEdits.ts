@@ -8,6 +8,7 @@
  * centre in the body's own frame and the radius, metres. Brushes are rounded to 1 cm when made
  * ({@link makeBrush}), so the text holds them exactly and a reload reproduces the same meshes.
  */
+import { gateEdit, parseEdits } from './editGate';
 import { parseRecipe } from './parseRecipe';
 import type { Brush, FieldRecipe } from './recipe';
 
@@ -111,28 +112,14 @@ export function encodeEdits(edits: readonly BrushEdit[]): string {
     .join(';');
 }
 
-const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
-const ENTRY_RE = new RegExp(`^(p|a(\\d{1,4}))([db])${NUMBER},${NUMBER},${NUMBER},${NUMBER}$`);
-/** Centre coordinates within ±1e8 m (the far plane: no body lies further out). */
-const MAX_COORD_M = 1e8;
-
 /**
- * Reads the URL's `edits` value. Throws an Error naming the first bad entry (the URL parser turns
- * it into a problem on the page and keeps no edits, so a typo never half-applies).
+ * Reads the URL's `edits` value strictly: throws an Error naming the first bad entry ({@link parseEdits},
+ * editGate.ts, keeps the good ones instead; the app reads URLs with that).
  */
 export function decodeEdits(text: string): BrushEdit[] {
-  if (text.trim() === '') return [];
-  const entries = text.split(';');
-  if (entries.length > MAX_EDITS) throw new Error(`more than ${MAX_EDITS} edits`);
-  return entries.map((entry, i) => {
-    const m = ENTRY_RE.exec(entry.trim());
-    if (!m) throw new Error(`edit ${i + 1} ("${entry.slice(0, 40)}") is not <a<index>|p><d|b><x>,<y>,<z>,<radius>`);
-    const [x, y, z, r] = [m[4], m[5], m[6], m[7]].map(Number);
-    if (![x, y, z].every((v) => Math.abs(v) <= MAX_COORD_M)) throw new Error(`edit ${i + 1}: centre beyond ±${MAX_COORD_M} m`);
-    if (!(r >= MIN_BRUSH_RADIUS_M && r <= MAX_BRUSH_RADIUS_M)) throw new Error(`edit ${i + 1}: radius ${r} m outside ${MIN_BRUSH_RADIUS_M}…${MAX_BRUSH_RADIUS_M} m`);
-    const target: EditTarget = m[1] === 'p' ? 'planet' : `asteroid:${Number(m[2])}`;
-    return { target, brush: makeBrush(m[3] === 'd' ? 'dig' : 'build', [x, y, z], r) };
-  });
+  const parsed = parseEdits(text);
+  if (parsed.problems.length > 0) throw new Error(parsed.problems[0]);
+  return parsed.edits;
 }
 
 /**
@@ -150,7 +137,11 @@ export function editsFromRecipe(
   const base = baseOf(target).brushes;
   const own = imported.brushes.slice(0, base.length);
   if (JSON.stringify(own) !== JSON.stringify(base)) throw new Error(`the recipe's first ${base.length} brushes are not ${target}'s own`);
-  const added = imported.brushes.slice(base.length).map((b) => ({ target, brush: makeBrush(b.op === 'add' ? 'build' : 'dig', b.center, b.radius) }));
+  const added = imported.brushes.slice(base.length).map((b, i) => {
+    const gate = gateEdit({ target, op: b.op === 'add' ? 'build' : 'dig', center: b.center, radiusM: b.radius });
+    if (gate.reason !== null) throw new Error(`brush ${base.length + i + 1}: ${gate.reason}`);
+    return gate.edit;
+  });
   return [...current.filter((e) => e.target !== target), ...added];
 }
 

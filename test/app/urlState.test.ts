@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, encodeView, formatAppState, parseAppState } from '../../src/app/urlState';
+import { DEFAULT_STATE, editsOutOfLink, encodeView, formatAppState, MAX_QUERY_CHARS, parseAppState } from '../../src/app/urlState';
 
 describe('parseAppState', () => {
   it('reads seed, mode and camera', () => {
@@ -98,8 +98,6 @@ describe('views, time, UI and gallery parameters', () => {
     ['count', '0'],
     ['count', '61'],
     ['count', '2.5'],
-    ['edits', 'a1d1,2,3'],
-    ['edits', 'q1d1,2,3,4'],
   ])('rejects %s=%s by name', (param, value) => {
     const { state, problems } = parseAppState(`?${param}=${value}`);
     expect(problems.map((p) => p.param)).toEqual([param]);
@@ -118,6 +116,30 @@ describe('views, time, UI and gallery parameters', () => {
     expect(state.edits).toBe('a0d10.5,-3,7,20;a0b1,2,3,4.25');
     expect(formatAppState(state)).toBe('?seed=6&mode=asteroid&edits=a0d10.5,-3,7,20;a0b1,2,3,4.25');
     expect(formatAppState({ ...state, mode: 'gallery' })).toBe('?seed=6&mode=gallery');
+  });
+
+  it('edits are read entry by entry: the bad ones named, the URL text kept until the user edits (issue 45)', () => {
+    const text = 'a0d10,0,0,20;a0dNaN,1,2,3;a0b1,2,3,4';
+    const { state, problems } = parseAppState(`?seed=6&mode=asteroid&edits=${text}`);
+    expect(problems.map((p) => p.param)).toEqual(['edits']);
+    expect(problems[0].message).toMatch(/edit 2 \("a0dNaN,1,2,3"\) is not .*showing the 2 good ones/);
+    expect(state.edits).toBe(text);
+    expect(formatAppState(state)).toBe(`?seed=6&mode=asteroid&edits=${text}`);
+    for (const bad of ['a1d1,2,3', 'q1d1,2,3,4']) {
+      const r = parseAppState(`?edits=${bad}`);
+      expect(r.problems.map((p) => p.param)).toEqual(['edits']);
+      expect(r.state.edits).toBe(bad);
+    }
+  });
+
+  it('never writes a link past the safe length: long edits stay out of it (issue 45)', () => {
+    const edits = Array.from({ length: 256 }, (_, i) => `pd${6_000_000 + i}.25,-1234567.5,7654321.75,120`).join(';');
+    const state = { ...DEFAULT_STATE, mode: 'planet' as const, edits };
+    const url = formatAppState(state);
+    expect(url.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(url).not.toContain('edits=');
+    expect(editsOutOfLink(state)).toBe(true);
+    expect(editsOutOfLink({ ...state, edits: 'pd1,2,3,4' })).toBe(false);
   });
 });
 

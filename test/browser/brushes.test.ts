@@ -91,13 +91,27 @@ describe('brushes on an asteroid', () => {
     expect(again.log.errors).toEqual([]);
   });
 
-  it('a bad edits parameter is named on the page and the asteroid shows unedited', { timeout: 300_000 }, async () => {
-    const { page, log } = await newPage(browser, { width: 400, height: 300 });
-    await page.goto(`${server.url}/?mode=asteroid&seed=6&edits=a0d1,2,3;zz`);
-    await page.waitForFunction(() => window.__sr?.notices().some((n) => n.text.includes('edits')) === true, null, { timeout: 60_000 });
-    const notice = await page.evaluate(() => window.__sr!.notices().find((n) => n.text.includes('edits'))!.text);
-    expect(notice).toMatch(/edit 1/);
-    expect(await page.evaluate(() => window.__sr!.edits())).toBe('');
+  it('edits= entry by entry: the bad ones named, the good ones shown and kept by a drag and the next dig; a NaN radius is refused (issue 45)', { timeout: 300_000 }, async () => {
+    const { page, log } = await newPage(browser, { width: 320, height: 180 });
+    const edits = 'a0d1,2,3,4;a999d1,2,3,4;zz;a0d5,6,7,8';
+    await page.goto(`${server.url}/?mode=asteroid&seed=6&quality=low&edits=${edits}`);
+    await page.waitForFunction(() => (window.__sr?.notices().filter((n) => n.text.includes('edit')).length ?? 0) >= 2, null, { timeout: 60_000 });
+    const notices = await page.evaluate(() => window.__sr!.notices().map((n) => n.text).join(' | '));
+    expect(notices).toMatch(/edit 3 \("zz"\)/);
+    expect(notices).toMatch(/a999d1,2,3,4.*no asteroid 999/);
+    expect(await page.evaluate(() => window.__sr!.edits())).toBe('a0d1,2,3,4;a0d5,6,7,8');
+    // A camera write (an orbit drag's) keeps the URL's text: nothing in it is lost before the user edits.
+    await page.evaluate(() => window.__sr!.app!.url.scheduleWrite());
+    await page.waitForTimeout(600);
+    expect(new URL(page.url()).searchParams.get('edits')).toBe(edits);
+    // A NaN radius through the hook is refused with the reason; nothing changes.
+    const refused = await page.evaluate(() => window.__sr!.brush({ op: 'dig', at: [0, 0, 0], radiusM: NaN }).then(() => 'accepted', (e: Error) => e.message));
+    expect(refused).toMatch(/radius NaN is not a finite number/);
+    expect(await page.evaluate(() => window.__sr!.edits())).toBe('a0d1,2,3,4;a0d5,6,7,8');
+    // The next dig keeps the two good edits (the bad ones go: the user changed the edits on purpose).
+    await page.evaluate(() => window.__sr!.brush({ op: 'dig', at: [0, 0, 0], radiusM: 10 }));
+    expect(await page.evaluate(() => window.__sr!.edits())).toBe('a0d1,2,3,4;a0d5,6,7,8;a0d0,0,0,10');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('edits') === 'a0d1,2,3,4;a0d5,6,7,8;a0d0,0,0,10', null, { timeout: 10_000 });
     expect(log.errors).toEqual([]);
   });
 });
