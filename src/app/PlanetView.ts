@@ -81,7 +81,7 @@ export class PlanetView {
   /** The planet's field with the user's brushes (altitude, collision); the brushes and what they reach (issue 19). */
   private field: FieldFn;
   private edits: PlanetEdits;
-  private readonly lod: PlanetLodClient;
+  readonly lod: PlanetLodClient;
   private readonly streaming: PlanetStreaming<PlanetPiece>;
   private readonly pieces: PlanetPieces;
   /** Jobs out on the pool by id, with their own priority (without {@link priorityOffset}). */

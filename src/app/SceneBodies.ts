@@ -102,7 +102,7 @@ export class SceneBodies {
       sunDirection: spec.sunDirection,
       sun: this.field?.sun,
       progress: options.progress,
-      onError: (message) => options.report('error', message, undefined, undefined, 'planet'),
+      onError: (message, level) => options.report(level ?? 'error', message, undefined, undefined, 'planet'),
       renderer: options.renderer,
       scene: options.scene,
       atmosphere: this.atmosphere,
@@ -281,7 +281,7 @@ export class SceneBodies {
     }
     if (this.layers && this.planet) {
       const light = scratchColor.copy(this.sun.light.color).multiplyScalar(this.sun.light.intensity);
-      this.layers.update(camera, this.planet.root.position, heightPx, timeS, this.sun.direction, light);
+      this.layers.update(this.renderer, camera, this.planet.root.position, heightPx, timeS, this.sun.direction, light);
     }
     return lines;
   }
@@ -376,6 +376,7 @@ export class SceneBodies {
   /** After a lost WebGL context is restored: the atmosphere's tables and every shadow map are rendered again. */
   contextRestored(): void {
     this.atmosphere?.invalidate();
+    this.layers?.invalidate();
     this.sun.invalidateShadows();
   }
 

@@ -24,7 +24,8 @@ export interface PlanetViewOptions {
    */
   sun?: Sun;
   progress: Progress;
-  onError: (message: string) => void;
+  /** A problem to report: 'error' unless `level` says 'warning' (a worker replaced, an error it survived). */
+  onError: (message: string, level?: 'warning' | 'error') => void;
   /** Lateral size of the finest cells at the surface, metres (default 1). */
   finestCellM?: number;
   /** Cells per chunk axis (default 32). */

@@ -30,6 +30,7 @@
  * buffers transferred back belong to the caller.
  */
 import { deserializeError, type PoolWorkerMessage } from './protocol';
+import { GRACE_MS, LATE_MS, stallAllowance } from './silenceWatch';
 
 export class JobCancelledError extends Error {
   constructor() {
@@ -125,11 +126,6 @@ interface Slot {
   runningSinceMs: number;
 }
 
-/** The stall allowance is this many times the slowest job seen. */
-const STALL_FACTOR = 10;
-/** A deadline that fired this late was held up by the main thread: look again after GRACE_MS. */
-const LATE_MS = 500;
-const GRACE_MS = 1000;
 
 let nextJobId = 1;
 
@@ -339,7 +335,7 @@ export class WorkerPool {
 
   /** Silence allowed before a worker holding jobs counts as dead (see the header). */
   get stallAllowanceMs(): number {
-    return Math.min(this.options.jobTimeoutMs, Math.max(this.options.stallMs, STALL_FACTOR * this.slowestJobMs));
+    return stallAllowance(this.options.stallMs, this.slowestJobMs, this.options.jobTimeoutMs);
   }
 
   /** (Re)starts the deadline for the worker's next word, counted from now. */

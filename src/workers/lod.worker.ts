@@ -21,7 +21,9 @@ export type LodWorkerRequest =
   | WorkerRequest<'evicted', { keys: ChunkKey[] }>
   | WorkerRequest<'homogeneous', { key: ChunkKey; state: 'empty' | 'full'; proven: boolean }>
   /** The user's brushes, all of them in order, and those this edit added or took back (issue 19). */
-  | WorkerRequest<'edit', { brushes: Brush[]; changed: Brush[] }>;
+  | WorkerRequest<'edit', { brushes: Brush[]; changed: Brush[] }>
+  /** Test hook (issue 45): the worker stops answering, as a hung one would. */
+  | WorkerRequest<'debugHang', Record<string, never>>;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let selector: PlanetLodSelector | null = null;
@@ -60,6 +62,8 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
       case 'homogeneous':
         need().markHomogeneous(msg.params.key, msg.params.state, msg.params.proven);
         return;
+      case 'debugHang':
+        for (;;) { /* silent until terminated */ }
       case 'edit': {
         const p = planet!;
         const recipe: FieldRecipe = { ...p.recipe, brushes: [...p.recipe.brushes, ...msg.params.brushes] };

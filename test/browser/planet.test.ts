@@ -211,3 +211,28 @@ describe('planet: orbit to surface and back', () => {
     expect(log.errors).toEqual([]);
   });
 });
+
+describe('every worker watched (issue 45)', () => {
+  it('a silent planet LOD worker is replaced within the 10 s rule, the user told, and the planet completes', async () => {
+    const { page, log } = await newPage(browser, { width: 320, height: 180 });
+    await page.goto(`${server.url}/?mode=planet&seed=15&quality=low`);
+    await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 120_000, polling: 250 });
+    const hungAt = Date.now();
+    // The allowance: 10 s, or 10× the slowest select seen (a loaded 2-core machine's selects can take seconds).
+    const allowedS = await page.evaluate(() => {
+      window.__sr!.app!.planet!.lod.debugHang();
+      return window.__sr!.app!.planet!.lod.allowanceMs / 1000;
+    });
+    await page.waitForFunction(() => window.__sr!.app!.planet!.lod.replaced > 0, null, { timeout: 30_000, polling: 100 });
+    const replacedS = (Date.now() - hungAt) / 1000;
+    const notice = await page.evaluate(() => window.__sr!.notices().map((n) => n.text).join(' | '));
+    console.log(`LOD worker replaced ${replacedS.toFixed(1)} s after it hung: ${notice}`);
+    expect(notice).toMatch(/Planet LOD worker stopped answering \(no word for \d+\.\d s\); replaced it/);
+    // The allowance once a select is owed, a grace second for a late timer, and the frames until one is asked.
+    console.log(`allowance ${allowedS.toFixed(1)} s`);
+    expect(replacedS).toBeLessThan(allowedS + 4);
+    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    expect(await page.evaluate(() => window.__sr!.planet()!.complete)).toBe(true);
+    expect(log.errors).toEqual([]);
+  }, 300_000);
+});
