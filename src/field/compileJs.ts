@@ -11,8 +11,15 @@ import { parseRecipe } from './parseRecipe';
 import type { Brush, FieldNode, FieldRecipe, Modifiers } from './recipe';
 import { rotationMatrix } from './transform';
 
-/** A compiled field: signed value in metres at a body-local point (m). */
-export type FieldFn = (x: number, y: number, z: number) => number;
+/**
+ * A compiled field: signed value in metres at a body-local point (m). The generated evaluator
+ * (compileField.ts) also carries `points`: many points in one call (see `evaluatePoints`).
+ */
+export interface FieldFn {
+  (x: number, y: number, z: number): number;
+  /** The field at `count` points (xyz interleaved), into `out` (float32 rounding where `out` is). */
+  points?: (xyz: Float64Array, out: Float32Array | Float64Array, count: number) => void;
+}
 
 type NoiseCache = Map<number, NoiseFunction3D>;
 
@@ -369,9 +376,11 @@ function withBrush(fn: FieldFn, brush: Brush): FieldFn {
 
 /**
  * Compiles a recipe (validated again here, so untrusted JSON is fine too: it throws
- * RecipeError) into `(x, y, z) => value`, metres in, metres out, double precision.
+ * RecipeError) into the closure chain `(x, y, z) => value`, metres in, metres out, double
+ * precision: the reference JS back end, the generated evaluator's oracle (compileField.ts's
+ * `compileToJs` uses the generated one where it can).
  */
-export function compileToJs(recipe: FieldRecipe | unknown, options: CompileJsOptions = {}): FieldFn {
+export function compileClosures(recipe: FieldRecipe | unknown, options: CompileJsOptions = {}): FieldFn {
   const parsed = parseRecipe(recipe);
   const reference = options.reference ?? false;
   const ctx: CompileContext = { cache: new Map(), minWavelengthM: options.minWavelengthM ?? 0, indexCraters: !reference, memos: null };

@@ -24,7 +24,7 @@
  * whose cells are ≥ 128 float32 ulps of the radius (src/workers/planetGpuSamples.ts); finer levels
  * sample in JS.
  */
-import { compileToJs } from '../field/compileJs';
+import { compileClosures } from '../field/compileJs';
 import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
 import type { CraterField, DomainWarp, FieldNode, FieldRecipe, NoiseKind, NoiseLayer } from '../field/recipe';
@@ -232,7 +232,7 @@ function planetSea(prng: Prng, cls: PlanetClass, recipe: FieldRecipe, r: number)
   const share = cls === 'ocean' ? prng.range(0.55, 0.7) : cls === 'alpine' ? prng.range(0.15, 0.3) : 0;
   if (share === 0) return null;
   const { craters: _craters, ...terrain } = groundTerrain(recipe.root);
-  const field = compileToJs(parseRecipe({ version: 1, root: terrain, brushes: [] }));
+  const field = compileClosures(parseRecipe({ version: 1, root: terrain, brushes: [] }));
   const n = 512;
   const heights = new Float64Array(n);
   for (let i = 0; i < n; i++) {
