@@ -137,8 +137,8 @@ export class AsteroidField {
   /** Per frame: spin, choose levels, request jobs, apply finished meshes within budget, fade. */
   update(camera: PerspectiveCamera, viewportHeightPx: number, dtS: number, timeS: number): void {
     const pxPerRadian = viewportHeightPx / 2 / Math.tan((camera.fov * Math.PI) / 360);
+    this.spin(timeS);
     for (const a of this.asteroids) {
-      a.pivot.quaternion.setFromAxisAngle(scratch.set(...a.spec.spinAxis), a.spec.phaseRad + a.spec.spinRadPerS * timeS);
       const distance = Math.max(1e-3, camera.position.distanceTo(a.pivot.position) - a.spec.radiusM * 0.5);
       a.radiusPx = (a.spec.radiusM / distance) * pxPerRadian;
       a.desired = asteroidLevel(a.radiusPx, a.current?.level ?? -1);
@@ -152,6 +152,11 @@ export class AsteroidField {
     if (this.mesher) this.request();
     this.applyResults();
     this.fade(dtS);
+  }
+
+  /** Turns every asteroid to where its spin has it at scene time `timeS`. */
+  spin(timeS: number): void {
+    for (const a of this.asteroids) a.pivot.quaternion.setFromAxisAngle(scratch.set(...a.spec.spinAxis), a.spec.phaseRad + a.spec.spinRadPerS * timeS);
   }
 
   private request(): void {

@@ -8,6 +8,7 @@
  */
 import { Color, Vector3, type Group, type PerspectiveCamera, type Scene, type WebGLRenderer } from 'three';
 import { collideMove } from '../interact/collision';
+import { pushOutside } from '../interact/keepOutside';
 import { SHADOW_CASTER_REACH, type Sun } from '../render/Sun';
 import { Atmosphere } from '../render/Atmosphere';
 import { PlanetLayers } from '../render/PlanetLayers';
@@ -262,6 +263,8 @@ export class SceneBodies {
     const lines: StatsLines = {};
     this.noteStartup();
     const atPlanet = this.atPlanet(camera.position);
+    if (this.field) this.field.spin(timeS);
+    this.keepOutside(camera.position); // after the spin: a surface swept over the camera pushes it out
     if (this.field) {
       this.field.update(camera, heightPx, dtS, timeS);
       if (!atPlanet) this.fitFieldShadows(this.field, orbitTarget, timeS);
@@ -310,6 +313,21 @@ export class SceneBodies {
       meshes: this.field?.root ?? null,
       blockedAt: this.planet ? (p) => this.planet!.altitude(p) < 1 : undefined,
     });
+  }
+
+  /**
+   * Keeps `point` (the camera) at least {@link KEEP_OUT_M} outside every body, pushed out along the
+   * field (src/interact/keepOutside.ts); returns whether it moved.
+   */
+  keepOutside(point: Vector3): boolean {
+    let moved = false;
+    if (this.field) {
+      const near = this.field.nearest(point);
+      moved = pushOutside(point, (p) => this.field!.fieldAt(p), KEEP_OUT_M, near.center, near.spec.radiusM * 2);
+    }
+    const planet = this.planet;
+    if (planet) moved = pushOutside(point, (p) => planet.altitude(p), KEEP_OUT_M, planet.root.position, planet.radiusM * 1.2) || moved;
+    return moved;
   }
 
   /** The nearest asteroid's center when it is ahead of `position` along `ahead`, else null. */
@@ -390,6 +408,8 @@ export class SceneBodies {
 }
 
 const scratch = new Vector3();
+/** How far outside every body the camera stays, metres (the fly collision's margin). */
+const KEEP_OUT_M = 1;
 
 /** The palette seed, mean radius, relief, class, sea and detail octaves the planet's ground shading needs. */
 function planetGroundOptions(planet: ScenePlanet, detailOctaves: number): PlanetGroundOptions {

@@ -227,3 +227,67 @@ describe('notices that are true (issue 45)', () => {
     expect(log.errors).toEqual([]);
   });
 });
+
+describe('the camera never ends inside a body (issue 45)', () => {
+  it('a camera standing where a spinning asteroid sweeps, then flying into it, with t running, stays outside at every frame', async () => {
+    const { page, log } = await newPage(browser, { width: 320, height: 180 });
+    await page.goto(`${server.url}/?seed=1&quality=low`);
+    await page.waitForFunction(() => (window.__sr?.frames() ?? 0) > 2 && window.__sr?.app?.field, null, { timeout: 120_000, polling: 250 });
+    // A point 0.5 m over asteroid 0 where its spin brings rock over it within 3 s (found on the field
+    // with the asteroid turned ahead, then turned back): with t running the surface sweeps over it.
+    const placed = await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      const field = app.field!;
+      const spec = field.spec.asteroids[0];
+      const pivot = field.pivotOf(0);
+      const centre = pivot.position.clone();
+      const now = pivot.quaternion.clone();
+      const ahead = now.clone().setFromAxisAngle(centre.clone().set(...spec.spinAxis), spec.phaseRad + spec.spinRadPerS * (app.sceneTime() + 3));
+      let best = { p: centre.clone(), later: Infinity };
+      for (let i = 0; i < 200; i++) {
+        const d = centre.clone().set(Math.sin(i * 1.7), Math.cos(i * 2.3), Math.sin(i * 0.9 + 1)).normalize();
+        let lo = 0;
+        let hi = spec.radiusM * 2;
+        for (let k = 0; k < 40; k++) {
+          const mid = (lo + hi) / 2;
+          if (field.fieldAt(centre.clone().addScaledVector(d, mid)) < 0.5) lo = mid;
+          else hi = mid;
+        }
+        const p = centre.clone().addScaledVector(d, hi);
+        pivot.quaternion.copy(ahead);
+        const later = field.fieldAt(p);
+        pivot.quaternion.copy(now);
+        if (later < best.later) best = { p, later };
+      }
+      app.setCameraMode('fly');
+      app.camera.position.copy(best.p);
+      app.camera.lookAt(centre);
+      // Every frame from now on: the field at the camera after the app's frame (rAF callbacks run in order).
+      const w = window as unknown as { minField: number; framesSeen: number };
+      w.minField = Infinity;
+      w.framesSeen = 0;
+      const watch = (): void => {
+        w.minField = Math.min(w.minField, field.fieldAt(app.camera.position));
+        w.framesSeen++;
+        requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+      return { later: best.later, now: field.fieldAt(best.p) };
+    });
+    console.log(`camera placed ${placed.now.toFixed(2)} m over asteroid 0; its spin would put it ${placed.later.toFixed(1)} m deep in 3 s`);
+    expect(placed.later).toBeLessThan(0);
+    await page.waitForTimeout(4_000);
+    // Then W towards the centre for 3 s.
+    await page.keyboard.down('KeyW');
+    await page.waitForTimeout(3_000);
+    await page.keyboard.up('KeyW');
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { minField: number; framesSeen: number };
+      return { minField: w.minField, framesSeen: w.framesSeen };
+    });
+    console.log(`over ${seen.framesSeen} frames the field at the camera was at least ${seen.minField.toFixed(2)} m`);
+    expect(seen.framesSeen).toBeGreaterThan(3);
+    expect(seen.minField).toBeGreaterThanOrEqual(0);
+    expect(log.errors).toEqual([]);
+  });
+});
