@@ -1,15 +1,17 @@
 // A planet's cloud layer (issue 41; src/render/PlanetClouds.ts): per pixel, the view ray meets the
 // layer's sphere (sr_layer: the near side from above, the far side from below, both through the
 // limb), the cover there is a seeded fractal noise on the direction turned by the drift (scene
-// time), lit by the sun through the air (the transmittance table) and seen through the air between
-// it and the eye. Drawn after the sky (so the sky behind is dimmed by the cloud, and the air in
-// front of it is the cloud's own aerial perspective), depth-tested against the ground and the sea
-// (gl_FragDepth of the hit), premultiplied: ONE, ONE_MINUS_SRC_ALPHA.
+// time) — its broad part one fetch from the planet's cover cube map (src/render/CloudCover.ts),
+// its finer octaves added here where a pixel can see them (sr_cloud_cover) — lit by the sun
+// through the air (the transmittance table) and seen through the air between it and the eye.
+// Drawn after the sky (so the sky behind is dimmed by the cloud, and the air in front of it is the
+// cloud's own aerial perspective), depth-tested against the ground and the sea (gl_FragDepth of
+// the hit), premultiplied: ONE, ONE_MINUS_SRC_ALPHA.
 #ifdef SR_LAYER_AIR
   #include <sr_atmosphere>
 #endif
 #include <sr_layer>
-#include <sr_procnoise>
+#include <sr_cloud_cover>
 
 uniform float uCloudC;
 uniform float uCloudR;
@@ -19,6 +21,11 @@ uniform mat3 uCloudDrift;
 // Noise units per metre on the sphere (1 / featureM), and the seed's offset of the noise domain.
 uniform float uCloudScale;
 uniform vec3 uCloudOffset;
+// The broad cover (r, encoded: CloudCover.ts) and the warp (gba) in the layer's frame; the octaves
+// it holds ([0, uCloudBaked)), and its largest texel on the layer, metres (for the mip level).
+uniform samplerCube uCloudCover;
+uniform int uCloudBaked;
+uniform float uCloudTexelM;
 // Noise level above which a cloud starts (from the coverage), and the edge's width.
 uniform float uCloudThreshold;
 uniform float uCloudOpacity;
@@ -32,14 +39,14 @@ varying vec3 vDirWorld;
 // A cloud at the hit `t` along `rd`: rgb its radiance (not yet premultiplied), a its opacity.
 vec4 srCloudAt(vec3 rd, float t, bool fromAbove) {
   vec3 n = normalize(uLayerUp * uLayerCameraR + rd * t);
-  vec3 q = (uCloudDrift * n) * (uCloudR * uCloudScale) + uCloudOffset;
-  float footprint = t * uPixelAngle * uCloudScale / max(abs(dot(n, rd)), 0.05);
-  // Weather systems (featureM) set where cloud may form; a warped fractal a quarter their size,
-  // swirled by the systems' own noise, makes the clouds (value noise alone reads as blocks).
-  float system = sr_valueNoise3(q, 0x5c11u) - 0.5;
-  vec3 warp = vec3(sr_valueNoise3(q * 2.0 + 11.3, 0x5c12u), sr_valueNoise3(q * 2.0 + 27.1, 0x5c13u), sr_valueNoise3(q * 2.0 + 43.7, 0x5c14u)) - 0.5;
-  vec3 qc = q * 3.0 + warp * 1.6;
-  float cover = sr_fbmFiltered(qc, SR_CLOUD_OCTAVES, footprint * 3.0, 0x5c10u) + 0.45 * system;
+  vec3 m = uCloudDrift * n;
+  vec3 q = m * (uCloudR * uCloudScale) + uCloudOffset;
+  // A pixel's footprint on the layer (stretched at grazing view), metres.
+  float footprintM = t * uPixelAngle / max(abs(dot(n, rd)), 0.05);
+  // The broad cover and the warp: the mip level whose texels match the footprint.
+  vec4 broad = textureLod(uCloudCover, m, log2(max(footprintM / uCloudTexelM, 1.0)));
+  vec3 qc = q * 3.0 + (broad.gba - 0.5) * 1.6;
+  float cover = (broad.r - 0.5) / SR_COVER_ENCODE + srCloudOctaves(qc, uCloudBaked, SR_CLOUD_OCTAVES, footprintM * uCloudScale * 3.0);
   float density = smoothstep(uCloudThreshold, uCloudThreshold + SR_CLOUD_EDGE, cover);
   density *= density;
   float alpha = uCloudOpacity * density;

@@ -1,14 +1,16 @@
 /**
  * A planet's cloud layer (issue 41): the sphere at the layer's radius drawn per pixel
  * (glsl/clouds.frag.glsl) from a screen proxy that PlanetLayers owns: a seeded fractal cover on
- * the direction, turned east about the planet's axis by the drift (scene time: frozen with `t=`),
+ * the direction (its broad part baked once into a cube map: CloudCover), turned east about the
+ * planet's axis by the drift (scene time: frozen with `t=`),
  * lit by the sun through the air, seen through the air in front of it, behind mountains where
  * they stand in front (depth test).
  */
-import { CustomBlending, Matrix3, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform } from 'three';
+import { CustomBlending, Matrix3, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform, type WebGLRenderer } from 'three';
 import type { CloudSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
+import { CLOUD_COVER_CHUNKS, COVER_ENCODE, CloudCover } from './CloudCover';
 import { glslWithIncludes } from './glslChunks';
 import type { LayerCameraUniforms } from './PlanetLayers';
 import { cloudDriftAngleRad, cloudDriftMatrix, probit, sphereRay, type SphereRay, type Vec3 } from './planetLayerMath';
@@ -43,11 +45,17 @@ export class PlanetClouds {
   private readonly ray: SphereRay = { up: [0, 1, 0], cameraR: 0, c: 0 };
   private readonly uniforms: Record<string, IUniform>;
   private readonly drift: number[] = new Array<number>(9);
+  /** The broad part of the cover, baked on the first {@link update}. */
+  readonly cover: CloudCover;
 
   constructor(readonly options: PlanetCloudsOptions) {
     const { clouds, atmosphere } = options;
     // The seed moves the noise's domain (a few hundred lattice cells: float32 keeps the detail).
     const h = (k: number): number => ((Math.imul(clouds.seed ^ Math.imul(k, 0x85ebca6b), 0x9e3779b1) >>> 0) / 4294967296) * 512 - 256;
+    const offset = new Vector3(h(1), h(2), h(3));
+    const octaves = options.software ? 6 : 8;
+    // 512² a face: 254 m texels on planet 4's layer (65 km), 8 MB with mips; a software GPU bakes 256².
+    this.cover = new CloudCover({ radiusM: clouds.radiusM, featureM: clouds.featureM, offset, octaves, size: options.software ? 256 : 512 });
     this.uniforms = {
       ...(atmosphere?.uniforms ?? {}),
       ...options.camera,
@@ -57,19 +65,22 @@ export class PlanetClouds {
       uCloudR: { value: clouds.radiusM },
       uCloudDrift: { value: new Matrix3() },
       uCloudScale: { value: 1 / clouds.featureM },
-      uCloudOffset: { value: new Vector3(h(1), h(2), h(3)) },
+      uCloudOffset: { value: offset },
+      uCloudCover: { value: this.cover.texture },
+      uCloudBaked: { value: this.cover.baked },
+      uCloudTexelM: { value: this.cover.texelM },
       uCloudThreshold: { value: COVER_SIGMA * probit(1 - clouds.coverage) - COVER_EDGE / 2 },
       uCloudOpacity: { value: clouds.opacity },
       uCloudColour: { value: new Vector3(...clouds.colour) },
     };
-    const defines: Record<string, string | number> = { SR_CLOUD_OCTAVES: options.software ? 6 : 8, SR_CLOUD_EDGE: COVER_EDGE.toFixed(3) };
+    const defines: Record<string, string | number> = { SR_CLOUD_OCTAVES: octaves, SR_CLOUD_EDGE: COVER_EDGE.toFixed(3), SR_COVER_ENCODE: COVER_ENCODE.toFixed(3) };
     if (atmosphere) Object.assign(defines, { SR_LAYER_AIR: '', SR_LAYER_AERIAL_STEPS: atmosphere.steps.aerial });
     this.material = new ShaderMaterial({
       name: 'planet clouds',
       uniforms: this.uniforms,
       defines,
       vertexShader: proxyVertex,
-      fragmentShader: glslWithIncludes(cloudsFragment, 'clouds.frag', { external: THREE_CHUNK_NAMES, chunks: { sr_atmosphere: atmosphereChunk, sr_layer: layerChunk } }),
+      fragmentShader: glslWithIncludes(cloudsFragment, 'clouds.frag', { external: THREE_CHUNK_NAMES, chunks: { sr_atmosphere: atmosphereChunk, sr_layer: layerChunk, ...CLOUD_COVER_CHUNKS } }),
       transparent: true,
       depthTest: true,
       depthWrite: false,
@@ -79,12 +90,18 @@ export class PlanetClouds {
     });
   }
 
-  /** The camera in the planet's frame (float64), the scene time. */
-  update(cameraInBody: Readonly<Vec3>, timeS: number): void {
+  /** The camera in the planet's frame (float64), the scene time; bakes the cover on first use. */
+  update(renderer: WebGLRenderer, cameraInBody: Readonly<Vec3>, timeS: number): void {
+    this.cover.update(renderer);
     const { clouds, groundRadiusM } = this.options;
     this.uniforms.uCloudC.value = sphereRay(cameraInBody, clouds.radiusM, this.ray).c;
     this.uniforms.uCloudGroundC.value = sphereRay(cameraInBody, groundRadiusM, this.ray).c;
     cloudDriftMatrix(cloudDriftAngleRad(timeS, clouds.driftMps, clouds.radiusM), this.drift);
     (this.uniforms.uCloudDrift.value as Matrix3).fromArray(this.drift);
+  }
+
+  dispose(): void {
+    this.material.dispose();
+    this.cover.dispose();
   }
 }

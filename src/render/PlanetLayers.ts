@@ -10,7 +10,7 @@
  * matrix, so the floating origin changes nothing. Add {@link PlanetLayers.root} to the scene (not
  * to the shifted world).
  */
-import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera } from 'three';
+import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera, type WebGLRenderer } from 'three';
 import type { CloudSpec, SeaSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
 import { PlanetClouds } from './PlanetClouds';
@@ -80,11 +80,11 @@ export class PlanetLayers {
   }
 
   /**
-   * Before each frame: `camera` the unshifted world camera, `centerWorld` the planet's centre,
+   * Before each frame (`renderer` bakes the clouds' cover on first use): `camera` the unshifted world camera, `centerWorld` the planet's centre,
    * `heightPx` the drawing buffer's height, `timeS` the scene time (frozen with `t=`), the sun's
    * direction and light (colour × intensity).
    */
-  update(camera: PerspectiveCamera, centerWorld: Vector3, heightPx: number, timeS: number, sunDir: Vector3, sunLight: Color): void {
+  update(renderer: WebGLRenderer, camera: PerspectiveCamera, centerWorld: Vector3, heightPx: number, timeS: number, sunDir: Vector3, sunLight: Color): void {
     const c = this.cameraInBody;
     c[0] = camera.position.x - centerWorld.x;
     c[1] = camera.position.y - centerWorld.y;
@@ -98,13 +98,18 @@ export class PlanetLayers {
     u.uSunDir.value.copy(sunDir).normalize();
     u.uSunLight.value.set(sunLight.r, sunLight.g, sunLight.b);
     this.sea?.update(c, timeS);
-    this.clouds?.update(c, timeS);
+    this.clouds?.update(renderer, c, timeS);
+  }
+
+  /** After a WebGL context restore: render targets lost their contents. */
+  invalidate(): void {
+    this.clouds?.cover.invalidate();
   }
 
   dispose(): void {
     this.root.removeFromParent();
     this.sea?.material.dispose();
-    this.clouds?.material.dispose();
+    this.clouds?.dispose();
     this.geometry.dispose();
   }
 }
