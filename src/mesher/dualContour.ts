@@ -19,20 +19,26 @@ import { contourMesh, leafVertices } from './contour.ts';
 import { MesherInputError } from './errors.ts';
 import { computedEdges, signGrid } from './hermite.ts';
 import { suppliedEdges } from './hermiteInput.ts';
+import { evaluatePoints } from '../field/compileField.ts';
 import { qefLeaves } from './leaves.ts';
 import { IDENTITY_MAPPING } from './mapping.ts';
 import { buildOctree, countLeaves } from './octree.ts';
 import { now } from './scratch.ts';
-import type { ChunkStats, GridMapping, MeshChunkInput, MeshChunkResult } from './types.ts';
+import type { ChunkStats, FieldFn, GridMapping, MeshChunkInput, MeshChunkResult } from './types.ts';
 
 export { MesherInputError };
 
 const scratchW = new Float64Array(3);
+/** One slab of a chunk's sample positions (xyz interleaved), grown as needed. */
+let slabXyz = new Float64Array(0);
 
-/** Samples a world-space field at the chunk's (N+1)^3 corners (x fastest). */
+/**
+ * Samples a world-space field at the chunk's (N+1)^3 corners (x fastest): positions a slab (one k)
+ * at a time, each slab in one `evaluatePoints` call (the generated evaluator's lattice call).
+ */
 export function sampleChunk(
   spec: { originGrid: readonly [number, number, number]; level: number; cells: number },
-  field: (x: number, y: number, z: number) => number,
+  field: FieldFn,
   mapping: GridMapping = IDENTITY_MAPPING,
   target?: Float32Array,
 ): Float32Array {
@@ -40,14 +46,18 @@ export function sampleChunk(
   const cs = 2 ** spec.level;
   const out = target ?? new Float32Array(P * P * P);
   const [ox, oy, oz] = spec.originGrid;
-  let p = 0;
+  const PP = P * P;
+  if (slabXyz.length < 3 * PP) slabXyz = new Float64Array(3 * PP);
+  const xyz = slabXyz;
   for (let k = 0; k < P; k++) {
+    let q = 0;
     for (let j = 0; j < P; j++) {
-      for (let i = 0; i < P; i++) {
+      for (let i = 0; i < P; i++, q += 3) {
         mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchW);
-        out[p++] = field(scratchW[0], scratchW[1], scratchW[2]);
+        xyz[q] = scratchW[0]; xyz[q + 1] = scratchW[1]; xyz[q + 2] = scratchW[2];
       }
     }
+    evaluatePoints(field, xyz, out.subarray(k * PP, (k + 1) * PP), PP);
   }
   return out;
 }

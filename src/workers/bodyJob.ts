@@ -8,7 +8,7 @@
  */
 import { BufferAttribute, BufferGeometry } from 'three';
 import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
-import { compileToJs, type FieldFn } from '../field/index';
+import { compileToJs, evaluatePoints, type FieldFn } from '../field/index';
 import { cartesianMapping, meshChunk, type ChunkStats, type HermiteEdges } from '../mesher/index';
 import { derived, registeredBody } from './bodyRegistry';
 
@@ -93,14 +93,26 @@ export function meshBody(params: BodyMeshParams): BodyMeshResult {
   };
 }
 
+/** One slab of grid positions (xyz interleaved), grown as needed. */
+let slabXyz = new Float64Array(0);
+
+/** The body's grid, a slab (one z) at a time through `evaluatePoints` (the generated evaluator's lattice call). */
 function sampleGrid(field: FieldFn, p: BodyMeshParams): Float32Array {
   const n = p.cells + 1;
-  const out = new Float32Array(n * n * n);
+  const nn = n * n;
+  const out = new Float32Array(n * nn);
+  if (slabXyz.length < 3 * nn) slabXyz = new Float64Array(3 * nn);
+  const xyz = slabXyz;
   const [ox, oy, oz] = p.originM;
-  let i = 0;
-  for (let z = 0; z < n; z++)
-    for (let y = 0; y < n; y++)
-      for (let x = 0; x < n; x++) out[i++] = field(ox + p.stepM * x, oy + p.stepM * y, oz + p.stepM * z);
+  for (let z = 0; z < n; z++) {
+    let q = 0;
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++, q += 3) {
+        xyz[q] = ox + p.stepM * x; xyz[q + 1] = oy + p.stepM * y; xyz[q + 2] = oz + p.stepM * z;
+      }
+    }
+    evaluatePoints(field, xyz, out.subarray(z * nn, (z + 1) * nn), nn);
+  }
   return out;
 }
 
