@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BufferGeometry, DataTexture, Mesh, MeshBasicMaterial, WebGLRenderTarget, type EventDispatcher } from 'three';
 import { GpuResources, meshResources, type Disposable } from '../../src/render/disposal';
+import { Sun } from '../../src/render/Sun';
 
 /** Counts an object's 'dispose' events. */
 function counted<T extends EventDispatcher<{ dispose: object }>>(obj: T): { obj: T; count: () => number } {
@@ -51,5 +52,14 @@ describe('GpuResources', () => {
     gpu.ownAll(meshResources(new Mesh(geometry.obj, materials.map((m) => m.obj))));
     gpu.dispose();
     expect([geometry.count(), ...materials.map((m) => m.count())]).toEqual([1, 1, 1]);
+  });
+
+  it('Sun: disposing twice frees the disc once', () => {
+    const sun = new Sun({ cascades: 3 });
+    const geometry = counted(sun.disc.geometry);
+    const material = counted(sun.disc.material);
+    sun.dispose();
+    sun.dispose();
+    expect([geometry.count(), material.count()]).toEqual([1, 1]);
   });
 });
