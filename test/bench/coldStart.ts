@@ -20,6 +20,7 @@ export async function coldStartRows(baseUrl: string): Promise<BenchRow[]> {
   const notes: string[] = [];
   for (const seed of SEEDS) {
     const browser = await launchChromium();
+    const began = Date.now();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       const t0 = Date.now();
@@ -35,7 +36,11 @@ export async function coldStartRows(baseUrl: string): Promise<BenchRow[]> {
       const c = await page.evaluate(() => window.__sr?.frameCompiles() ?? { frames: 0, programs: 0, names: [] });
       const stages = await page.evaluate(() => window.__sr?.startup() ?? {});
       seconds.push(settled ? s : CAP_S);
-      notes.push(`seed ${seed}: ${settled ? `${s.toFixed(1)} s` : `not settled in ${CAP_S} s`} (${path}; ${c.programs} program(s) compiled in ${c.frames} frame(s): ${c.names.join(', ') || 'none'}; stages at ${Object.entries(stages).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
+      notes.push(`seed ${seed}: ${settled ? `${s.toFixed(1)} s` : `CAPPED at ${CAP_S} s (not settled)`} (${path}; ${c.programs} program(s) compiled in ${c.frames} frame(s): ${c.names.join(', ') || 'none'}; stages at ${Object.entries(stages).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
+    } catch (e) {
+      // A load that failed (a crashed page, a navigation timeout) counts as the cap; the bench goes on.
+      seconds.push(CAP_S);
+      notes.push(`seed ${seed}: FAILED after ${((Date.now() - began) / 1000).toFixed(1)} s, counted as the cap (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     } finally {
       await browser.close();
     }

@@ -78,7 +78,22 @@ export async function runBenchmark(bench: Benchmark): Promise<BenchRow[]> {
   return [rowFrom(bench.name, bench.unit, values, notes), ...(bench.extraRows?.() ?? [])];
 }
 
-/** Runs every benchmark whose name contains `filter` (all when empty), in order. */
+/** Marks a row's notes whose run threw: `FAILED: <message>` (see {@link failedRow}). */
+export const FAILED = 'FAILED';
+
+/**
+ * The row of a benchmark that threw: the same fields as any row (the format stays stable), no runs,
+ * 0 for the values, and the notes start with `FAILED:` and say what happened. The bench goes on.
+ */
+export function failedRow(name: string, unit: string, error: unknown): BenchRow {
+  const message = error instanceof Error ? error.message : String(error);
+  return { name, unit, median: 0, min: 0, max: 0, runs: 0, notes: `${FAILED}: ${message.split('\n')[0].slice(0, 300)}` };
+}
+
+/**
+ * Runs every benchmark whose name contains `filter` (all when empty), in order. One that throws
+ * gives its {@link failedRow} and the rest still run.
+ */
 export async function runBenchmarks(
   benches: readonly Benchmark[],
   filter: string,
@@ -87,7 +102,13 @@ export async function runBenchmarks(
   const rows: BenchRow[] = [];
   for (const bench of benches) {
     if (filter && !bench.name.includes(filter)) continue;
-    for (const row of await runBenchmark(bench)) {
+    let benchRows: BenchRow[];
+    try {
+      benchRows = await runBenchmark(bench);
+    } catch (e) {
+      benchRows = [failedRow(bench.name, bench.unit, e)];
+    }
+    for (const row of benchRows) {
       rows.push(row);
       onRow?.(row);
     }

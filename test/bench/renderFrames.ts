@@ -13,7 +13,8 @@
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium';
 import { screenshotUrl } from '../../scripts/screenshot';
-import { median, rowFrom, type BenchRow } from './harness';
+import { cappedNote, CAPPED, settleWithin, withinCap } from './capped';
+import { failedRow, median, rowFrom, type BenchRow } from './harness';
 
 export const RENDER_ROWS = [
   'render/explore/1280x720', 'render/planet-surface/1280x720', 'render/planet-surface/1280x720/air-off', 'render/planet-surface/1280x720/moving',
@@ -21,25 +22,77 @@ export const RENDER_ROWS = [
 /** Per view (after the view's row): frames back to back, and GPU time alone (src/app/frameTiming.ts). */
 const SPLIT_ROWS = ['pipelined', 'gpu'] as const;
 const FRAMES = 15;
+/** The view's settling cap: past it the frames are timed as the view is, and the row's notes say CAPPED. */
 const SETTLE_CAP_MS = 400_000;
+/** A timing call's cap (a software renderer takes seconds a frame; more is a stuck page). */
+const TIMING_CAP_MS = 180_000;
 
-async function timeFrames(page: Page, url: string): Promise<number[]> {
+/** The view's frame times, and whether it settled within the cap (capped: null where even the timing was). */
+async function timeFrames(page: Page, url: string): Promise<{ ms: number[] | null; settled: boolean }> {
   await page.goto(url);
-  await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: SETTLE_CAP_MS, polling: 250 });
-  await page.evaluate((n) => window.__sr!.renderTiming(n), 3); // warm-up: anything left to compile
-  return page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
+  const settled = await settleWithin(page, () => window.__sr?.settled() === true, null, SETTLE_CAP_MS);
+  const ms = await withinCap((async () => {
+    await page.evaluate((n) => window.__sr!.renderTiming(n), 3); // warm-up: anything left to compile
+    return page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
+  })(), TIMING_CAP_MS);
+  return { ms: ms === CAPPED ? null : ms, settled };
+}
+
+/** Frames timed within the cap, or null (the row is then reported capped). */
+async function timed<T>(work: () => Promise<T>): Promise<T | null> {
+  const r = await withinCap(work(), TIMING_CAP_MS);
+  return r === CAPPED ? null : r;
+}
+
+/** A row whose timing did not finish within {@link TIMING_CAP_MS}: the cap as its value, no runs. */
+function cappedRow(name: string, what: string): BenchRow {
+  return { name, unit: 'ms', median: TIMING_CAP_MS, min: TIMING_CAP_MS, max: TIMING_CAP_MS, runs: 0, notes: cappedNote(TIMING_CAP_MS, what) };
 }
 
 /** `<view>/pipelined` and `<view>/gpu` (see the module comment). */
 async function splitRows(page: Page, view: string, serialMs: number): Promise<BenchRow[]> {
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await page.evaluate((n) => window.__sr!.gpuTiming(n), FRAMES));
+  for (let i = 0; i < 3; i++) {
+    const r = await timed(() => page.evaluate((n) => window.__sr!.gpuTiming(n), FRAMES));
+    if (!r) return [cappedRow(`${view}/${SPLIT_ROWS[0]}`, `${FRAMES} frames back to back did not finish`)];
+    runs.push(r);
+  }
   const pipelined = runs.map((r) => r.pipelinedMs);
   const cpu = median(runs.flatMap((r) => r.cpuMs));
   const rows = [rowFrom(`${view}/${SPLIT_ROWS[0]}`, 'ms', pipelined,
     `${FRAMES} frames back to back, finished once (a frame loop's rate); the CPU records one in ${cpu.toFixed(1)} ms; ${(median(pipelined) / serialMs).toFixed(2)}× the serial frame`)];
   const gpu = runs.flatMap((r) => r.gpuMs ?? []);
   if (gpu.length > 0) rows.push(rowFrom(`${view}/${SPLIT_ROWS[1]}`, 'ms', gpu, `GPU time of one frame (EXT_disjoint_timer_query_webgl2); ${(median(gpu) / serialMs).toFixed(2)}× the serial frame`));
+  return rows;
+}
+
+/** One view's rows (the module comment); capped where the view did not settle or a timing did not finish. */
+async function viewRows(page: Page, name: string, url: string, what: string, filter: string): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const { ms, settled } = await timeFrames(page, url);
+  if (!ms) return [cappedRow(name, `${what}: ${FRAMES} frames did not finish${settled ? '' : `; the view had not settled in ${SETTLE_CAP_MS / 1000} s`}`)];
+  const capped = settled ? '' : `${cappedNote(SETTLE_CAP_MS, 'the view had not settled; frames timed as it was')}; `;
+  const drawn = await page.evaluate(() => window.__sr!.app!.renderer.info.render.triangles);
+  rows.push(rowFrom(name, 'ms', ms, `${capped}${what}, quality=high, one frame finished on the GPU (${drawn.toLocaleString('en')} triangles); median ${median(ms).toFixed(1)} ms; target ≤ 8 ms on the H100`));
+  rows.push(...(await splitRows(page, name, median(ms))));
+  if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[2].includes(filter))) {
+    // The same view with the planet's atmosphere switched off (a uniform: same programs): what the air costs.
+    const off = await timed(async () => {
+      await page.evaluate(() => window.__sr!.atmosphere(false));
+      await page.evaluate((n) => window.__sr!.renderTiming(n), 3);
+      const t = await page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
+      await page.evaluate(() => window.__sr!.atmosphere(true));
+      return t;
+    });
+    rows.push(off ? rowFrom(RENDER_ROWS[2], 'ms', off, `${capped}the same view, atmosphere off: ${(median(ms) / median(off)).toFixed(2)}× with it on`) : cappedRow(RENDER_ROWS[2], 'atmosphere off: the frames did not finish'));
+  }
+  if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[3].includes(filter))) {
+    const moving = await timed(async () => {
+      await page.evaluate(() => window.__sr!.renderTiming(3, 1));
+      return page.evaluate((n) => window.__sr!.renderTiming(n, 1), FRAMES);
+    });
+    rows.push(moving ? rowFrom(RENDER_ROWS[3], 'ms', moving, `${capped}the same view, the camera 1 m further right each frame (shadow maps re-fitted): ${(median(moving) / median(ms)).toFixed(2)}× the still one`) : cappedRow(RENDER_ROWS[3], 'moving: the frames did not finish'));
+  }
   return rows;
 }
 
@@ -54,24 +107,13 @@ export async function renderRows(baseUrl: string, filter: string): Promise<Bench
     for (const [name, url, what] of views) {
       if (filter && !name.includes(filter)) continue;
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-      const ms = await timeFrames(page, url);
-      const drawn = await page.evaluate(() => window.__sr!.app!.renderer.info.render.triangles);
-      rows.push(rowFrom(name, 'ms', ms, `${what}, quality=high, one frame finished on the GPU (${drawn.toLocaleString('en')} triangles); median ${median(ms).toFixed(1)} ms; target ≤ 8 ms on the H100`));
-      rows.push(...(await splitRows(page, name, median(ms))));
-      if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[2].includes(filter))) {
-        // The same view with the planet's atmosphere switched off (a uniform: same programs): what the air costs.
-        await page.evaluate(() => window.__sr!.atmosphere(false));
-        await page.evaluate((n) => window.__sr!.renderTiming(n), 3);
-        const off = await page.evaluate((n) => window.__sr!.renderTiming(n), FRAMES);
-        await page.evaluate(() => window.__sr!.atmosphere(true));
-        rows.push(rowFrom(RENDER_ROWS[2], 'ms', off, `the same view, atmosphere off: ${(median(ms) / median(off)).toFixed(2)}× with it on`));
+      try {
+        rows.push(...(await viewRows(page, name, url, what, filter)));
+      } catch (e) {
+        rows.push(failedRow(name, 'ms', e));
+      } finally {
+        await page.close().catch(() => {});
       }
-      if (name === RENDER_ROWS[1] && (!filter || RENDER_ROWS[3].includes(filter))) {
-        await page.evaluate(() => window.__sr!.renderTiming(3, 1));
-        const moving = await page.evaluate((n) => window.__sr!.renderTiming(n, 1), FRAMES);
-        rows.push(rowFrom(RENDER_ROWS[3], 'ms', moving, `the same view, the camera 1 m further right each frame (shadow maps re-fitted): ${(median(moving) / median(ms)).toFixed(2)}× the still one`));
-      }
-      await page.close();
     }
   } finally {
     await browser.close();
