@@ -19,7 +19,7 @@ import {
   type SamplingMeasurement,
 } from './samplingDecision';
 import { defaultWorkerCount } from './WorkerPool';
-import type { FieldRecipe } from '../field/index';
+import { fieldEvaluatorStatus, type FieldRecipe } from '../field/index';
 import type { PlanetProbe } from './planetProbe';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
@@ -101,13 +101,43 @@ function measureWithin(client: GpuSamplerClient, workers: number, env: SamplingP
 
 /**
  * Picks the sampling path. `prefer` (from `?sampling=`) forces a path when it is available;
- * `auto` measures (or reads the cached measurement) and takes the faster.
+ * `auto` measures (or reads the cached measurement) and takes the faster. The choice's overlay
+ * line (and its upgrade's) says so where the JS field runs on the closures because this page
+ * refuses generated code ({@link evaluatorNote}).
  */
 export async function chooseSamplingPath(
   main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
   prefer: SamplingPath | 'auto' = 'auto',
   gpuOptions: GpuSamplerClientOptions = {},
   env: SamplingProbeEnv = {},
+): Promise<SamplingChoice> {
+  return withEvaluatorNote(await choosePath(main, prefer, gpuOptions, env));
+}
+
+/**
+ * The overlay's word on the JS field's evaluator (issue 43): '' with the generated evaluator, else
+ * that the closures run and why (a content security policy without 'unsafe-eval' refuses `new
+ * Function`). Asked on this thread: workers served with the page's headers answer the same.
+ */
+export function evaluatorNote(): string {
+  const s = fieldEvaluatorStatus();
+  return s.evaluator === 'generated' ? '' : `; JS field on the closures (CSP fallback, slower): ${s.reason}`;
+}
+
+function withEvaluatorNote(choice: SamplingChoice): SamplingChoice {
+  const upgrade = choice.upgrade;
+  return {
+    ...choice,
+    detail: `${choice.detail}${evaluatorNote()}`,
+    upgrade: upgrade && (async () => withEvaluatorNote(await upgrade())),
+  };
+}
+
+async function choosePath(
+  main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
+  prefer: SamplingPath | 'auto',
+  gpuOptions: GpuSamplerClientOptions,
+  env: SamplingProbeEnv,
 ): Promise<SamplingChoice> {
   const forced = { measurement: null, cached: false, upgrade: null };
   const mainGpu = main.webgl2 && main.floatRenderTargets;
