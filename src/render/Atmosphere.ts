@@ -45,6 +45,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { transmittanceToTop, type AtmosphereSpec } from '../field/atmosphere';
+import { GpuResources, type Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';
@@ -85,7 +86,7 @@ const SKY_VIEW_MOVE_H = 0.01;
 const SKY_VIEW_MOVE_ALTITUDE = 0.02;
 const SKY_VIEW_MOVE_MU = 0.002;
 
-export class Atmosphere {
+export class Atmosphere implements Disposable {
   /** The two sky passes (add to the scene: drawn after bodies and the sun's disc). */
   readonly sky = new Group();
   /** Shared by every material that draws this atmosphere (the sky passes, the planet's surface). */
@@ -107,7 +108,8 @@ export class Atmosphere {
   private readonly lutScene = new Scene();
   private readonly lutCamera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
   private readonly lutQuad: Mesh<PlaneGeometry, ShaderMaterial>;
-  private readonly materials: ShaderMaterial[] = [];
+  /** The tables, the passes' and the sky's materials, the two quads. */
+  private readonly gpu = new GpuResources();
   private readonly passes: {
     transmittance: ShaderMaterial; multi: ShaderMaterial; skyView: ShaderMaterial; aerialL: ShaderMaterial; aerialT: ShaderMaterial;
   };
@@ -119,11 +121,11 @@ export class Atmosphere {
 
   constructor(readonly spec: AtmosphereSpec, options: AtmosphereOptions = {}) {
     this.steps = options.software ? SOFTWARE_STEPS : GPU_STEPS;
-    const target = (w: number, h: number): WebGLRenderTarget => new WebGLRenderTarget(w, h, {
+    const target = (w: number, h: number): WebGLRenderTarget => this.gpu.own(new WebGLRenderTarget(w, h, {
       // Half float: linear filtering of it is core in WebGL2 (float needs OES_texture_float_linear).
       type: HalfFloatType, format: RGBAFormat, minFilter: LinearFilter, magFilter: LinearFilter,
       depthBuffer: false, generateMipmaps: false,
-    });
+    }));
     this.transmittance = target(256, 64);
     this.multi = target(32, 32);
     const skySize = options.software ? [96, 54] : [192, 108];
@@ -187,7 +189,7 @@ export class Atmosphere {
       aerialL: this.lutMaterial('atmosphere aerial light', aerialFragment, aerialUniforms),
       aerialT: this.lutMaterial('atmosphere aerial transmittance', aerialFragment, aerialUniforms, { SR_AERIAL_T: '' }),
     };
-    this.lutQuad = new Mesh(new PlaneGeometry(2, 2), this.passes.transmittance);
+    this.lutQuad = new Mesh(this.gpu.own(new PlaneGeometry(2, 2)), this.passes.transmittance);
     this.lutQuad.frustumCulled = false;
     this.lutScene.add(this.lutQuad);
 
@@ -198,7 +200,7 @@ export class Atmosphere {
     transmit.blendDst = SrcColorFactor;
     const inscatter = this.skyMaterial('atmosphere sky light', false);
     inscatter.blending = AdditiveBlending;
-    const geometry = new PlaneGeometry(2, 2);
+    const geometry = this.gpu.own(new PlaneGeometry(2, 2));
     [transmit, inscatter].forEach((material, i) => {
       const mesh = new Mesh(geometry, material);
       mesh.frustumCulled = false;
@@ -305,10 +307,7 @@ export class Atmosphere {
 
   dispose(): void {
     this.sky.removeFromParent();
-    for (const t of [this.transmittance, this.multi, this.skyView, this.aerialL, this.aerialT]) t.dispose();
-    for (const m of [...this.materials, ...Object.values(this.passes)]) m.dispose();
-    this.lutQuad.geometry.dispose();
-    (this.sky.children[0] as Mesh | undefined)?.geometry.dispose();
+    this.gpu.dispose();
   }
 
   /**
@@ -335,7 +334,7 @@ export class Atmosphere {
   }
 
   private lutMaterial(name: string, fragment: string, uniforms: Record<string, IUniform>, defines: Record<string, string> = {}): ShaderMaterial {
-    return new ShaderMaterial({
+    return this.gpu.own(new ShaderMaterial({
       name,
       uniforms,
       defines,
@@ -343,7 +342,7 @@ export class Atmosphere {
       fragmentShader: glslWithIncludes(fragment, name, { chunks: { sr_atmosphere: atmosphereChunk } }),
       depthTest: false,
       depthWrite: false,
-    });
+    }));
   }
 
   private skyMaterial(name: string, transmit: boolean): ShaderMaterial {
@@ -357,7 +356,7 @@ export class Atmosphere {
       depthTest: true,
       depthWrite: false,
     });
-    this.materials.push(material);
+    this.gpu.own(material);
     return material;
   }
 }

@@ -27,6 +27,7 @@ import {
   type CubeTexture,
   type WebGLRenderer,
 } from 'three';
+import { GpuResources, type Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import lutVertex from '../../glsl/atmo_lut.vert.glsl?raw';
 import coverFragment from '../../glsl/clouds_cover.frag.glsl?raw';
@@ -67,7 +68,7 @@ export function bakedOctaves(radiusM: number, featureM: number, size: number, oc
   return n;
 }
 
-export class CloudCover {
+export class CloudCover implements Disposable {
   readonly texture: CubeTexture;
   /** Octaves [0, baked) are in the map; the layer's shader adds [baked, octaves). */
   readonly baked: number;
@@ -78,6 +79,8 @@ export class CloudCover {
   private readonly scene = new Scene();
   private readonly camera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
   private readonly quad: Mesh<PlaneGeometry, ShaderMaterial>;
+  /** The cube target, the bake's material and quad. */
+  private readonly gpu = new GpuResources();
   private dirty = true;
   private lastRenderer: WebGLRenderer | null = null;
 
@@ -85,17 +88,17 @@ export class CloudCover {
     const { radiusM, featureM, size, octaves } = options;
     this.baked = bakedOctaves(radiusM, featureM, size, octaves);
     this.texelM = (2 * radiusM) / size;
-    this.target = new WebGLCubeRenderTarget(size, {
+    this.target = this.gpu.own(new WebGLCubeRenderTarget(size, {
       format: RGBAFormat,
       type: UnsignedByteType,
       generateMipmaps: true,
       minFilter: LinearMipmapLinearFilter,
       magFilter: LinearFilter,
       depthBuffer: false,
-    });
+    }));
     this.texture = this.target.texture;
     this.texture.name = 'cloud cover';
-    this.material = new ShaderMaterial({
+    this.material = this.gpu.own(new ShaderMaterial({
       name: 'cloud cover bake',
       uniforms: {
         uCoverFace: { value: 0 },
@@ -109,8 +112,8 @@ export class CloudCover {
       fragmentShader: glslWithIncludes(coverFragment, 'clouds_cover.frag', { chunks: CLOUD_COVER_CHUNKS }),
       depthTest: false,
       depthWrite: false,
-    });
-    this.quad = new Mesh(new PlaneGeometry(2, 2), this.material);
+    }));
+    this.quad = new Mesh(this.gpu.own(new PlaneGeometry(2, 2)), this.material);
     this.quad.frustumCulled = false;
     this.scene.add(this.quad);
   }
@@ -149,8 +152,6 @@ export class CloudCover {
   }
 
   dispose(): void {
-    this.target.dispose();
-    this.material.dispose();
-    this.quad.geometry.dispose();
+    this.gpu.dispose();
   }
 }

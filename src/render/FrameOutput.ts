@@ -31,6 +31,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { Bloom, bloomOutputPass, setOutputBloom } from './bloom';
+import { GpuResources, type Disposable } from './disposal';
 import type { BloomGateStats } from './bloomGate';
 import { SubmitPoints, withSubmitPoints } from './submitPoints';
 
@@ -71,12 +72,14 @@ export function compileForFrames(renderer: WebGLRenderer, object: Object3D, came
   }
 }
 
-export class FrameOutput {
+export class FrameOutput implements Disposable {
   /** False where no float format is colour-renderable: an 8-bit target, bloom off. */
   readonly hdr: boolean;
   private readonly target: WebGLRenderTarget;
   private readonly bloomPass: Bloom | null;
-  private readonly outputPass = bloomOutputPass();
+  /** The HDR target, the bloom and the output pass. */
+  private readonly gpu = new GpuResources();
+  private readonly outputPass = this.gpu.own(bloomOutputPass());
   private bloomOn: boolean;
   private readonly size = new Vector2();
   /** The scene handed to the GPU in parts (submitPoints.ts); null without WebGL2's fences. */
@@ -98,10 +101,10 @@ export class FrameOutput {
     // renderer reverses it (three takes the format from a depth texture's type; the texture
     // itself is never resolved into nor read), three's default 24-bit fixed point otherwise.
     const depthTexture = renderer.capabilities.reversedDepthBuffer ? new DepthTexture(w, h, FloatType) : null;
-    this.target = new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES, depthTexture, resolveDepthBuffer: false });
+    this.target = this.gpu.own(new WebGLRenderTarget(w, h, { type, format, samples: SAMPLES, depthTexture, resolveDepthBuffer: false }));
     this.target.texture.name = 'FrameOutput.scene';
     const s = options.settings ?? DEFAULT_BLOOM;
-    this.bloomPass = this.hdr ? new Bloom(renderer, w, h, s.strength, s.radius, s.threshold) : null;
+    this.bloomPass = this.hdr ? this.gpu.own(new Bloom(renderer, w, h, s.strength, s.radius, s.threshold)) : null;
     this.bloomOn = options.bloom ?? true;
     const gl = renderer.getContext();
     this.submitPoints = gl instanceof WebGL2RenderingContext ? new SubmitPoints(gl) : null;
@@ -156,9 +159,7 @@ export class FrameOutput {
 
   dispose(): void {
     if (frameTargets.get(this.renderer) === this.target) frameTargets.delete(this.renderer);
-    this.target.dispose();
-    this.bloomPass?.dispose();
-    this.outputPass.dispose();
+    this.gpu.dispose();
   }
 
   private fitSize(): void {

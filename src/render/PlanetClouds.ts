@@ -11,6 +11,7 @@ import type { CloudSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { CLOUD_COVER_CHUNKS, COVER_ENCODE, CloudCover } from './CloudCover';
+import { GpuResources, type Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import type { LayerCameraUniforms } from './PlanetLayers';
 import { cloudDriftAngleRad, cloudDriftMatrix, probit, sphereRay, type SphereRay, type Vec3 } from './planetLayerMath';
@@ -38,7 +39,7 @@ const COVER_SIGMA = 0.247;
 /** Width of the noise band over which a cloud thickens from nothing to full (wide: soft, thin edges). */
 const COVER_EDGE = 0.4;
 
-export class PlanetClouds {
+export class PlanetClouds implements Disposable {
   /** After the sky's passes (500, 501): the sky behind a cloud is already drawn and dims under it. */
   static readonly RENDER_ORDER = 510;
   readonly material: ShaderMaterial;
@@ -47,6 +48,8 @@ export class PlanetClouds {
   private readonly drift: number[] = new Array<number>(9);
   /** The broad part of the cover, baked on the first {@link update}. */
   readonly cover: CloudCover;
+  /** The material and the cover. */
+  private readonly gpu = new GpuResources();
 
   constructor(readonly options: PlanetCloudsOptions) {
     const { clouds, atmosphere } = options;
@@ -55,7 +58,7 @@ export class PlanetClouds {
     const offset = new Vector3(h(1), h(2), h(3));
     const octaves = options.software ? 6 : 8;
     // 512² a face: 254 m texels on planet 4's layer (65 km), 8 MB with mips; a software GPU bakes 256².
-    this.cover = new CloudCover({ radiusM: clouds.radiusM, featureM: clouds.featureM, offset, octaves, size: options.software ? 256 : 512 });
+    this.cover = this.gpu.own(new CloudCover({ radiusM: clouds.radiusM, featureM: clouds.featureM, offset, octaves, size: options.software ? 256 : 512 }));
     this.uniforms = {
       ...(atmosphere?.uniforms ?? {}),
       ...options.camera,
@@ -75,7 +78,7 @@ export class PlanetClouds {
     };
     const defines: Record<string, string | number> = { SR_CLOUD_OCTAVES: octaves, SR_CLOUD_EDGE: COVER_EDGE.toFixed(3), SR_COVER_ENCODE: COVER_ENCODE.toFixed(3) };
     if (atmosphere) Object.assign(defines, { SR_LAYER_AIR: '', SR_LAYER_AERIAL_STEPS: atmosphere.steps.aerial });
-    this.material = new ShaderMaterial({
+    this.material = this.gpu.own(new ShaderMaterial({
       name: 'planet clouds',
       uniforms: this.uniforms,
       defines,
@@ -87,7 +90,7 @@ export class PlanetClouds {
       blending: CustomBlending,
       blendSrc: OneFactor,
       blendDst: OneMinusSrcAlphaFactor,
-    });
+    }));
   }
 
   /** The camera in the planet's frame (float64), the scene time; bakes the cover on first use. */
@@ -101,7 +104,6 @@ export class PlanetClouds {
   }
 
   dispose(): void {
-    this.material.dispose();
-    this.cover.dispose();
+    this.gpu.dispose();
   }
 }

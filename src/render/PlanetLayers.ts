@@ -13,6 +13,7 @@
 import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera, type WebGLRenderer } from 'three';
 import type { CloudSpec, SeaSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
+import { GpuResources, type Disposable } from './disposal';
 import { PlanetClouds } from './PlanetClouds';
 import { PlanetSea } from './PlanetSea';
 import type { Vec3 } from './planetLayerMath';
@@ -40,7 +41,7 @@ export interface LayerCameraUniforms {
   uSunLight: IUniform<Vector3>;
 }
 
-export class PlanetLayers {
+export class PlanetLayers implements Disposable {
   /** The layers' proxies (add to the scene; drawn after the opaque ground, in renderOrder). */
   readonly root = new Group();
   readonly sea: PlanetSea | null;
@@ -54,13 +55,15 @@ export class PlanetLayers {
     uSunLight: { value: new Vector3(1, 1, 1) },
   };
   private readonly cameraInBody: Vec3 = [0, 0, 0];
-  private readonly geometry = new PlaneGeometry(2, 2);
+  /** The proxies' geometry, the sea and the clouds. */
+  private readonly gpu = new GpuResources();
+  private readonly geometry = this.gpu.own(new PlaneGeometry(2, 2));
 
   constructor(options: PlanetLayersOptions) {
     this.root.name = 'planet layers';
-    this.sea = options.sea && new PlanetSea({ ...options, sea: options.sea, camera: this.camera });
+    this.sea = options.sea && this.gpu.own(new PlanetSea({ ...options, sea: options.sea, camera: this.camera }));
     const groundM = Math.max(options.lowestGroundM, options.sea?.radiusM ?? 0);
-    this.clouds = options.clouds && new PlanetClouds({ ...options, clouds: options.clouds, groundRadiusM: groundM, camera: this.camera });
+    this.clouds = options.clouds && this.gpu.own(new PlanetClouds({ ...options, clouds: options.clouds, groundRadiusM: groundM, camera: this.camera }));
     for (const material of [this.sea?.material, this.clouds?.material]) {
       if (!material) continue;
       const mesh = new Mesh(this.geometry, material);
@@ -108,8 +111,6 @@ export class PlanetLayers {
 
   dispose(): void {
     this.root.removeFromParent();
-    this.sea?.material.dispose();
-    this.clouds?.dispose();
-    this.geometry.dispose();
+    this.gpu.dispose();
   }
 }

@@ -10,6 +10,7 @@ import { CustomBlending, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vect
 import type { SeaSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
+import type { Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import type { LayerCameraUniforms } from './PlanetLayers';
 import { seaWaves, sphereRay, wavePhaseRad, WAVE_PERIOD_M, type SeaWave, type SphereRay, type Vec3 } from './planetLayerMath';
@@ -30,7 +31,7 @@ export interface PlanetSeaOptions {
 
 const WAVES = 12;
 
-export class PlanetSea {
+export class PlanetSea implements Disposable {
   /** After the opaque ground, before the sky's passes (500, 501) and the clouds. */
   static readonly RENDER_ORDER = 400;
   readonly material: ShaderMaterial;
@@ -86,5 +87,10 @@ export class PlanetSea {
       cameraInBody[2] - Math.round(cameraInBody[2] / WAVE_PERIOD_M) * WAVE_PERIOD_M,
     );
     for (let i = 0; i < this.waves.length; i++) this.waveData[4 * i + 3] = wavePhaseRad(this.waves[i], timeS);
+  }
+
+  /** Frees the material (the proxy's geometry is its layers'). */
+  dispose(): void {
+    this.material.dispose();
   }
 }

@@ -15,6 +15,7 @@ import {
   type CubeTexture,
   type WebGLRenderer,
 } from 'three';
+import { GpuResources, meshResources, type Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import { Prng } from '../field/prng';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
@@ -81,7 +82,7 @@ export function skyPalette(seed: number): SkyPalette {
  * Call {@link update} every frame: it renders only when the seed changed since the last
  * render ({@link renderCount} counts cube renders, six face passes each).
  */
-export class SkyCubemap {
+export class SkyCubemap implements Disposable {
   readonly target: WebGLCubeRenderTarget;
   /** The nebula pass's cube (lower resolution), sampled by the full-size pass. */
   readonly nebulaTarget: WebGLCubeRenderTarget;
@@ -103,27 +104,29 @@ export class SkyCubemap {
   private readonly box: Mesh<BoxGeometry, ShaderMaterial>;
   private readonly nebulaMaterial: ShaderMaterial;
   private readonly ambientIntensity: number;
+  /** Both cube targets, the box's geometry, both materials, the fill light and the stars. */
+  private readonly gpu = new GpuResources();
 
   constructor(options: SkyCubemapOptions = {}) {
     const size = options.size ?? 1024;
-    this.target = new WebGLCubeRenderTarget(size, {
+    this.target = this.gpu.own(new WebGLCubeRenderTarget(size, {
       type: HalfFloatType,
       generateMipmaps: false,
       minFilter: LinearFilter,
       magFilter: LinearFilter,
-    });
+    }));
     this.target.texture.name = 'sky';
-    this.nebulaTarget = new WebGLCubeRenderTarget(options.nebulaSize ?? Math.max(16, size >> 1), {
+    this.nebulaTarget = this.gpu.own(new WebGLCubeRenderTarget(options.nebulaSize ?? Math.max(16, size >> 1), {
       type: HalfFloatType,
       generateMipmaps: false,
       minFilter: LinearFilter,
       magFilter: LinearFilter,
-    });
+    }));
     this.nebulaTarget.texture.name = 'sky nebula';
     this.camera = new CubeCamera(0.1, 10, this.target);
     this.nebulaCamera = new CubeCamera(0.1, 10, this.nebulaTarget);
     const vert = glslWithIncludes(vertexShader, 'sky.vert', { external: THREE_CHUNK_NAMES });
-    this.nebulaMaterial = new ShaderMaterial({
+    this.nebulaMaterial = this.gpu.own(new ShaderMaterial({
       name: 'SkyNebula',
       vertexShader: vert,
       fragmentShader: glslWithIncludes(nebulaFragmentShader, 'sky_nebula.frag', { external: THREE_CHUNK_NAMES }),
@@ -141,7 +144,7 @@ export class SkyCubemap {
       depthTest: false,
       depthWrite: false,
       toneMapped: false,
-    });
+    }));
     this.box = new Mesh(
       new BoxGeometry(2, 2, 2),
       new ShaderMaterial({
@@ -157,11 +160,12 @@ export class SkyCubemap {
         toneMapped: false,
       }),
     );
+    this.gpu.ownAll(meshResources(this.box));
     this.box.frustumCulled = false;
-    this.stars = new Starfield(options.starBrightness ?? 1);
+    this.stars = this.gpu.own(new Starfield(options.starBrightness ?? 1));
     this.scene.add(this.box);
     this.ambientIntensity = options.ambientIntensity ?? 0.08;
-    this.ambient = new HemisphereLight(0xffffff, 0x000000, this.ambientIntensity);
+    this.ambient = this.gpu.own(new HemisphereLight(0xffffff, 0x000000, this.ambientIntensity));
     this.ambient.name = 'sky ambient';
     this.seedValue = (options.seed ?? 1) >>> 0;
     this.palette = skyPalette(this.seedValue);
@@ -271,15 +275,9 @@ export class SkyCubemap {
     this.ambient.intensity = this.ambientIntensity;
   }
 
-  /** Frees both cube render targets, the box's geometry and both materials. */
+  /** Frees both cube render targets, the box's geometry, both materials, the light and the stars. */
   dispose(): void {
-    this.target.dispose();
-    this.nebulaTarget.dispose();
-    this.box.geometry.dispose();
-    this.box.material.dispose();
-    this.nebulaMaterial.dispose();
-    this.ambient.dispose();
-    this.stars.dispose();
+    this.gpu.dispose();
   }
 }
 

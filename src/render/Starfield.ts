@@ -12,6 +12,7 @@
  */
 import { AdditiveBlending, BufferAttribute, BufferGeometry, Points, ShaderMaterial, type Vector3 } from 'three';
 import { Prng } from '../field/prng';
+import { meshResources, type Disposable } from './disposal';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import vertexShader from '../../glsl/stars.vert.glsl?raw';
@@ -26,7 +27,7 @@ const MAG0_INTENSITY = 8;
 const CORE_PX = 2;
 const MAX_GLARE_PX = 11;
 
-export class Starfield {
+export class Starfield implements Disposable {
   readonly points: Points<BufferGeometry, ShaderMaterial>;
   /** Stars brighter than magnitude 1 (stats, tests). */
   brightCount = 0;
@@ -93,9 +94,9 @@ export class Starfield {
     this.points.material.uniforms.uBrightness.value = 1 - 0.98 * Math.min(1, Math.max(0, daylight));
   }
 
+  /** Frees the points' geometry and material. */
   dispose(): void {
-    this.points.geometry.dispose();
-    this.points.material.dispose();
+    for (const r of meshResources(this.points)) r.dispose();
   }
 }
 

@@ -12,6 +12,7 @@ import { Color, DataTexture, RGBAFormat, Vector2, type Texture, type WebGLRender
 import { FullScreenQuad } from 'three/examples/jsm/postprocessing/Pass.js';
 import { OutputPass } from 'three/examples/jsm/postprocessing/OutputPass.js';
 import { UnrealBloomPass } from 'three/examples/jsm/postprocessing/UnrealBloomPass.js';
+import type { Disposable } from './disposal';
 import addBloom from '../../glsl/sr_output_bloom.glsl?raw';
 import discardUnderThreshold from '../../glsl/sr_bloom_discard.glsl?raw';
 import { BloomGate, webglQueryBackend, type BloomGateStats } from './bloomGate';
@@ -26,7 +27,7 @@ const OUTPUT_READ = 'texture2D( tDiffuse, vUv );';
 /** Where three's LuminosityHighPassShader weighs its pixel: the discard under the threshold goes after it. */
 const HIGH_PASS_WEIGHT = 'float alpha = smoothstep( luminosityThreshold, luminosityThreshold + smoothWidth, v );';
 
-export class Bloom {
+export class Bloom implements Disposable {
   /** three's pass: its materials, targets and settings (strength, radius, threshold). */
   readonly pass: UnrealBloomPass;
   private readonly quad = new FullScreenQuad();
@@ -114,6 +115,7 @@ export class Bloom {
     this.pass.setSize(width, height);
   }
 
+  /** Frees three's pass (its targets and materials) and the quad. */
   dispose(): void {
     this.pass.dispose();
     this.quad.dispose();

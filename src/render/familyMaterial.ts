@@ -1,5 +1,6 @@
 import { Color, MeshStandardMaterial } from 'three';
 import { ROCK_PALETTES } from './BodyMaterial';
+import { GpuResources, type Disposable } from './disposal';
 import { withSunCascades } from './sunCascades';
 
 /**
@@ -22,21 +23,23 @@ export function familyMaterial(family: string): MeshStandardMaterial {
  * One {@link familyMaterial} per family, made on first use and shared by every body of it (the
  * asteroid field and the gallery); unknown families get the default palette's. `dispose` frees them.
  */
-export class FamilyMaterials {
+export class FamilyMaterials implements Disposable {
   private readonly byFamily = new Map<string, MeshStandardMaterial>();
+  private readonly gpu = new GpuResources();
 
   get(family: string): MeshStandardMaterial {
     const key = family in ROCK_PALETTES ? family : 'default';
     let m = this.byFamily.get(key);
     if (!m) {
-      m = familyMaterial(key);
+      m = this.gpu.own(familyMaterial(key));
       this.byFamily.set(key, m);
     }
     return m;
   }
 
+  /** Frees every family's material (the next `get` makes a new one). */
   dispose(): void {
-    for (const m of this.byFamily.values()) m.dispose();
+    this.gpu.dispose();
     this.byFamily.clear();
   }
 }

@@ -8,18 +8,21 @@
  * than the upload itself.
  */
 import { BufferGeometry, Mesh, MeshBasicMaterial, OrthographicCamera, Scene, WebGLRenderTarget, type WebGLRenderer } from 'three';
+import { GpuResources, type Disposable } from './disposal';
 
 /** Main-thread time a frame may spend uploading, ms (at least one mesh a frame). */
 export const UPLOAD_BUDGET_MS = 3;
 
-export class GeometryUploader {
+export class GeometryUploader implements Disposable {
   private readonly pending: Mesh[] = [];
   private readonly pendingSet = new Set<Mesh>();
   private readonly scene = new Scene();
   private readonly camera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
-  private readonly material = new MeshBasicMaterial({ colorWrite: false, depthWrite: false, depthTest: false });
+  /** The proxy's material and geometry, and the 1×1 target. */
+  private readonly gpu = new GpuResources();
+  private readonly material = this.gpu.own(new MeshBasicMaterial({ colorWrite: false, depthWrite: false, depthTest: false }));
   /** One proxy for every upload (a proxy per mesh would leave a vertex array object per mesh behind). */
-  private readonly proxyGeometry = new BufferGeometry();
+  private readonly proxyGeometry = this.gpu.own(new BufferGeometry());
   private readonly proxy = new Mesh(this.proxyGeometry, this.material);
   private target: WebGLRenderTarget | null = null;
   /** Meshes uploaded so far (tests, stats). */
@@ -55,7 +58,7 @@ export class GeometryUploader {
    */
   flush(renderer: WebGLRenderer, budgetMs = UPLOAD_BUDGET_MS): void {
     if (this.pending.length === 0) return;
-    this.target ??= new WebGLRenderTarget(1, 1, { depthBuffer: false });
+    this.target ??= this.gpu.own(new WebGLRenderTarget(1, 1, { depthBuffer: false }));
     const previous = renderer.getRenderTarget();
     const shadows = renderer.shadowMap.autoUpdate;
     renderer.shadowMap.autoUpdate = false;
@@ -91,8 +94,7 @@ export class GeometryUploader {
     this.pending.length = 0;
     this.pendingSet.clear();
     // The proxy holds no attribute now: disposing it frees only its own state, not a mesh's buffers.
-    this.proxyGeometry.dispose();
-    this.target?.dispose();
-    this.material.dispose();
+    this.gpu.dispose();
+    this.target = null;
   }
 }

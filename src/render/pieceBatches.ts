@@ -43,6 +43,7 @@
  */
 import { BufferAttribute, BufferGeometry, Mesh, Sphere, type Camera, type Group, type Material, type WebGLRenderer } from 'three';
 import { parseChunkKey } from '../lod/chunkKey';
+import type { Disposable } from './disposal';
 import { drawnRange, drawRestOfRuns, drawRuns, visibleRuns, type BatchSpan } from './batchRuns';
 
 export { drawnRange, type BatchSpan } from './batchRuns';
@@ -158,7 +159,7 @@ interface GroupState {
 }
 
 /** The batches of one planet's pieces (src/render/planetPieces.ts runs it once a frame). */
-export class PieceBatches {
+export class PieceBatches implements Disposable {
   /** Batches built so far (tests, stats). */
   builds = 0;
   /** Off: every piece draws on its own (the comparison in tests and benchmarks). */
@@ -239,6 +240,7 @@ export class PieceBatches {
     this.groups.clear();
   }
 
+  /** Frees the batch meshes' geometries (the material is the pieces'). */
   dispose(): void {
     this.clear();
   }

@@ -5,6 +5,7 @@
  * src/lod/planetStreaming.ts's; PlanetView wires the two.
  */
 import { compileOffFrame } from './compileOffFrame';
+import { GpuResources } from './disposal';
 import { GeometryUploader } from './geometryUpload';
 import {
   BufferAttribute,
@@ -84,6 +85,8 @@ export class PlanetPieces {
   private readonly levelMaterials: MeshStandardMaterial[];
   private readonly seamMaterial: MeshStandardMaterial;
   private basePrecompiled = false;
+  /** The materials, the batches and the uploader (disposeMaterials); each piece's geometry is freed by {@link dispose}. */
+  private readonly gpu = new GpuResources();
   /** New meshes' buffers go to the GPU while they wait for their transaction (geometryUpload.ts). */
   readonly uploads = new GeometryUploader();
 
@@ -119,16 +122,17 @@ export class PlanetPieces {
     this.ground = ground && new PlanetGround({ detailMaxM: cellSizeM(0), ...ground });
     // Standard materials that take the sun's cascaded shadow (far terrain shadows itself too), coloured by the ground, seen through the air.
     const standard = (): { material: Material; fade: DitherFadeUniforms } => {
-      const base = withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 }));
+      const base = this.gpu.own(withSunCascades(new MeshStandardMaterial({ color: new Color(0.26, 0.24, 0.21), roughness: 0.95 })));
       const fade = withDitherFade(base);
       return { material: this.throughAir(this.ground ? this.ground.patch(base) : base), fade };
     };
     this.material = standard().material;
-    this.batches = new PieceBatches(root, () => this.material);
+    this.batches = this.gpu.own(new PieceBatches(root, () => this.material));
+    this.gpu.own(this.uploads);
     this.fadeMaterials = { in: standard(), out: standard() };
     this.fadeMaterials.out.fade.uSrFadeComplement.value = true;
-    this.levelMaterials = LEVEL_COLOURS.map((c) => withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 })));
-    this.seamMaterial = withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 }));
+    this.levelMaterials = LEVEL_COLOURS.map((c) => this.gpu.own(withSunCascades(new MeshStandardMaterial({ color: c, roughness: 0.9 }))));
+    this.seamMaterial = this.gpu.own(withSunCascades(new MeshStandardMaterial({ color: SEAM_COLOUR, roughness: 0.9, emissive: 0x202020 })));
   }
 
   /** A hidden mesh for a job's result, packed by its worker (pieceData.ts; shown when a transaction commits). */
@@ -249,13 +253,7 @@ export class PlanetPieces {
 
   /** Frees the materials (the pieces are disposed by their owner). */
   disposeMaterials(): void {
-    this.batches.dispose();
-    this.uploads.dispose();
-    this.material.dispose();
-    for (const m of this.levelMaterials) m.dispose();
-    this.fadeMaterials.in.material.dispose();
-    this.fadeMaterials.out.material.dispose();
-    this.seamMaterial.dispose();
+    this.gpu.dispose();
     this.fades.finish();
   }
 }
