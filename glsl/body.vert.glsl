@@ -1,6 +1,6 @@
 // Body material, vertex stage: three.js's meshphysical vertex shader cut down to what a
 // chunk mesh of a body needs (no uv, maps, skinning, morphs), plus the body-local position
-// and the size of a pixel at the vertex for the per-pixel field normal (seed 004 §4.6), and
+// and the size of a pixel at the vertex for the per-pixel field normal (Sockalingam 2017 §4.6), and
 // the field's slow shading terms — occlusion (SR_FIELD_OCCLUSION) and crater curvature
 // (SR_CRATER_SHADING) — per vertex: they vary over metres, not pixels, and per pixel they were
 // a quarter of an asteroid's frame on the H100 (docs/rendering.md).

@@ -1,7 +1,7 @@
 #version 300 es
 // Edge pass (transform feedback): for each sign-changing grid edge, the zero crossing t
 // in [0, 1] from the edge's lower end and the field gradient there with respect to the
-// chunk's grid coordinates — the WebGL2 form of seed 001's edge crossing + normal search.
+// chunk's grid coordinates — the WebGL2 form of Gildea 2015's edge crossing + normal search.
 //
 // Edge id (the mesher's HermiteEdges layout): axis * P^3 + i + P * (j + P * k).
 // Output: sr_hermite = (t, gx, gy, gz), gradient normalised; t = -1 marks an edge whose

@@ -1,5 +1,5 @@
 // Procedural sky, pass 1 of 2 (src/render/SkyCubemap.ts): the nebula, at a lower resolution
-// than the stars (it is smooth) — seed 004 §3.5's recipe: a domain warp by fractal noise,
+// than the stars (it is smooth) — Sockalingam 2017 §3.5's recipe: a domain warp by fractal noise,
 // Voronoi cells for bright knots and dark lanes, plus a galactic band. Linear HDR out.
 #include <sr_common>
 #include <sr_procnoise>

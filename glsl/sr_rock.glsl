@@ -1,5 +1,5 @@
 // sr_rock: procedural rock colouring from body-local position and normal, no textures
-// (issue 6 "not a flat colour", issue 7 surface colouring, seed 004 §3.6). All patterns are
+// (issue 6 "not a flat colour", issue 7 surface colouring, Sockalingam 2017 §3.6). All patterns are
 // filtered by the pixel footprint so that distant bodies do not sparkle.
 #ifndef SR_ROCK
 #define SR_ROCK
@@ -50,7 +50,7 @@ SrRockSurface sr_rockSurface(vec3 p, vec3 n, vec3 up, float footprintM, SrRockPa
   vec3 strataMean = mix(rp.dark, albedo * 1.25, 0.5) * 0.9;
   strata = mix(strataMean, strata, strataVisible);
 
-  // Steep faces show bare, layered rock; flat ground collects regolith (seed 004 §3.6).
+  // Steep faces show bare, layered rock; flat ground collects regolith (Sockalingam 2017 §3.6).
   float flat_ = sr_saturate(dot(n, up));
   float dust = sr_fbmFiltered(q * 3.0 + 7.7, 3, fq * 3.0, rp.salt + 37u);
   float regolith = smoothstep(0.55, 0.9, flat_ + 0.25 * dust) * rp.regolith_amount;
@@ -67,7 +67,7 @@ SrRockSurface sr_rockSurface(vec3 p, vec3 n, vec3 up, float footprintM, SrRockPa
   return surface;
 }
 
-// Polar ice (seed 004 Figure 15): on flat-ish ground above a latitude, with a noisy edge.
+// Polar ice (Sockalingam 2017, Figure 15): on flat-ish ground above a latitude, with a noisy edge.
 // axis: body-space pole; latitudeSin: sin of the cap's edge latitude. Returns coverage 0..1.
 float sr_polarIce(vec3 p, vec3 n, vec3 up, vec3 axis, float latitudeSin, float footprintM, float noiseScaleM, uint salt) {
   float t = abs(dot(up, axis));

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * The project's own lint: the rules that keep the architecture true (DESIGN.md's module
- * map, STYLE.md). TypeScript itself (`tsc --noEmit`, strict) covers types and unused code;
+ * The project's own lint: the rules that keep the architecture true (docs/design.md's
+ * layers and house rules). TypeScript itself (`tsc --noEmit`, strict) covers types and unused code;
  * ESLint is not used because typescript-eslint needs a TypeScript with a JS compiler API,
  * and the pinned TypeScript 7 (native) has none.
  *
  * Rules:
- *  - layers import only downward: ../shared/DESIGN.md's module map, with the exceptions below
+ *  - layers import only downward: docs/ARCHITECTURE.md's module map, with the exceptions below
  *    (each written down, with its reason, in docs/ARCHITECTURE.md "Layer exceptions");
  *  - each layer imports only the packages the map gives it (three.js only in render/, interact/,
  *    app/ and the one worker module that builds BVHs);
@@ -27,7 +27,7 @@ import { parseAst } from 'rolldown/parseAst';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Which src/ layers each layer may import (itself included): DESIGN.md's "may import" column, plus
+ * Which src/ layers each layer may import (itself included): docs/ARCHITECTURE.md's "may import" column, plus
  * the exceptions marked (docs/ARCHITECTURE.md, "Layer exceptions", says why each is there).
  */
 const ALLOWED = {
@@ -47,7 +47,7 @@ const ALLOWED = {
   app: ['app', 'render', 'interact', 'physics', 'lod', 'workers', 'gpu', 'mesher', 'field', 'scene'],
 };
 
-/** Which packages each layer may import (DESIGN.md; none where a layer is missing). */
+/** Which packages each layer may import (docs/design.md, "Layers"; none where a layer is missing). */
 const PACKAGES = {
   field: /^simplex-noise$/,
   render: /^(three|three-mesh-bvh)(\/|$)/,
@@ -171,7 +171,7 @@ for (const file of walk(join(ROOT, 'src'))) {
       } else if (PURE_LAYERS.includes(layer) && ENGINE_PACKAGES.test(spec)) {
         report(file, line, `src/${layer}/ must stay free of three.js/engine packages (imports "${spec}")`);
       } else if (!(PACKAGES[layer]?.test(spec) || FILE_PACKAGES[rel]?.test(spec))) {
-        report(file, line, `src/${layer}/ may not import the package "${spec}" (DESIGN.md's module map; exceptions in docs/ARCHITECTURE.md)`);
+        report(file, line, `src/${layer}/ may not import the package "${spec}" (docs/ARCHITECTURE.md's module map and layer exceptions)`);
       }
     }
     if (PURE_LAYERS.includes(layer) && DOM_GLOBALS.test(text))

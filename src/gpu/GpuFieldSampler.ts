@@ -1,6 +1,6 @@
 /**
- * GPU field sampling on a raw WebGL2 context (seed 001's GPU pipeline, seed 004's compute
- * pass, in WebGL2 form):
+ * GPU field sampling on a raw WebGL2 context (Gildea 2015's GPU pipeline, Sockalingam 2017's
+ * compute pass, in WebGL2 form; docs/design.md, "Sources"):
  *
  * - grid pass: a fragment shader evaluates the recipe's `sr_field` at every corner of a
  *   chunk's (N+1)³ grid into an RGBA32F target (glsl/gpu_grid.frag.glsl, layout in atlas.ts: the values in their own order);

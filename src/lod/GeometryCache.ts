@@ -2,7 +2,7 @@
  * Chunk geometry cache with a memory budget and least-recently-visible eviction. Pure bookkeeping over
  * opaque values (the render side stores its BufferGeometry, or a mesh record, here). Every removal —
  * eviction, replacement, delete, clear — goes through one private method that calls the single
- * `dispose` callback (STYLE.md §15: dispose in exactly one place).
+ * `dispose` callback (docs/design.md, house rule 13: dispose in exactly one place).
  */
 import type { ChunkKey } from './chunkKey.ts';
 

@@ -20,7 +20,7 @@ import type { GridMapping } from '../mesher/types.ts';
 
 /** Number of cube faces. */
 export const FACE_COUNT = 6;
-/** Default cells per chunk axis (DESIGN.md: 32 for planet chunks). */
+/** Default cells per chunk axis (docs/design.md, "Sampling and meshing": 32 for planet chunks). */
 export const DEFAULT_CHUNK_CELLS = 32;
 
 /**

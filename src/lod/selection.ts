@@ -1,11 +1,11 @@
 /**
  * Chunk selection for a cube-sphere planet: split/merge by screen-space error with hysteresis, shell,
- * frustum and horizon culling, the 2:1 refinement pass across faces and cube corners (seed 000 §3.1's
- * refinement, over all 26 touching chunks), and the "drawn set" that never shows a hole.
+ * frustum and horizon culling, the 2:1 refinement pass across faces and cube corners (Oxford 2021 §3.1's
+ * refinement, over all 26 touching chunks; docs/design.md, "Sources"), and the "drawn set" that never shows a hole.
  *
  * Pure and deterministic: the same inputs give the same, canonically sorted, output. The whole tree is
  * recomputed from the face roots each call (a few thousand nodes at most), so there is no flag/unflag
- * bookkeeping as in seed 000: hysteresis comes from the previous selection's split nodes instead.
+ * bookkeeping as in Oxford 2021: hysteresis comes from the previous selection's split nodes instead.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { chunkKey, compareChunks, parseChunkKey as parseKey } from './chunkKey.ts';
@@ -136,7 +136,7 @@ export function selectChunks(
     for (let c = kids.length - 1; c >= 0; c--) stack.push(kids[c]);
   }
 
-  // 2. Refinement pass: no leaf may touch a leaf more than one level coarser (seed 000's rule, over
+  // 2. Refinement pass: no leaf may touch a leaf more than one level coarser (Oxford 2021's rule, over
   // faces, edges and corners, across cube faces). Stated on split nodes: a split node P of level p has
   // children of level p − 1, so every chunk of level p touching P must be in the tree (a leaf or split)
   // — a leaf covering it from level ≥ p + 1 is split. Checking the split nodes instead of the leaves is
