@@ -127,7 +127,7 @@ export class App {
     this.debugFailAsteroid = options.debugFailAsteroid;
     this.debugFailJobs = options.debugFailJobs;
 
-    // BVH raycasts for every Mesh: patched once, explicitly, at start-up (STYLE.md §18).
+    // BVH raycasts for every Mesh: patched once, explicitly, at start-up (docs/design.md, house rule 16).
     Mesh.prototype.raycast = acceleratedRaycast;
 
     this.renderer = createRenderer();

@@ -3,7 +3,7 @@
  * colliders from the meshes the asteroids and the planet draw, and the probes drawn as shadowed
  * spheres.
  *
- * Colliders exist only where a probe is or will be within {@link LOOKAHEAD_S} (seed 000's rule): an
+ * Colliders exist only where a probe is or will be within {@link LOOKAHEAD_S} (Oxford 2021's rule, docs/design.md "Physics"): an
  * asteroid's from the mesh it draws now, rebuilt when that mesh changes level; the planet's from
  * each drawn chunk and seam piece near a probe. When the planet's pieces change (a transaction of
  * finer chunks under a probe), the old pieces' colliders stay until every new piece near a probe

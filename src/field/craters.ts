@@ -7,7 +7,7 @@
  * center to +rim at x = 1, then an ejecta blanket falling as rim·(1 − t)² to zero at
  * x = 1 + ejectaFalloff. Overlapping craters combine as (max of raised parts) + (min of
  * lowered parts), so the height stays in [−max depth, +max rim] however many overlap —
- * seed 004 summed one crater into the field; with hundreds, a sum would not be bounded.
+ * Sockalingam 2017 summed one crater into the field; with hundreds, a sum would not be bounded.
  * The field value changes by −h, so a bowl raises the value (removes material).
  *
  * Cost: one loop over the craters per evaluation, with an early-out on the squared chord

@@ -1,5 +1,5 @@
 /**
- * The one GLSL include mechanism of the project (STYLE.md §6).
+ * The one GLSL include mechanism of the project (docs/design.md, house rule 6).
  *
  * A line `#include <sr_name>` is replaced by the chunk registered as `sr_name`. Chunk
  * names must carry the `sr_` prefix, unknown names throw, and `#line` directives keep

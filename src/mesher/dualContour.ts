@@ -1,5 +1,5 @@
 /**
- * Dual Contouring of one chunk (Ju, Losasso, Schaefer, Warren 2002; seed 004 §4.2–4.4; seed 001):
+ * Dual Contouring of one chunk (Ju, Losasso, Schaefer, Warren 2002; Sockalingam 2017 §4.2–4.4; Gildea 2015; docs/design.md#sources):
  * `meshChunk` checks its input and runs the stages, each a flat loop over typed arrays in its own
  * file, passing typed records (docs/mesher.md, "Algorithm and data layout"):
  *   hermite  — hermite.ts (restrict.ts, hermiteInput.ts): sign per corner, the sign-changing edges

@@ -1,6 +1,6 @@
 /**
  * Octree and simplification stages of the chunk mesher: bottom-up levels of nodes over the active
- * cells, a dense map per level (seed 004 §4.3's hash-map layering, with arrays instead of hash
+ * cells, a dense map per level (Sockalingam 2017 §4.3's hash-map layering, with arrays instead of hash
  * maps), QEFs of mergeable children summed, and a node collapsed into one leaf when its QEF error
  * is under the threshold and the merge is topologically safe (Ju et al. 2002 §3.2). Its output, an
  * {@link Octree}, names every leaf by a node id and maps each active entry to its leaf.

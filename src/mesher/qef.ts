@@ -1,5 +1,5 @@
 /**
- * Quadric error functions for Dual Contouring vertices (Ju et al. 2002; seed 001's QEF section).
+ * Quadric error functions for Dual Contouring vertices (Ju et al. 2002; Gildea 2015's QEF section, docs/design.md#sources).
  * A QEF is stored as QEF_STRIDE float64s in a shared buffer (no objects in hot loops):
  * A^T A (6, upper triangle), A^T b (3), b^T b, mass-point sum (3), plane count, normal sum (3).
  * Coordinates are chunk-local cells, which keeps b^T b small enough that the error formula

@@ -1,6 +1,6 @@
 /**
- * Seams between chunks (seed 004 §5.2, seed 001's seam nodes), in GLOBAL integer grid coordinates
- * so no per-chunk transform is needed (seed 004's lesson).
+ * Seams between chunks (Sockalingam 2017 §5.2, Gildea 2015's seam nodes), in GLOBAL integer grid coordinates
+ * so no per-chunk transform is needed (Sockalingam 2017's lesson; docs/design.md#sources).
  *
  * Ownership rule: a chunk's own mesh covers the minimal edges whose four cells all lie in that
  * chunk; a seam covers every minimal sign-changing edge whose four cells are all present among the

@@ -108,7 +108,7 @@ export function validateMesh(mesh: Pick<ChunkMesh, 'positions' | 'indices'>): Me
 
 /**
  * What makes a mesh invalid, one phrase each; empty when it is a closed, consistently wound
- * 2-manifold with no degenerate triangle (DESIGN.md: "no triangle is degenerate"). Degenerate
+ * 2-manifold with no degenerate triangle (docs/design.md, "Sampling and meshing": no degenerate triangle). Degenerate
  * triangles count as a failure like open or non-manifold edges: they have no normal, break
  * raycasts and colliders, and meant coincident vertices upstream. `open: 'allowed'` accepts
  * boundary edges (a mesh cut by a grid that does not contain the body).

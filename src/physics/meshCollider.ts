@@ -77,7 +77,7 @@ function faceNormals(v: Float32Array, ix: ArrayLike<number>): Float32Array {
 
 /**
  * Bytes a collider holds: its vertex, index and normal arrays and its triangle grid. Compare with
- * seed 003's 24.5 bytes a triangle for a chunked collision tree.
+ * Roblox's 24.5 bytes a triangle (docs/design.md#sources) for a chunked collision tree.
  */
 export function colliderBytes(shape: Trimesh): number {
   const grid = grids.get(shape)?.bytes ?? 0;

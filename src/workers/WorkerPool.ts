@@ -1,7 +1,7 @@
 /**
  * A pool of long-lived module workers speaking the one envelope of protocol.ts
  * (`{ id, kind, params }` → `{ id, result | error }`), with priorities, cancellation,
- * back-pressure, and recovery from workers that die (STYLE.md §11–13; godot_voxel's
+ * back-pressure, and recovery from workers that die (docs/design.md, house rules 9–11; godot_voxel's
  * priority/cancel/apply split; Cesium's scheduleTask returning undefined when full).
  *
  * - A job that throws in the worker rejects with that error (name and message kept).

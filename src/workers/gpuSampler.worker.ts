@@ -1,6 +1,6 @@
 /**
  * Worker entry: owns a WebGL2 context on an OffscreenCanvas and a GpuFieldSampler, so field
- * sampling never touches the main thread. Thin adapter around the sampler (STYLE.md §11).
+ * sampling never touches the main thread. Thin adapter around the sampler (docs/design.md, house rule 9).
  *
  * Requests: `probe` → capabilities; `registerBody` / `unregisterBody` (bodyRegistry.ts: every
  * sampling job names a body registered here); `grid` / `edges` / `chunk` → samples of a cartesian grid;

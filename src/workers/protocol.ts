@@ -1,5 +1,5 @@
 /**
- * The one message envelope between the main thread and our workers (STYLE.md §11):
+ * The one message envelope between the main thread and our workers (docs/design.md, house rule 9):
  * `{ id, kind, params }` → `{ id, result }` or `{ id, error }`. Errors cross as plain
  * `{ name, message, stack }` and are rebuilt on the other side so callers can tell a lost
  * context from a shader error by `name`.

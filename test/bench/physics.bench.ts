@@ -1,8 +1,8 @@
 /**
  * Probe physics (issue 19) on seed 6's asteroid (the app's single-asteroid scene, 152 m, meshed at
  * 64 cells by the real body job): building its collider (our Trimesh with a triangle grid, against
- * cannon-es's own constructor and octree as the peer), the collider's bytes a triangle (seed 003's
- * chunked collision tree: 24.5 B), and the world's step with 50 probes resting on it and with 50 in
+ * cannon-es's own constructor and octree as the peer), the collider's bytes a triangle (Roblox's
+ * chunked collision tree: 24.5 B; docs/design.md#sources), and the world's step with 50 probes resting on it and with 50 in
  * flight toward it. Then 50 probes at rest on a planet's surface: seed 4's planet in the app's chunk
  * space (32 cells, 1 m at the finest level), the 3 × 3 × 3 finest chunks around a surface point
  * meshed by the real chunk job, one collider each at its chunk's origin, as Probes.ts builds them.
