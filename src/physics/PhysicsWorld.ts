@@ -4,8 +4,10 @@
  * and the bookkeeping users and tests see (resting, penetration).
  *
  * Policies, each for a limit cannon-es does not handle itself:
- * - Fixed steps of {@link STEP_S}, at most {@link MAX_STEPS} an update: a frame that falls further
- *   behind runs the world slower rather than spiralling; a frozen clock (`t=` in the URL) steps nothing.
+ * - Fixed steps of {@link STEP_S}, as many as the clock owes within 1 s of scene time and a wall-clock
+ *   budget an update (stepClock.ts): real time down to ~1 fps; a frame that falls further behind runs
+ *   the world slower rather than spiralling (probes near a collider go with it over the time dropped:
+ *   carry.ts); a frozen clock (`t=` in the URL) steps nothing.
  * - No continuous collision detection in cannon-es, and its sphere-trimesh contact pushes a centre
  *   that crossed a surface out the far side: before each step a moving probe casts a ray along its
  *   motion and bounces off the first surface it would reach (a swept test, with a restitution that
@@ -28,17 +30,16 @@
  * No three.js here: positions are plain arrays in the scene's world frame (metres).
  */
 import { Body, ContactMaterial, Material, Quaternion, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
+import { carryWith } from './carry';
 import { liftProbeOut } from './liftOut';
+import { StepClock, STEP_S } from './stepClock';
 import { sweptImpact } from './sweptImpact';
 import { waterAcceleration } from './water';
 
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
 
-/** Fixed step, seconds. */
-export const STEP_S = 1 / 120;
-/** Most steps one update runs (0.1 s of scene time). */
-export const MAX_STEPS = 12;
+export { MAX_STEPS, STEP_BUDGET_MS, STEP_S } from './stepClock';
 /**
  * Relative speed under which a touching probe counts as at rest, m/s: 5 cm/s, or 1% of its radius a
  * second for a large one (cannon-es's contact solver leaves a big probe that much jitter).
@@ -92,6 +93,8 @@ export interface PhysicsStats {
   /** Triangles over every collider. */
   colliderTriangles: number;
   steps: number;
+  /** Scene time the world did not simulate (an update past MAX_STEPS or its wall-clock budget), seconds. */
+  droppedS: number;
   /** Fast probes stopped by the swept test. */
   sweptStops: number;
   /** Probes lifted out of a replaced collider shape. */
@@ -161,9 +164,8 @@ export class PhysicsWorld {
   readonly restitution: number;
   readonly friction: number;
   private nextId = 1;
-  /** Scene time the world has reached, seconds (null before the first update). */
-  private clockS: number | null = null;
-  private accumulatorS = 0;
+  /** Scene time → fixed steps, within a step count and a wall-clock budget (stepClock.ts). */
+  private readonly clock = new StepClock();
   private maxPenetrationM = 0;
   private worstPenetrationM = 0;
   private readonly counters = { steps: 0, sweptStops: 0, lifted: 0, energyCapped: 0 };
@@ -256,33 +258,38 @@ export class PhysicsWorld {
    * step's time). A clock that went backwards or jumped resynchronises without stepping.
    */
   update(timeS: number, poseAt?: (id: string, timeS: number) => ColliderPose | null): void {
-    if (this.clockS === null || timeS < this.clockS || timeS - this.clockS > 10) {
-      this.clockS = timeS;
-      this.accumulatorS = 0;
-      return;
-    }
-    this.accumulatorS += timeS - this.clockS;
-    this.clockS = timeS;
+    const dropped = this.clock.droppedS;
     // Nothing moves without probes: keep the clock, step nothing (explore's frames pay nothing).
-    if (this.probes.length === 0) {
-      this.accumulatorS %= STEP_S;
-      return;
-    }
-    let steps = 0;
-    while (this.accumulatorS >= STEP_S - 1e-9 && steps < MAX_STEPS) {
-      this.accumulatorS -= STEP_S;
-      steps++;
+    this.clock.advance(timeS, this.probes.length === 0, (t) => {
       if (poseAt) {
-        const t = timeS - this.accumulatorS;
         for (const [id, c] of this.colliders) {
           const pose = poseAt(id, t);
           if (pose) this.setPose(c.body, pose);
         }
       }
       this.step();
+    });
+    if (poseAt && this.clock.droppedS > dropped) this.carry(poseAt, timeS - this.clock.accumulatorS);
+  }
+
+  /** Time was dropped: colliders jump to the clock's pose and take the probes near them along (carry.ts). */
+  private carry(poseAt: (id: string, timeS: number) => ColliderPose | null, timeS: number): void {
+    for (const [id, c] of this.colliders) {
+      const pose = poseAt(id, timeS);
+      if (!pose) continue;
+      const from = c.body.position.clone();
+      const turn = c.body.quaternion.clone();
+      this.setPose(c.body, pose);
+      for (const p of this.probes) {
+        if (p.pinned) {
+          if (p.pinned.collider === c.body) this.followPin(p);
+        } else if (p.body.position.distanceTo(from) <= c.body.boundingRadius + p.radiusM + 1) {
+          carryWith(p.body, from, turn, c.body);
+          p.previous.copy(p.body.position);
+          p.previousQuaternion.copy(p.body.quaternion);
+        }
+      }
     }
-    // Behind by more than MAX_STEPS: drop the rest (the world runs slow rather than spiral).
-    if (steps === MAX_STEPS) this.accumulatorS = Math.min(this.accumulatorS, STEP_S);
   }
 
   /** One fixed step: gravity, the swept test, cannon's step, then rest and penetration. */
@@ -308,7 +315,7 @@ export class PhysicsWorld {
 
   /** Probes to draw, interpolated between the last two steps. */
   views(): ProbeView[] {
-    const alpha = Math.min(1, this.accumulatorS / STEP_S);
+    const alpha = Math.min(1, this.clock.accumulatorS / STEP_S);
     return this.probes.map((p) => {
       p.previous.lerp(p.body.position, alpha, scratchA);
       const q = new Quaternion();
@@ -342,6 +349,7 @@ export class PhysicsWorld {
       colliders: this.colliders.size,
       colliderTriangles: triangles,
       ...this.counters,
+      droppedS: this.clock.droppedS,
     };
   }
 

@@ -224,3 +224,52 @@ describe('water (issue 41)', () => {
     }
   });
 });
+
+describe('real time at low frame rates (issue 45)', () => {
+  it('updated once a second, the world keeps the clock: a dropped probe rests within 15 s of scene time, nothing dropped', () => {
+    const world = new PhysicsWorld({ gravityAt: toOrigin(3), maxProbes: 4 });
+    world.setCollider('rock', sphereCollider(20, 48), still);
+    world.throwProbe([0, 0, 26], [1, 0, -4], 0.5);
+    let t = 0;
+    world.update(t);
+    let restedAt = -1;
+    for (let frame = 1; frame <= 15 && restedAt < 0; frame++) {
+      world.update((t += 1)); // 1 fps
+      if (world.stats().resting === 1) restedAt = t;
+    }
+    const s = world.stats();
+    console.log(`1 fps: rested after ${restedAt} s of scene time, ${s.steps} steps, ${s.droppedS.toFixed(3)} s dropped`);
+    expect(restedAt).toBeGreaterThan(0);
+    expect(s.droppedS).toBe(0);
+    expect(s.steps).toBeGreaterThanOrEqual(Math.round(restedAt / STEP_S) - 1);
+  });
+});
+
+describe('time dropped on a spinning collider (issue 45)', () => {
+  it('at 0.5 fps (1 s of every 2 dropped) a probe on a turning sphere is carried with it: it rests, never sunk into the rock', () => {
+    const world = new PhysicsWorld({ gravityAt: toOrigin(1), maxProbes: 4 });
+    const spin = 0.2; // rad/s about y: the surface moves 4 m/s at 20 m
+    const pose = (t: number) => ({
+      positionM: [0, 0, 0] as Vec3Tuple,
+      quaternion: [0, Math.sin((spin * t) / 2), 0, Math.cos((spin * t) / 2)] as [number, number, number, number],
+      angularVelocity: [0, spin, 0] as Vec3Tuple,
+    });
+    world.setCollider('rock', sphereCollider(20, 48), pose(0));
+    world.throwProbe([22.5, 0, 0], [0, 0, 0], 1);
+    let t = 0;
+    world.update(t, () => pose(t));
+    let restedAt = -1;
+    let deepest = 0;
+    for (let frame = 1; frame <= 30 && restedAt < 0; frame++) {
+      t += 2;
+      world.update(t, (_, at) => pose(at));
+      deepest = Math.max(deepest, 21 - Math.hypot(...world.views()[0].positionM)); // the probe's centre under 1 m out
+      if (world.stats().resting === 1) restedAt = t;
+    }
+    const s = world.stats();
+    console.log(`0.5 fps on a turning sphere: rested after ${restedAt} s, ${s.droppedS.toFixed(1)} s dropped, worst penetration ${s.worstPenetrationM.toFixed(3)} m, deepest ${deepest.toFixed(2)} m`);
+    expect(restedAt).toBeGreaterThan(0);
+    expect(s.droppedS).toBeGreaterThan(0);
+    expect(s.worstPenetrationM).toBeLessThan(0.1);
+  });
+});
