@@ -6,7 +6,7 @@
  */
 import { launchChromium } from '../../scripts/chromium';
 import { above } from '../browser/planetCamera';
-import { cappedNote, CAPPED, settleWithin, withinCap } from './capped';
+import { cappedNote, CAPPED, gotoCapped, settleWithin, withinCap } from './capped';
 import { failedRow, median, rowFrom, type BenchRow } from './harness';
 
 export const BRUSH_ROWS = ['physics/brush/asteroid-dig/click-to-drawn', 'physics/brush/planet-dig/click-to-drawn'];
@@ -61,7 +61,7 @@ export async function brushRows(baseUrl: string, filter: string): Promise<BenchR
     if (!filter || BRUSH_ROWS[0].includes(filter)) {
       const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
       try {
-        await page.goto(`${baseUrl}/index.html?mode=asteroid&seed=6&t=0&ui=0`);
+        await gotoCapped(page, `${baseUrl}/index.html?mode=asteroid&seed=6&t=0&ui=0`, SETTLE_CAP_MS);
         const first = await settled(page, false);
         const d = await digs(page, 20, false);
         if (!first) d.capped.unshift('the view had not settled before the first dig');
@@ -76,7 +76,7 @@ export async function brushRows(baseUrl: string, filter: string): Promise<BenchR
     if (!filter || BRUSH_ROWS[1].includes(filter)) {
       const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
       try {
-        await page.goto(`${baseUrl}/index.html?mode=planet&seed=4&ui=0`);
+        await gotoCapped(page, `${baseUrl}/index.html?mode=planet&seed=4&ui=0`, SETTLE_CAP_MS);
         const drawn = await settleWithin(page, () => (window.__sr?.planet()?.drawn ?? 0) > 0, null, SETTLE_CAP_MS);
         if (!drawn) throw new Error(`the planet drew nothing in ${SETTLE_CAP_MS / 1000} s`);
         await above(page, 400, 0.6);

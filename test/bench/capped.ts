@@ -44,3 +44,12 @@ export async function withinCap<T>(work: Promise<T>, capMs: number): Promise<T |
     clearTimeout(timer);
   }
 }
+
+/**
+ * Navigates without waiting for the load event (playwright's default waits 30 s for it and throws:
+ * a loaded software-GPU machine took longer): the document is committed, and the caller's capped
+ * wait ({@link settleWithin}) does the waiting.
+ */
+export async function gotoCapped(page: Page, url: string, capMs: number): Promise<void> {
+  await page.goto(url, { waitUntil: 'commit', timeout: capMs });
+}

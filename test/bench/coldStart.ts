@@ -24,7 +24,7 @@ export async function coldStartRows(baseUrl: string): Promise<BenchRow[]> {
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       const t0 = Date.now();
-      await page.goto(`${baseUrl}/index.html?mode=explore&seed=${seed}&quality=high&ui=0`);
+      await page.goto(`${baseUrl}/index.html?mode=explore&seed=${seed}&quality=high&ui=0`, { timeout: CAP_S * 1000 });
       let settled = false;
       while (!settled && Date.now() - t0 < CAP_S * 1000) {
         settled = await page.evaluate(() => window.__sr?.settled() ?? false);

@@ -13,7 +13,7 @@
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium';
 import { screenshotUrl } from '../../scripts/screenshot';
-import { cappedNote, CAPPED, settleWithin, withinCap } from './capped';
+import { cappedNote, CAPPED, gotoCapped, settleWithin, withinCap } from './capped';
 import { failedRow, median, rowFrom, type BenchRow } from './harness';
 
 export const RENDER_ROWS = [
@@ -29,7 +29,7 @@ const TIMING_CAP_MS = 180_000;
 
 /** The view's frame times, and whether it settled within the cap (capped: null where even the timing was). */
 async function timeFrames(page: Page, url: string): Promise<{ ms: number[] | null; settled: boolean }> {
-  await page.goto(url);
+  await gotoCapped(page, url, SETTLE_CAP_MS);
   const settled = await settleWithin(page, () => window.__sr?.settled() === true, null, SETTLE_CAP_MS);
   const ms = await withinCap((async () => {
     await page.evaluate((n) => window.__sr!.renderTiming(n), 3); // warm-up: anything left to compile

@@ -76,7 +76,7 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
     // BENCH_TELEPORT_CAP_S: a longer cap for the planet teleports (a software renderer with one body
     // worker needs minutes to complete them; the default 60 s suits a GPU machine).
     const cap = process.env.BENCH_TELEPORT_CAP_S ? `&teleportCapS=${encodeURIComponent(process.env.BENCH_TELEPORT_CAP_S)}` : '';
-    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}${cap}`);
+    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}${cap}`, { timeout: BROWSER_TIMEOUT_MS });
     const timeout = new Promise<string>((resolve) =>
       setTimeout(() => resolve(JSON.stringify({ rows: [], error: null, renderer: 'unknown', capped: true })), BROWSER_TIMEOUT_MS).unref(),
     );
