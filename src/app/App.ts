@@ -5,7 +5,6 @@ import { FlyControls } from '../interact/FlyControls';
 import { SkyCubemap } from '../render/SkyCubemap';
 import { drawShifted } from '../render/floatingOrigin';
 import { GROUND_DETAIL_OCTAVES } from '../render/planetGround';
-import { sceneSpec, type SceneKind } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { isSoftwareRenderer, type SamplingChoice } from '../workers/samplingPath';
 import { GPU_DRAIN_CAP_MS, startMesher } from './samplingStart';
@@ -14,7 +13,6 @@ import type { AsteroidField } from './AsteroidField';
 import type { Gallery } from './Gallery';
 import { galleryOpenState, syncGallery } from './galleryMode';
 import { showPlanetClass } from './planetClassLine';
-import { exportMeshBase64, type MeshFormat } from './exportMesh';
 import type { PlanetView } from './PlanetView';
 import { SceneBodies } from './SceneBodies';
 import type { GpuCapabilities } from './capabilities';
@@ -31,6 +29,11 @@ import { compileForFrames, FrameOutput } from '../render/FrameOutput';
 import { encodeView, type AppState, type CameraState } from './urlState';
 import { UrlSync } from './urlSync';
 import { ContextLossWatch } from './contextLoss';
+import { AppKeys } from './appKeys';
+import { CameraFlight } from './CameraFlight';
+import { chooseScene, sameScene } from './sceneChoice';
+import { keepRecipe } from './importedRecipes';
+import type { FieldRecipe } from '../field/index';
 
 export interface AppOptions {
   /** Element the app fills; its size drives the canvas size. */
@@ -77,6 +80,10 @@ export class App {
   /** Programs three.js had to compile inside a frame's render call (issue 16: report any). */
   readonly frameCompiles = new FrameCompileWatch();
   readonly controlsGui: ControlsGui;
+  /** F, P, T and the help overlay (? or H). */
+  readonly keys: AppKeys;
+  /** Go to what you see: flights to a clicked body (CameraFlight.ts). */
+  readonly flight: CameraFlight;
   state: AppState;
   /** Where field sampling runs; null until the start-up probe has answered. */
   sampling: SamplingChoice | null = null;
@@ -150,8 +157,8 @@ export class App {
       altitude: () => Math.max(0, this.altitude()),
       collide: (from, to) => this.bodies?.collide(from, to) ?? to,
     });
-    window.addEventListener('keydown', this.onKeyDown);
-    window.addEventListener('keyup', this.onKeyUp);
+    this.keys = new AppKeys(this, this.ui);
+    this.flight = new CameraFlight(this);
 
     // A software GPU renders the sky's one-off passes on the CPU (seconds at 1024 a face): smaller faces there.
     this.sky = new SkyCubemap({ seed: this.state.seed, size: isSoftwareRenderer(options.caps.renderer) ? 512 : 1024 });
@@ -183,6 +190,10 @@ export class App {
       setChunkLevels: (on) => { if (this.planet) this.planet.debugLevels = on; },
       saveScreenshot: (scale) => void this.saveScreenshot(scale),
       throwProbe: () => void this.bodies?.throwProbe(this.camera),
+      writeUrl: () => this.url.writeNow(),
+      toggleHelp: () => this.keys.help.show(),
+      bodyNames: () => [...(this.planet ? ['planet'] : []), ...(this.field?.spec.asteroids.map((a) => `asteroid ${a.index}`) ?? [])],
+      goTo: (name) => void (name === 'planet' ? this.flight.toPlanet() : this.flight.toAsteroid(Number(name.slice('asteroid '.length)))),
     });
 
     this.applyState(this.state);
@@ -227,8 +238,11 @@ export class App {
     if (this.contextLost || this.framesPaused || this.state.mode === 'gallery') return;
     const dtS = this.lastFrameMs < 0 ? 0 : Math.min(0.25, (timeMs - this.lastFrameMs) / 1000);
     this.lastFrameMs = timeMs;
-    if (this.fly.enabled) this.fly.update(dtS);
-    else this.controls.update();
+    // A flight to a clicked body moves the camera itself (CameraFlight.ts).
+    if (!this.flight.update(timeMs)) {
+      if (this.fly.enabled) this.fly.update(dtS);
+      else this.controls.update();
+    }
     const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
     const lines = this.bodies?.update(this.camera, this.controls.target, heightPx, dtS, this.sceneTime()) ?? {};
     for (const [key, line] of Object.entries(lines)) this.stats.setLine(key, line);
@@ -261,17 +275,6 @@ export class App {
     return this.bodies?.altitude(this.camera.position) ?? 100;
   }
 
-  private readonly onKeyDown = (e: KeyboardEvent): void => {
-    if (e.target instanceof HTMLInputElement) return;
-    if (e.code === 'KeyF') this.setCameraMode(this.fly.enabled ? 'orbit' : 'fly');
-    if (e.code === 'KeyP') void this.saveScreenshot(this.controlsGui.screenshotScale);
-    if (e.code === 'KeyT') this.bodies?.throwProbe(this.camera);
-  };
-
-  private readonly onKeyUp = (): void => {
-    if (this.fly.enabled) this.url.scheduleWrite();
-  };
-
   /**
    * Renders the current view at `width`×`height` (tiled past the GPU's limits) and returns
    * the PNG with its file name: `sr-<mode>-seed<seed>-<view code>-<w>x<h>.png`, where the
@@ -295,8 +298,8 @@ export class App {
     }
   }
 
-  /** The screenshot button: the window size × the chosen scale, saved as a download. */
-  private async saveScreenshot(scale: number): Promise<void> {
+  /** The screenshot button and key P: the window size × the chosen scale, saved as a download. */
+  async saveScreenshot(scale: number): Promise<void> {
     const size = this.renderer.getSize(new Vector2());
     try {
       const shot = await this.screenshot(size.x * scale, size.y * scale);
@@ -369,15 +372,8 @@ export class App {
         this.url.push(this.state);
       },
     });
-  }
-
-  /** The asteroid in view (nearest the orbit target) as a mesh file, base64 (CLI, tests). */
-  async exportAsteroid(format: MeshFormat): Promise<{ base64: string; name: string; triangles: number }> {
-    if (!this.field) throw new Error('no asteroid in view');
-    const near = this.field.nearest(this.controls.target);
-    return exportMeshBase64(this.field.pivotOf(near.spec.index), format, `sr-asteroid-seed${near.spec.seed}`, {
-      family: near.spec.family,
-    });
+    // A start past the last page is clamped (Gallery.setPage): the URL says what is shown.
+    if (this.gallery.pageStart !== this.state.start) this.url.replace((this.state = { ...this.state, start: this.gallery.pageStart }));
   }
 
   private applyState(state: AppState): void {
@@ -385,6 +381,7 @@ export class App {
       this.state = state;
       this.disposeScene();
       this.ui.hidden = !state.ui;
+      this.stats.element.hidden = true; // its frames stopped: no frozen overlay over the gallery
       this.controlsGui.show(false); // the explorer's controls do nothing here
       this.showGallery();
       return;
@@ -392,11 +389,10 @@ export class App {
     this.gallery?.dispose();
     this.gallery = null;
     this.controlsGui.show(true);
+    this.stats.element.hidden = false;
     const previous = this.bodies ? this.state : null;
     this.state = state;
-    const scene = sceneKind(state.mode);
-    const same = previous && previous.seed === state.seed && previous.quality === state.quality && sceneClass(previous) === sceneClass(state);
-    if (!same || sceneKind(previous.mode) !== scene) this.buildScene(state.seed, scene);
+    if (!previous || !sameScene(previous, state)) this.buildScene();
     const cam = state.camera ?? this.defaultCamera();
     this.camera.position.fromArray(cam.position);
     this.controls.target.fromArray(cam.target);
@@ -407,12 +403,13 @@ export class App {
     this.ui.hidden = !state.ui;
   }
 
-  /** Builds what `sceneSpec(seed, kind)` describes (SceneBodies.ts); it starts once the workers are up. */
-  private buildScene(seed: number, kind: SceneKind): void {
+  /** Builds the scene the state asks for (sceneChoice.ts, SceneBodies.ts); it starts once the workers are up. */
+  private buildScene(): void {
     this.disposeScene();
     const scope = `scene-${++this.sceneCount}`;
     this.output.bloom = this.detailQuality();
-    const spec = sceneSpec(seed, kind, { planetClass: sceneClass(this.state) ?? undefined });
+    const { spec, problem } = chooseScene(this.state);
+    if (problem) this.notices.show('warning', problem, `${scope}:recipe`, undefined, { scope });
     showPlanetClass(this.stats, spec);
     this.bodies = new SceneBodies(spec, {
       renderer: this.renderer,
@@ -455,11 +452,18 @@ export class App {
     };
   }
 
+  /** Opens a recipe alone in asteroid mode (an import that is none of the scene's bodies): a new history entry. */
+  openRecipe(recipe: FieldRecipe): void {
+    const next: AppState = { ...this.state, mode: 'asteroid', recipe: keepRecipe(recipe), camera: null, edits: '' };
+    this.url.push(next);
+    this.applyState(next);
+  }
+
   /** Changes the seed: a new history entry, so Back returns to the previous seed. */
   setSeed(seed: number): void {
     // applyState compares with this.state to decide whether to rebuild: hand it the next state,
     // not an already-updated one (the scene used to stay on the old seed, only the sky changed).
-    const next = { ...this.state, seed, camera: null, edits: '' };
+    const next = { ...this.state, seed, camera: null, edits: '', recipe: '' };
     this.url.push(next);
     this.applyState(next);
   }
@@ -470,8 +474,8 @@ export class App {
     this.contextLoss.dispose();
     this.url.dispose();
     this.resizeObserver.disconnect();
-    window.removeEventListener('keydown', this.onKeyDown);
-    window.removeEventListener('keyup', this.onKeyUp);
+    this.keys.dispose();
+    this.flight.dispose();
     this.controls.dispose();
     this.fly.dispose();
     this.controlsGui.dispose();
@@ -488,13 +492,3 @@ export class App {
 }
 
 const scratchSize = new Vector2();
-
-/** The class the scene's planet is asked to have: the URL's `class`, in planet mode only. */
-function sceneClass(state: AppState): AppState['planetClass'] {
-  return state.mode === 'planet' ? state.planetClass : null;
-}
-
-/** Which scene a mode shows. */
-function sceneKind(mode: AppState['mode']): SceneKind {
-  return mode === 'planet' ? 'planet' : mode === 'asteroid' ? 'asteroid' : 'explore';
-}

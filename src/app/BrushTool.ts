@@ -14,6 +14,7 @@ import {
   encodeEdits,
   gateEdit,
   parseEdits,
+  parseRecipe,
   parseRecipeText,
   MIN_BRUSH_RADIUS_M,
   type BrushEdit,
@@ -194,7 +195,10 @@ export class BrushTool {
     return bodies.atPlanet(this.app.camera.position) || !bodies.field ? 'planet' : `asteroid:${bodies.field.nearest(at).spec.index}`;
   }
 
-  /** Import: a recipe exported from one of this scene's bodies; its brushes become that body's edits. */
+  /**
+   * Import: a recipe exported from one of this scene's bodies — its brushes become that body's edits —
+   * or any other recipe (assets/recipes/*.json, another seed's body), opened alone in asteroid mode.
+   */
   private readonly onFile = async (): Promise<void> => {
     const file = this.fileInput.files?.[0];
     this.fileInput.value = '';
@@ -202,6 +206,12 @@ export class BrushTool {
     if (!file || !bodies) return;
     try {
       const recipe = parseRecipeText(await file.text());
+      const root = JSON.stringify(recipe.root);
+      if (!bodies.editTargets().some((t) => JSON.stringify(parseRecipe(bodies.recipeOf(t, false)).root) === root)) {
+        this.app.openRecipe(recipe);
+        this.app.notices.show('info', `Opened ${file.name} as a body to explore (asteroid mode); Back returns to the scene before.`, 'brush');
+        return;
+      }
       const next = editsFromRecipe(bodies.edits.edits, recipe, (t) => bodies.recipeOf(t, false), bodies.editTargets());
       const problem = bodies.replaceEdits(next);
       if (problem) throw new Error(problem);

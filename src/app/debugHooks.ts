@@ -3,6 +3,7 @@ import type { BrushResult, BrushTool } from './BrushTool';
 import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
+import { exportMeshBase64, type MeshFormat } from './exportMesh';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
 import { timeFramesGpu, timeFramesSerial, type GpuTiming } from './frameTiming';
 import type { PickInfo, Picker } from './Picker';
@@ -112,7 +113,7 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     allGenerated: () => app?.field?.allGenerated() ?? false,
     settled: () => app?.settled() ?? false,
     startup: () => app?.bodies?.startup.report() ?? {},
-    exportMesh: (format: 'glb' | 'obj') => (app ? app.exportAsteroid(format) : Promise.reject(new Error('the app did not start'))),
+    exportMesh: (format: 'glb' | 'obj') => (app ? exportAsteroid(app, format) : Promise.reject(new Error('the app did not start'))),
     gallery: () => app?.gallery?.status() ?? [],
     planet: () => app?.planet?.stats() ?? null,
     capture: async (width, height) => {
@@ -154,4 +155,11 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
       crashes: app?.mesherCrashes() ?? 0,
     }),
   };
+}
+
+/** The asteroid in view (nearest the orbit target) as a mesh file, base64 (CLI, tests). */
+async function exportAsteroid(app: App, format: MeshFormat): Promise<{ base64: string; name: string; triangles: number }> {
+  if (!app.field) throw new Error('no asteroid in view');
+  const near = app.field.nearest(app.controls.target);
+  return exportMeshBase64(app.field.pivotOf(near.spec.index), format, `sr-asteroid-seed${near.spec.seed}`, { family: near.spec.family });
 }

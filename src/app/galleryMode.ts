@@ -25,5 +25,5 @@ export function syncGallery(current: Gallery | null, state: AppState, host: Gall
 /** The state a click on cell `seed` opens: that asteroid, or that planet in its own class; a new view, no edits. */
 export function galleryOpenState(state: AppState, seed: number): AppState {
   const mode = state.galleryKind === 'planets' ? 'planet' : 'asteroid';
-  return { ...state, mode, seed, camera: null, edits: '', planetClass: null };
+  return { ...state, mode, seed, camera: null, edits: '', planetClass: null, recipe: '' };
 }

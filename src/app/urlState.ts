@@ -3,7 +3,8 @@
  *
  * `?seed=<uint32>&mode=explore|asteroid|planet|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
  * plus `sampling`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts), planet
- * mode's `class` and the gallery's `kind`, `start` / `count`; `view=<code>` is the compact
+ * mode's `class`, asteroid mode's imported `recipe` (a key, importedRecipes.ts) and the gallery's
+ * `kind`, `start` / `count`; `view=<code>` is the compact
  * form of `cam` + `t` that screenshot file names carry.
  *
  * Every bad value produces a {@link UrlProblem} naming the parameter and the default used
@@ -69,6 +70,11 @@ export interface AppState {
   count: number;
   /** The user's digs and builds, in their URL form (encodeEdits; '' for none). */
   edits: string;
+  /**
+   * Asteroid mode: an imported recipe shown instead of the seed's asteroid, by its key in this
+   * browser's store (importedRecipes.ts; '' for none). The recipe itself is too long for a link.
+   */
+  recipe: string;
 }
 
 export interface UrlProblem {
@@ -90,9 +96,12 @@ export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
   start: 1,
   count: 12,
   edits: '',
+  recipe: '',
 });
 
 const SEED_RE = /^\d{1,10}$/;
+/** An imported recipe's key (importedRecipes.ts): a content hash. */
+export const RECIPE_KEY_RE = /^[0-9a-z]{1,24}$/;
 
 export function parseSeed(value: string): number | null {
   const text = value.trim();
@@ -238,6 +247,12 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
     }
   }
 
+  const recipe = params.get('recipe');
+  if (recipe !== null) {
+    if (RECIPE_KEY_RE.test(recipe)) state.recipe = recipe;
+    else bad('recipe', recipe, 'the key of a recipe imported in this browser (letters and digits)', "the seed's asteroid");
+  }
+
   const cls = params.get('class');
   if (cls !== null) {
     const parsed = parsePlanetClass(cls);
@@ -286,6 +301,7 @@ export function formatAppState(state: AppState, base = ''): string {
     ['kind', state.mode === 'gallery' && state.galleryKind !== DEFAULT_STATE.galleryKind ? state.galleryKind : null],
     ['start', state.mode === 'gallery' && state.start !== DEFAULT_STATE.start ? String(state.start) : null],
     ['count', state.mode === 'gallery' && state.count !== DEFAULT_STATE.count ? String(state.count) : null],
+    ['recipe', state.mode === 'asteroid' && state.recipe !== '' ? state.recipe : null],
     ['edits', state.mode !== 'gallery' && state.edits !== '' ? state.edits : null],
   ];
   for (const [key, value] of optional) {

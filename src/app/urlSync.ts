@@ -27,6 +27,12 @@ export class UrlSync {
     this.timer = setTimeout(() => history.replaceState(null, '', formatAppState(this.host.current(), location.search)), URL_WRITE_DELAY_MS);
   }
 
+  /** Writes the current state now (a scheduled write is folded into it). */
+  writeNow(): void {
+    clearTimeout(this.timer);
+    history.replaceState(null, '', formatAppState(this.host.current(), location.search));
+  }
+
   /** A navigation: a new history entry, so Back returns to the state before it. */
   push(state: AppState): void {
     history.pushState(null, '', formatAppState(state, location.search));

@@ -7,3 +7,4 @@ export { explorePlanet, heroCamera, PLANET_ASIDE_RAD, PLANET_DISTANCE_RADII, typ
 export { sceneSpec, type SceneKind, type ScenePlanet, type SceneSpec, type SceneOptions } from './sceneSpec';
 export { bodyId } from './bodyId';
 export { planetSurfaceView } from './planetSurfaceView';
+export { recipeKey, recipeSceneSpec } from './recipeScene';

@@ -186,4 +186,15 @@ describe('planet class and gallery kind (issue 41)', () => {
     expect(problems.map((p) => p.param)).toEqual(['kind']);
     expect(problems[0].message).toMatch(/is not one of asteroids, planets; using asteroids$/);
   });
+
+  it('recipe= names an imported recipe (issue 45): written back in asteroid mode only; a bad key is named', () => {
+    const { state, problems } = parseAppState('?mode=asteroid&seed=3&recipe=kf624p27yuft');
+    expect(problems).toEqual([]);
+    expect(state.recipe).toBe('kf624p27yuft');
+    expect(formatAppState(state)).toBe('?seed=3&mode=asteroid&recipe=kf624p27yuft');
+    expect(formatAppState({ ...state, mode: 'explore' })).toBe('?seed=3&mode=explore');
+    const bad = parseAppState('?mode=asteroid&recipe=BAD!');
+    expect(bad.state.recipe).toBe('');
+    expect(bad.problems.map((p) => p.param)).toEqual(['recipe']);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * Picking (issue 19), production build on SwiftShader: the pointer ray meets asteroids and planet
- * chunks through their BVHs; hovering names what is hit on the overlay, clicking an asteroid focuses
- * the orbit camera on it.
+ * chunks through their BVHs; hovering names what is hit on the overlay, clicking an asteroid flies
+ * the orbit camera to it.
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -13,7 +13,7 @@ let server: Served;
 useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
 
 describe('picking', () => {
-  it('hovering an asteroid names it on the overlay; clicking it focuses the camera on it', { timeout: 300_000 }, async () => {
+  it('hovering an asteroid names it on the overlay; clicking it flies the camera to it', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 480, height: 360 });
     await page.goto(`${server.url}/?seed=1`);
     await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 200_000, polling: 500 });
@@ -40,10 +40,12 @@ describe('picking', () => {
     const t = target!;
     await page.mouse.move(t.x, t.y);
     await page.waitForFunction((seed) => document.querySelector('.sr-stats')?.textContent?.includes(`seed ${seed},`) === true, t.seed, { timeout: 30_000 });
-    const line = await page.evaluate(() => document.querySelector('.sr-stats')!.textContent!.split('\n').find((l) => l.startsWith('pick:')));
+    const line = await page.evaluate(() => document.querySelector('.sr-stats')!.textContent!.split('\n').find((l) => l.startsWith('pointer:')));
     console.log(`hover: ${line}`);
     expect(line).toContain(`asteroid ${t.index} (seed ${t.seed},`);
     await page.mouse.click(t.x, t.y);
+    // A click flies there (issue 45: CameraFlight.ts): 1–5 s.
+    await page.waitForFunction(() => window.__sr!.app!.flight.arrived === 1, null, { timeout: 60_000, polling: 100 });
     const view = await page.evaluate(() => {
       const app = window.__sr!.app!;
       return { target: app.controls.target.toArray(), camera: app.camera.position.toArray() };

@@ -4,7 +4,7 @@
  * turns edits into calls on its host (App); the host tells it when the state changed elsewhere
  * (URL, keys) with {@link ControlsGui.sync}.
  */
-import GUI from 'lil-gui';
+import GUI, { type Controller } from 'lil-gui';
 import type { Vector3, WebGLRenderer, Scene } from 'three';
 import type { Sun } from '../../render/Sun';
 import { parseSeed, type AppState } from '../urlState';
@@ -29,10 +29,22 @@ export interface ControlsHost {
   saveScreenshot(scale: number): void;
   /** Throws a probe from the camera (scenes with asteroids). */
   throwProbe(): void;
+  /** Writes the URL of the view shown now (the copy-link button copies it then). */
+  writeUrl(): void;
+  /** Shows or hides the help overlay (the keys). */
+  toggleHelp(): void;
+  /** The bodies of the scene a flight can go to, by name (`planet`, `asteroid 3`). */
+  bodyNames(): string[];
+  /** Flies the camera to a body named by {@link bodyNames}. */
+  goTo(name: string): void;
 }
+
+/** The *go to* list's entry that goes nowhere. */
+const NOWHERE = '—';
 
 export class ControlsGui {
   readonly gui: GUI;
+  private goTo: Controller | null = null;
   private readonly params = {
     exposure: 1,
     shadows: true,
@@ -42,6 +54,7 @@ export class ControlsGui {
     seed: '',
     quality: 'auto' as AppState['quality'],
     camera: 'orbit' as 'orbit' | 'fly',
+    goTo: NOWHERE,
     screenshotScale: 2,
     skySeed: 1,
     sunAzimuthDeg: 0,
@@ -71,6 +84,7 @@ export class ControlsGui {
     p.seed = String(state.seed);
     p.quality = state.quality;
     p.skySeed = state.seed;
+    this.goTo?.options([NOWHERE, ...this.host.bodyNames()]); // lil-gui 0.21's option controller: in place
     if (sunDirection) {
       p.sunAzimuthDeg = Math.round((Math.atan2(sunDirection.x, sunDirection.z) * 180) / Math.PI);
       p.sunElevationDeg = Math.round((Math.asin(Math.max(-1, Math.min(1, sunDirection.y))) * 180) / Math.PI);
@@ -113,10 +127,32 @@ export class ControlsGui {
         this.host.notices.dismiss('gui-seed');
         this.host.setSeed(seed);
       });
+    this.gui.add({ random: () => this.host.setSeed(crypto.getRandomValues(new Uint32Array(1))[0]) }, 'random').name('random seed');
+    this.gui.add({ copy: () => void this.copyLink() }, 'copy').name('copy link');
+    this.gui.add({ help: () => this.host.toggleHelp() }, 'help').name('help: keys (? or H)');
+    this.goTo = this.gui.add(p, 'goTo', [NOWHERE]).name('go to (or click it)').onChange((name: string) => this.onGoTo(name));
     this.gui
       .add(p, 'camera', ['orbit', 'fly'])
       .name('camera (F)')
       .onChange((mode: 'orbit' | 'fly') => this.host.setCameraMode(mode));
+  }
+
+  private onGoTo(name: string): void {
+    if (name !== NOWHERE) this.host.goTo(name);
+    this.params.goTo = NOWHERE;
+    this.refresh();
+  }
+
+  /** The link of this view to the clipboard (a notice says so, or shows the link where the browser refuses). */
+  private async copyLink(): Promise<void> {
+    this.host.writeUrl();
+    const link = location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      this.host.notices.show('info', 'Link copied: it opens this view.', 'copy-link');
+    } catch {
+      this.host.notices.show('info', `This browser did not let the page copy; the link is ${link}`, 'copy-link');
+    }
   }
 
   private addLook(): void {

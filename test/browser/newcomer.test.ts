@@ -1,0 +1,191 @@
+/**
+ * What a newcomer trips on (issue 45), production build on SwiftShader. Two pages, each shared by
+ * the tests that follow it (they run in order), small and at `quality=low` to keep CI short:
+ *
+ * - explore, seed 1 (320×180, no UI): a probe thrown with scene time running rests within 60 s of
+ *   wall time; a click on the planet flies the camera there, 1,168 km, to its stop height over the
+ *   ground, the URL following, the pointer line naming what is under it now;
+ * - the UI (640×360): the gallery's URL says the page it clamped to and Back from an asteroid leaves
+ *   no frozen overlay; a shipped recipe imports and draws, and a reload shows it again; the help
+ *   overlay, the random-seed and the copy-link buttons.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ROOT, resultPath, type Served, useBrowser } from './harness';
+
+let browser: Browser;
+let server: Served;
+
+useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
+
+/** A page kept across this file's tests (newPage's are closed after each test). */
+async function sharedPage(width: number, height: number, permissions: string[] = []): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  if (permissions.length > 0) await context.grantPermissions(permissions, { origin: server.url });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+const contexts: BrowserContext[] = [];
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+});
+
+describe('explore, as a newcomer (issue 45)', () => {
+  let page: Page;
+  let errors: string[];
+
+  it('a probe thrown in explore (time running, a software GPU’s frame rate) rests within 60 s of wall time', { timeout: 240_000 }, async () => {
+    const shared = await sharedPage(320, 180);
+    contexts.push(shared.context);
+    ({ page, errors } = shared);
+    await page.goto(`${server.url}/?seed=1&quality=low&ui=0`);
+    await page.waitForFunction(() => (window.__sr?.asteroids()[0]?.level ?? -1) >= 0, null, { timeout: 150_000, polling: 250 });
+    const thrownAt = Date.now();
+    const frames0 = await page.evaluate(() => {
+      const c = window.__sr!.app!.field!.pivotOf(0).position;
+      window.__sr!.throwProbe(undefined, [c.x, c.y, c.z]);
+      return window.__sr!.frames();
+    });
+    // Polled, not waited on: a probe that does not rest says how far its clock got.
+    let s = await probeNow(page);
+    while (s.resting !== 1 && Date.now() - thrownAt < 60_000) {
+      await page.waitForTimeout(500);
+      s = await probeNow(page);
+    }
+    const wallS = (Date.now() - thrownAt) / 1000;
+    console.log(
+      `explore probe ${s.resting === 1 ? 'at rest' : 'NOT at rest'} ${wallS.toFixed(1)} s after the throw, ${((s.frames - frames0) / wallS).toFixed(1)} fps, ` +
+        `${(s.steps / 120).toFixed(1)} s simulated, ${s.droppedS.toFixed(1)} s dropped`,
+    );
+    expect(s.resting).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('a click on the planet flies there: the camera ends near its ground, the URL follows, the pointer line is current', { timeout: 240_000 }, async () => {
+    // The planet's pixel: its centre projected (it is in explore's default view, beside the hero asteroid).
+    const at = await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      app.camera.updateMatrixWorld();
+      const c = app.planet!.root.position;
+      const ndc = c.clone().project(app.camera);
+      const canvas = app.renderer.domElement;
+      return {
+        x: ((ndc.x + 1) / 2) * canvas.clientWidth, y: ((1 - ndc.y) / 2) * canvas.clientHeight, onScreen: Math.abs(ndc.x) < 1 && Math.abs(ndc.y) < 1 && ndc.z < 1,
+        altitudeM: app.planet!.altitude(app.camera.position), url: location.search,
+      };
+    });
+    expect(at.onScreen).toBe(true);
+    await page.waitForFunction(([x, y]) => window.__sr!.pick(x, y)?.kind === 'planet', [at.x, at.y], { timeout: 120_000, polling: 500 });
+    await page.mouse.move(at.x, at.y);
+    const pointerLine = () => page.evaluate(() => document.querySelector('.sr-stats')!.textContent!.split('\n').find((l) => l.startsWith('pointer:')) ?? '');
+    await page.waitForFunction(() => document.querySelector('.sr-stats')!.textContent!.includes('pointer: the ground of planet 1'), null, { timeout: 10_000 });
+    const before = await pointerLine();
+    const t0 = Date.now();
+    await page.mouse.click(at.x, at.y);
+    await page.waitForFunction(() => window.__sr!.app!.flight.arrived === 1, null, { timeout: 60_000, polling: 100 });
+    const flightS = (Date.now() - t0) / 1000;
+    // The URL is written 0.3 s after the flight ends; the pointer line at most 0.25 s after.
+    await page.waitForTimeout(800);
+    const end = await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      return { altitudeM: app.planet!.altitude(app.camera.position), url: location.search, camera: app.camera.position.toArray() };
+    });
+    const after = await pointerLine();
+    console.log(`flight: ${(at.altitudeM / 1000).toFixed(0)} km → ${end.altitudeM.toFixed(0)} m over the ground in ${flightS.toFixed(1)} s; "${before}" → "${after}"`);
+    expect(at.altitudeM).toBeGreaterThan(1e6);
+    expect(end.altitudeM).toBeGreaterThan(100);
+    expect(end.altitudeM).toBeLessThan(10_000);
+    const cam = new URLSearchParams(end.url).get('cam')?.split(',').map(Number) ?? [];
+    expect(Math.hypot(...end.camera.map((v, i) => v - cam[i]))).toBeLessThan(1);
+    // The pointer did not move: the line is picked again (the ground near, or nothing: sky), not the one from 1,168 km.
+    expect(before).toMatch(/^pointer: the ground of planet 1 · 1,1\d\d km away · click to go there$/);
+    expect(after).not.toBe(before);
+    if (after !== '') expect(after).toMatch(/· [\d.,]+ (m|km) away/);
+    await page.screenshot({ path: resultPath('newcomer-flight.png') });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the UI, as a newcomer (issue 45)', () => {
+  let page: Page;
+  let errors: string[];
+
+  it('the gallery’s URL says the page it clamped to; Back from an asteroid opened there leaves no frozen overlay', { timeout: 240_000 }, async () => {
+    const shared = await sharedPage(640, 360, ['clipboard-read', 'clipboard-write']);
+    contexts.push(shared.context);
+    ({ page, errors } = shared);
+    await page.goto(`${server.url}/?mode=gallery&kind=asteroids&start=4294967295&count=2&quality=low`);
+    await page.waitForFunction(() => window.__sr?.gallery().length === 2, null, { timeout: 120_000, polling: 250 });
+    await page.waitForFunction(() => location.search.includes('start=4294967294'), null, { timeout: 10_000 });
+    expect(await page.evaluate(() => window.__sr!.gallery().map((c) => c.seed))).toEqual([4294967294, 4294967295]);
+    await page.click('.sr-gallery-cell[data-seed="4294967294"]');
+    await page.waitForFunction(() => window.__sr!.app!.state.mode === 'asteroid' && (window.__sr!.asteroids()[0]?.level ?? -1) >= 0, null, { timeout: 120_000, polling: 250 });
+    expect(await page.isVisible('.sr-stats')).toBe(true);
+    await page.goBack();
+    await page.waitForFunction(() => window.__sr!.app!.state.mode === 'gallery', null, { timeout: 30_000 });
+    await page.waitForTimeout(500);
+    expect(await page.isVisible('.sr-stats')).toBe(false);
+    expect(await page.isVisible('.sr-gallery')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('a shipped recipe (assets/recipes/potato.json) imports as a body to explore and draws; a reload shows it again', { timeout: 240_000 }, async () => {
+    await page.goto(`${server.url}/?mode=asteroid&seed=3&quality=low`);
+    await page.waitForFunction(() => window.__sr?.app?.bodies !== null && window.__sr?.app?.mesher !== null, null, { timeout: 120_000, polling: 250 });
+    const file = join(ROOT, 'assets/recipes/potato.json');
+    await page.setInputFiles('input[type=file]', file);
+    await page.waitForFunction(() => /recipe=[0-9a-z]+/.test(location.search) && window.__sr!.allGenerated(), null, { timeout: 120_000, polling: 250 });
+    const shown = await page.evaluate(() => {
+      const a = window.__sr!.asteroids()[0];
+      const spec = window.__sr!.app!.field!.spec.asteroids[0];
+      return { triangles: a.triangles, id: spec.id, url: location.search, notices: window.__sr!.notices().map((n) => n.text), lit: window.__sr!.measure()!.litFraction };
+    });
+    console.log(`imported potato.json: ${shown.id}, ${shown.triangles} triangles, ${(shown.lit * 100).toFixed(1)} % of pixels lit; ${shown.url}`);
+    expect(shown.id).toMatch(/^import:/);
+    expect(shown.triangles).toBeGreaterThan(1000);
+    expect(shown.lit).toBeGreaterThan(0.02);
+    expect(shown.notices.some((t) => t.startsWith('Opened potato.json'))).toBe(true);
+    await page.reload();
+    await page.waitForFunction(() => window.__sr?.app?.field?.spec.asteroids[0] !== undefined, null, { timeout: 120_000, polling: 250 });
+    expect(await page.evaluate(() => window.__sr!.app!.field!.spec.asteroids[0].id)).toBe(shown.id);
+    expect(errors).toEqual([]);
+  });
+
+  it('? shows the keys; the random-seed button opens another seed; the copy-link button copies this view’s link', { timeout: 120_000 }, async () => {
+    expect(await page.isVisible('.sr-help')).toBe(false);
+    await page.keyboard.press('?');
+    expect(await page.isVisible('.sr-help')).toBe(true);
+    const help = await page.textContent('.sr-help');
+    for (const key of ['click', 'F', 'T', 'B', 'Ctrl+Z', 'P']) expect(help).toContain(key);
+    await page.keyboard.press('Escape');
+    expect(await page.isVisible('.sr-help')).toBe(false);
+    await page.keyboard.press('h');
+    expect(await page.isVisible('.sr-help')).toBe(true);
+    await page.click('.sr-help-box button');
+    expect(await page.isVisible('.sr-help')).toBe(false);
+
+    const before = await page.evaluate(() => window.__sr!.app!.state.seed);
+    await page.click('.lil-gui button:has-text("random seed")');
+    await page.waitForFunction((s) => window.__sr!.app!.state.seed !== s, before, { timeout: 10_000 });
+    const after = await page.evaluate(() => ({ seed: window.__sr!.app!.state.seed, url: location.search }));
+    expect(after.url).toContain(`seed=${after.seed}`);
+    expect(after.url).not.toContain('recipe=');
+
+    await page.click('.lil-gui button:has-text("copy link")');
+    await page.waitForFunction(() => window.__sr!.notices().some((n) => n.text.startsWith('Link copied')), null, { timeout: 10_000 });
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await page.evaluate(() => location.href));
+    expect(copied).toContain(`seed=${after.seed}`);
+    expect(copied).toContain('cam=');
+    expect(errors).toEqual([]);
+  });
+});
+
+async function probeNow(page: Page) {
+  return page.evaluate(() => ({ ...window.__sr!.physics()!, frames: window.__sr!.frames() }));
+}
