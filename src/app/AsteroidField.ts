@@ -38,8 +38,8 @@ import { ASTEROID_LEVEL_CELLS, asteroidLevel, asteroidLodStep } from '../lod/ast
 import { spinSweepM, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
 import type { BodyMeshResult } from '../workers/bodyJob';
 import type { BodyMesher } from '../workers/BodyMesher';
-import { APPLY_BUDGET_MS } from './frameBudget';
-import type { Progress, ProgressTask } from './progress';
+import { BudgetedApply } from './budgetedApply';
+import type { Progress } from './progress';
 import {
   asteroidStatus, bodyFramePoint, bodyJobParams, buildOutsideBox, colliderMesh, drawsNewestEdit, meshEntry, nearestAsteroid, newAsteroidState,
   type AsteroidState, type AsteroidStatus, type ColliderMesh, type MeshEntry,
@@ -99,7 +99,8 @@ export class AsteroidField {
   private readonly releases: (() => void)[] = [];
   /** JS fields compiled on demand (altitude queries). */
   private readonly fields = new Map<AsteroidState, FieldFn>();
-  private task: ProgressTask | null = null;
+  /** Finished jobs applied within the frame's budget, with the progress task (budgetedApply.ts). */
+  private readonly applier: BudgetedApply;
   private geometryBytes = 0;
   private debugFailIndex: number;
   private debugFailJobs: number;
@@ -118,6 +119,7 @@ export class AsteroidField {
     this.debugFailIndex = options.debugFailIndex ?? -1;
     this.debugFailJobs = options.debugFailJobs ?? 1;
     this.detailMaterials = options.detailMaterials ?? true;
+    this.applier = new BudgetedApply(options.progress, 'generating asteroids');
     this.sun = new Sun({ direction: this.spec.sunDirection, cascades: options.sunCascades ?? 1 });
     this.root.add(this.sun, new HemisphereLight(0x2a3040, 0x050403, 0.25));
 
@@ -150,7 +152,7 @@ export class AsteroidField {
       }
     }
     if (this.mesher) this.request();
-    this.applyResults();
+    this.applier.step(() => this.applyNext(), () => this.pending() === 0);
     this.fade(dtS);
   }
 
@@ -170,7 +172,7 @@ export class AsteroidField {
       if (step.cancelJob) {
         a.job!.job.cancel();
         this.staleCancelled++;
-        this.task?.advance();
+        this.applier.endedWithoutResult();
         a.job = null;
       }
       if (!step.request) continue;
@@ -180,8 +182,7 @@ export class AsteroidField {
       const job = mesher.mesh(bodyJobParams(a, LEVEL_CELLS[level], debugThrow), priority);
       const version = a.version;
       a.job = { level, job, version };
-      if (!this.task) this.task = this.options.progress.begin('generating asteroids', 0);
-      this.task.addTotal(1);
+      this.applier.started();
       job.promise.then(
         (result) => {
           if (a.job?.job !== job) return;
@@ -195,7 +196,7 @@ export class AsteroidField {
           // Cancelled because the asteroid (or its scene) went away: not a failure (issue 45).
           if (this.disposed || (error instanceof Error && error.name === 'JobCancelledError')) return;
           a.job = null;
-          this.task?.advance();
+          this.applier.endedWithoutResult();
           this.onJobFailed(a, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
         },
       );
@@ -236,36 +237,32 @@ export class AsteroidField {
     a.placeholder = null;
   }
 
-  private applyResults(): void {
-    const t0 = performance.now();
-    while (this.results.length > 0 && performance.now() - t0 < APPLY_BUDGET_MS) {
-      const { state: a, level, result, version } = this.results.shift()!;
-      this.task?.advance();
-      if (version !== a.version) continue; // made before the newest edit
-      const edited = a.current !== null && a.current.version !== version;
-      if (edited && a.detail && !a.detail.setFieldData(bodyMaterialField(a.recipe))) {
-        // The edit outgrew the program's room for brushes: the family material until a new one compiles.
-        a.detail.dispose();
-        a.detail = null;
-        a.detailState = 'none';
-        for (const e of [a.current, a.leaving]) if (e && e.cellSizeM > 0) e.mesh.material = this.familyMaterials.get(a.spec.family);
-      }
-      if (result.indices.length === 0) {
-        // An empty mesh at this level (a sliver smaller than a cell, or all of it dug away): record it as done.
-        this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0, version });
-        continue;
-      }
-      // Cross-fade only where the dither can do it: between two BodyMaterial meshes; an edit shows at once.
-      const fadeIn = a.current && a.detail && !edited ? 0 : 1;
-      const entry = meshEntry(result, level, a.grid.extentM / LEVEL_CELLS[level], this.materialFor(a), fadeIn, version);
-      this.geometryBytes += entry.bytes;
-      this.bind(a, entry);
-      this.swap(a, entry);
+  /** Applies the oldest finished job's mesh (false: none waiting). */
+  private applyNext(): boolean {
+    const next = this.results.shift();
+    if (!next) return false;
+    const { state: a, level, result, version } = next;
+    if (version !== a.version) return true; // made before the newest edit
+    const edited = a.current !== null && a.current.version !== version;
+    if (edited && a.detail && !a.detail.setFieldData(bodyMaterialField(a.recipe))) {
+      // The edit outgrew the program's room for brushes: the family material until a new one compiles.
+      a.detail.dispose();
+      a.detail = null;
+      a.detailState = 'none';
+      for (const e of [a.current, a.leaving]) if (e && e.cellSizeM > 0) e.mesh.material = this.familyMaterials.get(a.spec.family);
     }
-    if (this.task && this.results.length === 0 && this.pending() === 0) {
-      this.task.finish();
-      this.task = null;
+    if (result.indices.length === 0) {
+      // An empty mesh at this level (a sliver smaller than a cell, or all of it dug away): record it as done.
+      this.swap(a, { level, mesh: new Mesh(), hash: result.hash, bytes: 0, fadeIn: 1, originM: result.originM, cellSizeM: 0, version });
+      return true;
     }
+    // Cross-fade only where the dither can do it: between two BodyMaterial meshes; an edit shows at once.
+    const fadeIn = a.current && a.detail && !edited ? 0 : 1;
+    const entry = meshEntry(result, level, a.grid.extentM / LEVEL_CELLS[level], this.materialFor(a), fadeIn, version);
+    this.geometryBytes += entry.bytes;
+    this.bind(a, entry);
+    this.swap(a, entry);
+    return true;
   }
 
   private swap(a: AsteroidState, entry: MeshEntry): void {
@@ -416,7 +413,7 @@ export class AsteroidField {
     this.fields.delete(a);
     if (a.job) {
       a.job.job.cancel();
-      this.task?.advance();
+      this.applier.endedWithoutResult();
       a.job = null;
     }
     return null;
@@ -459,7 +456,7 @@ export class AsteroidField {
       if (a.current) this.disposeEntry(a.current);
       if (a.leaving) this.disposeEntry(a.leaving);
     }
-    this.task?.finish();
+    this.applier.finish();
     for (const release of this.releases.splice(0)) release();
     this.familyMaterials.dispose();
     this.placeholders.dispose();
