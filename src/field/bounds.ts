@@ -14,6 +14,7 @@
  * distance shapes grow by t; min/max/subtraction combine their children's sets; modifiers
  * that change the value by at most N turn t into t + N; a warp of amplitude A grows by A.
  */
+import { usedOctaves } from './bandLimit';
 import { craterHeightBound } from './craters';
 import { fractalSlopeFactor, NOISE_GRADIENT_BOUND, NOISE_MAX_ABS } from './noise';
 import { parseRecipe } from './parseRecipe';
@@ -239,12 +240,14 @@ function ellipsoidLipschitz(node: FieldNode): number {
  * by ≤ A, so it changes the value by ≤ A × (Lipschitz of the base): field ≥ base − E follows
  * from base(p + w) ≥ base(p) − A·L_base.
  */
-function analyse(node: FieldNode): { lipschitz: number; baseLipschitz: number; elevation: number } {
+function analyse(node: FieldNode, minWavelengthM = 0): { lipschitz: number; baseLipschitz: number; elevation: number } {
   let lipschitz = ellipsoidLipschitz(node);
   let baseLipschitz = lipschitz;
   let elevation = 0;
+  const used = (l: { frequency: number; octaves: number; lacunarity: number }): number =>
+    usedOctaves(l.frequency, l.octaves, l.lacunarity, minWavelengthM);
   for (const c of childrenOf(node)) {
-    const a = analyse(c);
+    const a = analyse(c, minWavelengthM);
     lipschitz = Math.max(lipschitz, a.lipschitz);
     baseLipschitz = Math.max(baseLipschitz, a.baseLipschitz);
     elevation = Math.max(elevation, a.elevation);
@@ -252,7 +255,7 @@ function analyse(node: FieldNode): { lipschitz: number; baseLipschitz: number; e
   if (node.type === 'scale') elevation *= node.factor;
   for (const l of node.noise ?? []) {
     lipschitz += Math.abs(l.amplitude) * l.frequency * NOISE_GRADIENT_BOUND * KIND_SLOPE_FACTOR[l.kind] *
-      fractalSlopeFactor(l.octaves, l.lacunarity, l.gain);
+      fractalSlopeFactor(l.octaves, l.lacunarity, l.gain, used(l));
   }
   if (node.craters && node.craters.count > 0) {
     const c = node.craters;
@@ -262,9 +265,22 @@ function analyse(node: FieldNode): { lipschitz: number; baseLipschitz: number; e
   if (node.warp && node.warp.amplitude > 0) {
     const w = node.warp;
     elevation += w.amplitude * baseLipschitz;
-    lipschitz *= 1 + w.amplitude * w.frequency * NOISE_GRADIENT_BOUND * Math.sqrt(3) * fractalSlopeFactor(w.octaves, w.lacunarity, w.gain);
+    lipschitz *= 1 + w.amplitude * w.frequency * NOISE_GRADIENT_BOUND * Math.sqrt(3) * fractalSlopeFactor(w.octaves, w.lacunarity, w.gain, used(w));
   }
   return { lipschitz, baseLipschitz, elevation };
+}
+
+/**
+ * The Lipschitz estimate of the recipe's field band-limited to `minWavelengthM` (what
+ * `compileToJs(recipe, { minWavelengthM })` evaluates: octaves shorter than the limit dropped,
+ * the rest normalised by all; bandLimit.ts). Smaller than the full field's where fine octaves set
+ * the slope: it lets a coarse chunk's samples prove the chunk holds no surface (planetChunkJob.ts:
+ * band-limited field within L_band × gap of every sample, full field within the dropped octaves'
+ * bound of it). Crater cells and brushes count in full. `recipeBounds(r).lipschitz` at 0.
+ */
+export function bandLipschitz(recipe: FieldRecipe | unknown, minWavelengthM: number): number {
+  const parsed = parseRecipe(recipe);
+  return Math.max(analyse(parsed.root, minWavelengthM).lipschitz, parsed.brushes.length > 0 ? 1 : 0);
 }
 
 /** Bounds of a recipe (validated first; throws RecipeError on bad input). */

@@ -8,7 +8,7 @@ export { parseRecipe, parseRecipeText, RecipeError } from './parseRecipe';
 export { compileClosures, fieldGradient, smin, smax, type CompileJsOptions, type FieldFn } from './compileJs';
 export { compileToJs, evaluatePoints, fieldEvaluatorStatus, type CompileFieldOptions, type FieldEvaluatorStatus } from './compileField';
 export { bandLimitSummary, bandSlotValues, shellDropped, usedOctaves, type BandLimitSummary, type BandSlot } from './bandLimit';
-export { recipeBounds, baseRecipe, type RecipeBounds } from './bounds';
+export { bandLipschitz, recipeBounds, baseRecipe, type RecipeBounds } from './bounds';
 export { Prng, createRandom, normalizeSeed } from './prng';
 export { noisePermutation, seededNoise3D, simplex3, fractal, NOISE_GRADIENT_BOUND, NOISE_MAX_ABS } from './noise';
 export { placeCraters, craterHeight, craterHeightBound, CRATER_STRIDE } from './craters';

@@ -249,14 +249,18 @@ export function fractal(
   return kind === 'terrace' ? terrace(sum / norm) : sum / norm;
 }
 
-/** Σ amp_i·f_i / Σ amp_i: how much faster than the base frequency a fractal can change. */
-export function fractalSlopeFactor(octaves: number, lacunarity: number, gain: number): number {
+/**
+ * Σ amp_i·f_i / Σ amp_i: how much faster than the base frequency a fractal can change. With `used`
+ * (a band limit's leading octaves, bandLimit.ts) the sum stops there and the norm still runs over
+ * every octave, as the band-limited fractal is normalised.
+ */
+export function fractalSlopeFactor(octaves: number, lacunarity: number, gain: number, used = octaves): number {
   let sum = 0;
   let norm = 0;
   let amp = 1;
   let f = 1;
   for (let i = 0; i < octaves; i++) {
-    sum += amp * f;
+    if (i < used) sum += amp * f;
     norm += amp;
     amp *= gain;
     f *= lacunarity;

@@ -7,7 +7,7 @@
  * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
  * meshing is `meshCubeSphereChunk` (src/lod/cubeSphereChunk.ts), the same path `meshPlanet` uses.
  */
-import { bandLimitSummary, brushesHash, compileToJs, recipeBounds, type BandLimitSummary, type Brush, type FieldFn } from '../field/index';
+import { bandLimitSummary, bandLipschitz, brushesHash, compileToJs, recipeBounds, type BandLimitSummary, type Brush, type FieldFn } from '../field/index';
 import {
   chunkSampleGapM,
   coarserNeighbourBoxes,
@@ -108,13 +108,25 @@ export interface PlanetContext {
    * The field band-limited for a level's lattice, what that drops (compiled once per level and brush
    * set), and its face planes.
    */
-  level(level: number, brushes?: readonly Brush[]): { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache };
+  level(level: number, brushes?: readonly Brush[]): LevelField;
 }
 
 export { levelMinWavelengthM } from './planetGpuSamples';
+
+/**
+ * A level's band-limited field, what the band limit drops, the band-limited field's Lipschitz
+ * estimate (bounds.ts `bandLipschitz`: the fine octaves that set the full field's slope are not in
+ * it) and the level's face planes.
+ */
+interface LevelField {
+  field: FieldFn;
+  summary: BandLimitSummary;
+  lipschitz: number;
+  planes: FacePlaneCache;
+}
 let cached: PlanetContext | null = null;
 /** The current planet's level fields (PlanetContext.level) by level and brush set, compiled on first use. */
-const levels = new Map<string, { field: FieldFn; summary: BandLimitSummary; planes: FacePlaneCache }>();
+const levels = new Map<string, LevelField>();
 /** Level fields of edited chunks kept (a few edits × levels; the unedited ones are always kept). */
 const EDITED_LEVEL_FIELDS = 48;
 
@@ -148,7 +160,7 @@ export function planetContext(id: string): PlanetContext {
           }
           l = {
             field: compileToJs(edited, { minWavelengthM }), summary: bandLimitSummary(recipe, minWavelengthM, bounds.lipschitz),
-            planes: new FacePlaneCache(),
+            lipschitz: Math.min(bounds.lipschitz, bandLipschitz(edited, minWavelengthM)), planes: new FacePlaneCache(),
           };
           levels.set(key, l);
         }
@@ -227,7 +239,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
   const brushes = params.brushes ?? [];
-  const { field, summary, planes } = ctx.level(a.level, brushes);
+  const { field, summary, planes, lipschitz: bandL } = ctx.level(a.level, brushes);
   const coarser = coarserNeighbourBoxes(space, a, params.coarser.map((k) => parseChunkKey(k)));
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others sample the blocks near their surface.
@@ -277,23 +289,28 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
       samples = { ...samples, complete: true, state: null };
     }
   }
-  // Homogeneous in this band proves nothing below about finer bands beyond the dropped amplitude,
-  // and nothing about 'full' once a shell (a cave) was dropped.
-  const gapM = chunkSampleGapM(space, params.level, maxRadiusM) + summary.noiseBoundM / Math.max(lipschitz, 1e-9);
-  const provable = (state: 'empty' | 'full'): boolean => !(state === 'full' && summary.shellsDropped);
+  // The samples are of the band-limited field, within bandL × the gap of it everywhere in the chunk,
+  // and the full field is within the dropped octaves' bound of that: no surface in the chunk or
+  // below it where every sample is farther from zero than bandL × gap + noiseBound. A dropped shell
+  // is unbounded either way (a cave it carves, an arch band it adds to the air): no proof then.
+  // The full field's Lipschitz in place of bandL (19 on planet 2, against 6.9 for its band at level
+  // 5) left the air a few hundred metres over the ground unproven at coarse levels, to be split by
+  // its distance to the camera and asked for chunk by chunk (docs/lod.md "Where the chunks go").
+  const gapM = chunkSampleGapM(space, params.level, maxRadiusM) + summary.noiseBoundM / Math.max(bandL, 1e-9);
+  const provable = (_state: 'empty' | 'full'): boolean => !summary.shellsDropped;
   if (!samples.complete) {
     // The sparse lattice's points are up to a 2-cell block's half diagonal from any point; the
     // GPU's samples are every point, each within gpuToleranceM of the field.
     const state = samples.state!;
     const proven = provable(state) && (params.gpu && !kept
-      ? samples.minAbs - gpuToleranceM > lipschitz * gapM
-      : samples.minAbs > lipschitz * (2 * gapM));
+      ? samples.minAbs - gpuToleranceM > bandL * gapM
+      : samples.minAbs > bandL * (2 * gapM));
     return homogeneousResult(space, a, { state, proven }, sampleMs);
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
   sampleCacheStats.recalledEdges += memo.recalled - recalled;
-  const homogeneous = homogeneityFromSamples(result.values, lipschitz, gapM + gpuToleranceM / Math.max(lipschitz, 1e-9));
+  const homogeneous = homogeneityFromSamples(result.values, bandL, gapM + gpuToleranceM / Math.max(bandL, 1e-9));
   if (homogeneous) {
     return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>, sampleMs);
   }
