@@ -1,4 +1,4 @@
-/** What PlanetView takes and reports (its options, its stats, the crack check's report), and its small pure helpers. */
+/** What PlanetView takes and reports (its options, its stats, the crack check's report), and the LOD worker's view of the camera. */
 import { Frustum, Matrix4, type PerspectiveCamera, type Scene, type Vector3, type WebGLRenderer } from 'three';
 import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
@@ -119,31 +119,6 @@ export interface PlanetStats {
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */
 export type PlanetCrackReport = PiecesCrackReport;
-
-/** The overlay's planet line. */
-export function planetStatsLine(s: PlanetStats, radiusM: number, altitudeM: number): string {
-  const factor = s.errorFactor > 1.005 ? ` (×${s.errorFactor.toFixed(2)} for memory)` : '';
-  return (
-    `planet R ${(radiusM / 1000).toFixed(0)} km · altitude ${formatM(altitudeM)}` +
-    ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +
-    ` · tris ${s.triangles.toLocaleString('en')} · ${(s.bytes / 2 ** 20).toFixed(1)} / ${(s.budgetBytes / 2 ** 20).toFixed(0)} MiB` +
-    ` · error ${s.thresholdPx.toFixed(1)} px${factor} · select ${s.selectMs.toFixed(0)} ms` +
-    (s.gpu.enabled ? ` · GPU-sampled ${s.gpu.chunks} (${s.gpu.meanLatencyMs.toFixed(1)} ms)` : ' · sampled in JS')
-  );
-}
-
-function formatM(m: number): string {
-  return Math.abs(m) >= 10_000 ? `${(m / 1000).toFixed(1)} km` : `${m.toFixed(1)} m`;
-}
-
-/** The sun's cascades near a planet (PlanetView.fitShadows): from half the altitude to the horizons. */
-export function planetCascades(nearM: number, altitudeM: number, radiusM: number): { nearM: number; farM: number; lambda: number; stagger: boolean } {
-  const altitude = Math.max(0, altitudeM);
-  const horizon = (h: number): number => Math.sqrt(h * (2 * radiusM + h));
-  // Staggered far maps (Sun.fitCascades): near the ground the shadow passes were ~21 of 55 ms a
-  // frame on the H100 (2,500 of 3,600 draws), most of them the far cascades'.
-  return { nearM: Math.max(nearM, 0.5 * altitude), farM: horizon(altitude) + horizon(0.01 * radiusM), lambda: 0.97, stagger: true };
-}
 
 const frustum = new Frustum();
 const viewProjection = new Matrix4();

@@ -11,6 +11,7 @@ import { planLodUpdateSteps } from './lodUpdate.ts';
 import type { PlanetLod } from './planetSeams.ts';
 import { lodFromSnapshotSteps } from './snapshotLod.ts';
 import type { Steps } from './steps.ts';
+import type { SeamPart } from './pieceProvider.ts';
 
 /** Keys a planning slice handles (about 0.5–1 ms on the accelerator machine's cores). */
 export const PLAN_SLICE_KEYS = 256;
@@ -108,4 +109,64 @@ export function* planTransaction(inputs: PlanInputs, sliceKeys = PLAN_SLICE_KEYS
   // pieces evicted), and a piece missing here would be waited for by nobody.
   for (const [key, id] of tx.chunkIds) if (id !== null && !inputs.cached(id)) tx.waitingChunks.add(key);
   return tx;
+}
+
+/**
+ * Takes off the transaction's waiting sets what is settled: chunks whose piece is in (or that are
+ * now known empty or full: nothing to draw), seams built or settled as empty. True when nothing is
+ * left to wait for.
+ */
+export function settleWaiting(tx: Transaction, cached: (id: string) => boolean, homogeneous: ReadonlyMap<ChunkKey, 'empty' | 'full'>): boolean {
+  for (const key of tx.waitingChunks) {
+    const id = tx.chunkIds.get(key);
+    if (id === null || (id !== undefined && cached(id))) tx.waitingChunks.delete(key);
+    else if (homogeneous.has(key)) {
+      tx.chunkIds.set(key, null);
+      tx.waitingChunks.delete(key);
+    }
+  }
+  for (const owner of tx.waitingSeams) {
+    const id = tx.seamIds.get(owner);
+    if (id !== undefined && (id === null || cached(id))) tx.waitingSeams.delete(owner);
+  }
+  return tx.waitingChunks.size === 0 && tx.waitingSeams.size === 0;
+}
+
+/**
+ * The seam of `owner` once every chunk it stitches is in: its id (`s:owner|part ids`, recorded in
+ * the transaction) and its parts, each a cached piece or a homogeneous chunk. Null while a part is
+ * missing; also null, with the seam settled as nothing to draw, when every chunk it stitches is
+ * empty (or every one full): no sign change, no seam.
+ */
+export function seamParts<T>(
+  tx: Transaction, owner: ChunkKey, homogeneous: ReadonlyMap<ChunkKey, 'empty' | 'full'>, piece: (id: string) => T | undefined,
+): { id: string; parts: SeamPart<T>[] } | null {
+  const stitches = tx.snapshot.stitches[tx.index.get(owner)!];
+  const parts: SeamPart<T>[] = [];
+  const ids: string[] = [];
+  const states = new Set<string>();
+  for (const key of [owner, ...stitches]) {
+    const cid = tx.chunkIds.get(key);
+    if (cid === undefined || tx.waitingChunks.has(key)) return null;
+    if (cid === null) {
+      const h = homogeneous.get(key)!;
+      states.add(h);
+      ids.push(`${key}:${h}`);
+      parts.push({ key, homogeneous: h });
+    } else {
+      const p = piece(cid);
+      if (p === undefined) return null;
+      states.add('surface');
+      ids.push(cid);
+      parts.push({ key, piece: p });
+    }
+  }
+  if (states.size === 1 && !states.has('surface')) {
+    tx.seamIds.set(owner, null);
+    tx.waitingSeams.delete(owner);
+    return null;
+  }
+  const id = `s:${owner}|${ids.join(';')}`;
+  tx.seamIds.set(owner, id);
+  return { id, parts };
 }

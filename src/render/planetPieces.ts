@@ -1,8 +1,10 @@
 /**
  * Planet chunk and seam pieces on the GPU: the three.js mesh of a job's result, its materials
  * (the standard terrain material with the planet's ground, air and close-range detail; level tints
- * for debugging), the bytes it holds, and the one `dispose`. What to draw and when is
- * src/lod/planetStreaming.ts's; PlanetView wires the two.
+ * for debugging), the bytes it holds, and the one `dispose`: the pieces half of the streaming
+ * model's piece provider (src/lod/pieceProvider.ts; `create` makes the piece of a job's answer for
+ * src/workers/PlanetJobs.ts). What to draw and when is src/lod/planetStreaming.ts's; PlanetView wires
+ * the two.
  */
 import { compileOffFrame } from './compileOffFrame';
 import { GpuResources } from './disposal';
@@ -18,7 +20,7 @@ import {
   type Scene,
   type WebGLRenderer,
 } from 'three';
-import type { ChunkKey } from '../lod/index';
+import type { ChunkKey, PlanetPieceSink } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
 import {
   nonManifoldEdgeTriangles, openEdgeTriangles, unpackVertexCells, validateMesh, weldMeshes,
@@ -78,7 +80,7 @@ export function weldableMesh(piece: PlanetPiece): ChunkMesh {
 const LEVEL_COLOURS = [0xe6194b, 0xf58231, 0xffe119, 0xbfef45, 0x3cb44b, 0x42d4f4, 0x4363d8, 0x911eb4, 0xf032e6, 0x469990, 0xfabed4, 0xffd8b1, 0xaaffc3, 0xdcbeff];
 const SEAM_COLOUR = 0xffffff;
 
-export class PlanetPieces {
+export class PlanetPieces implements PlanetPieceSink<PlanetPiece> {
   /** Tint chunks by level and seams white (debug; the GUI's "chunk levels" checkbox). */
   debugLevels = false;
   private readonly material: Material;
@@ -182,8 +184,13 @@ export class PlanetPieces {
     });
   }
 
+  /** Its geometry is on the GPU (or it has none): a commit showing it uploads nothing. */
+  ready(piece: PlanetPiece): boolean {
+    return !piece.mesh || !this.uploads.isQueued(piece.mesh);
+  }
+
   /** Shown or hidden by a commit: cross-faded (pieceFades.ts). */
-  setVisible(piece: PlanetPiece, visible: boolean): void {
+  show(piece: PlanetPiece, visible: boolean): void {
     if (!piece.mesh) return;
     this.castersVersion++;
     if (visible) this.fades.show(piece.mesh);

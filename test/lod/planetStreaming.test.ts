@@ -1,10 +1,12 @@
 /**
  * PlanetStreaming's rules one at a time (the teleport simulation, streaming.test.ts, shows them
  * together): the memory factor's dead band, what may be evicted, a snapshot never cancelling the open
- * transaction, and what starts while memory is full.
+ * transaction, and what starts while memory is full. The model runs its jobs through a fake piece
+ * provider (fakeProvider.ts): the tests answer them and the model applies the answers.
  */
 import { describe, expect, it } from 'vitest';
 import { makeBrush } from '../../src/field/index';
+import { applyAll, FakeProvider, type FakeJob, type FakePiece } from './fakeProvider';
 import {
   chunkBoundingSphere, chunkKey, COMMIT_UPLOAD_WAIT_MS, parseChunkKey, PlanetEdits, CubeSphereSpace, ERROR_FACTOR_STEP, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodSnapshot,
 } from '../../src/lod/index';
@@ -19,26 +21,46 @@ function result(over: Partial<LodSelectResult>): LodSelectResult {
   };
 }
 
+type Model = PlanetStreaming<FakePiece>;
+/** Each model's fake provider. */
+const providers = new WeakMap<Model, FakeProvider>();
+
 function model(
-  budget: number, log: string[] = [], planning: { planBudgetMs?: number; clock?: () => number; uploaded?: (p: { id: string }) => boolean } = {},
-): PlanetStreaming<{ id: string }> {
-  return new PlanetStreaming<{ id: string }>({
-    space, budgetBytes: budget,
-    dispose: (id) => log.push(`dispose ${id}`),
-    setVisible: (p, on) => log.push(`${on ? 'show' : 'hide'} ${p.id}`),
+  budget: number, log: string[] = [], planning: { planBudgetMs?: number; clock?: () => number; uploaded?: (p: FakePiece) => boolean } = {},
+): Model {
+  const provider = new FakeProvider(log, planning.uploaded);
+  const m = new PlanetStreaming<FakePiece>({
+    space, budgetBytes: budget, provider,
     onReady: () => {}, onEvicted: () => {}, onHomogeneous: () => {},
-    ...planning,
+    planBudgetMs: planning.planBudgetMs, clock: planning.clock,
   });
+  providers.set(m, provider);
+  return m;
+}
+
+const fake = (m: Model): FakeProvider => providers.get(m)!;
+
+/** Starts what the model starts (at most `maxRunning` out) and returns those jobs. */
+function nextJobs(m: Model, maxRunning: number, mayStart?: () => boolean): FakeJob[] {
+  m.schedule(maxRunning, mayStart);
+  return fake(m).take();
+}
+
+/** Answers `job` with a piece of `bytes` and applies it. */
+function done(m: Model, job: FakeJob, bytes: number, triangles = 1): void {
+  fake(m).answer(job, bytes, triangles);
+  applyAll(m);
 }
 
 const keys = (n: number, level = 2): ChunkKey[] => Array.from({ length: n }, (_, i) => chunkKey(0, level, i, 0, 0));
 
 /** Requests for `ks`, started and answered with a surface piece of `bytes` each. */
-function fill(m: PlanetStreaming<{ id: string }>, ks: ChunkKey[], bytes: number): void {
+function fill(m: Model, ks: ChunkKey[], bytes: number): void {
   m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
-  for (const job of m.nextJobs(1e6)) {
-    if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes, triangles: 10 });
+  for (const job of nextJobs(m, 1e6)) {
+    if (job.kind === 'chunk') fake(m).answerChunk(job, bytes, 10);
   }
+  applyAll(m);
 }
 
 describe('PlanetStreaming', () => {
@@ -82,13 +104,13 @@ describe('PlanetStreaming', () => {
     const snap = (ks: ChunkKey[]): LodSnapshot => ({ keys: ks, coarser: ks.map(() => []), stitches: ks.map(() => []), homogeneous: ks.map(() => null) });
     m.onSelect(result({ snapshot: snap([a]), wanted: [a, b] }));
     m.update(0); // begins the transaction of [a]: its seam is to build
-    const seams = m.nextJobs(100);
+    const seams = nextJobs(m, 100);
     expect(seams.map((j) => j.kind)).toEqual(['seam']);
     m.onSelect(result({ snapshot: snap([a, b]), wanted: [a, b] }));
     m.update(16);
     expect(m.drawnChunks).toBe(0); // still open: the newer snapshot did not cancel it
     const seam = seams[0];
-    m.seamDone(seam.id, a, { piece: { id: seam.id }, bytes: 1 * KB, triangles: 1 });
+    done(m, seam, 1 * KB);
     m.update(32);
     expect(m.drawnChunks).toBe(1);
     expect(log).toContain(`show ${seam.id}`);
@@ -102,8 +124,8 @@ describe('PlanetStreaming', () => {
     fill(m, [drawnKey], 10 * KB);
     m.onSelect(result({ snapshot: { keys: [drawnKey], coarser: [[]], stitches: [[]], homogeneous: [null] }, wanted: [drawnKey] }));
     m.update(0);
-    const [seam] = m.nextJobs(100);
-    m.seamDone(seam.id, drawnKey, { piece: { id: seam.id }, bytes: 1 * KB, triangles: 1 });
+    const [seam] = nextJobs(m, 100);
+    done(m, seam, 1 * KB);
     m.update(16);
     expect(m.drawnChunks).toBe(1);
     const others = keys(3, 5);
@@ -116,9 +138,9 @@ describe('PlanetStreaming', () => {
     const parent = chunkKey(0, 3, 1, 1, 1); // an ancestor: a coarser drawn set frees memory
     const ks = [child, grandchild, parent];
     m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: [drawnKey, ...others, ...ks] }));
-    expect(m.nextJobs(100).map((j) => (j.kind === 'chunk' ? j.key : j.owner)).sort()).toEqual([child, parent].sort());
+    expect(nextJobs(m, 100).map((j) => j.key).sort()).toEqual([child, parent].sort());
   });
-  it('startJobs asks the frame budget again after each start it handed out (the caller\'s start cost counts)', () => {
+  it('schedule asks the frame budget again after each start it handed out (the caller\'s start cost counts)', () => {
     const m = model(100_000 * KB);
     const ks = keys(10);
     m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
@@ -126,17 +148,17 @@ describe('PlanetStreaming', () => {
     let clockMs = 0;
     const asked: number[] = [];
     const started: string[] = [];
-    for (const job of m.startJobs(1e6, () => {
+    fake(m).onStart = () => void (clockMs += 3); // what starting a job costs the caller
+    expect(m.schedule(1e6, () => {
       asked.push(clockMs);
       return clockMs <= 10;
-    })) {
-      started.push(job.id);
-      clockMs += 3; // what starting it cost the caller
-    }
+    })).toBe(4);
+    for (const job of fake(m).take()) started.push(job.id);
     expect(started.length).toBe(4);
     expect(asked).toEqual([0, 3, 6, 9, 12]);
     // The rest start on the next frame, none twice.
-    const rest = m.nextJobs(1e6).map((j) => j.id);
+    fake(m).onStart = () => {};
+    const rest = nextJobs(m, 1e6).map((j) => j.id);
     expect(rest.length).toBe(6);
     expect(rest.filter((id) => started.includes(id))).toEqual([]);
   });
@@ -159,7 +181,7 @@ describe('PlanetStreaming', () => {
     expect(frames).toBeGreaterThan(10);
     expect(sliced.transactionPending).toBe(whole.transactionPending);
     expect(sliced.idle).toBe(false);
-    const jobs = (m: PlanetStreaming<{ id: string }>): string[] => m.nextJobs(1e6).map((j) => j.id).sort();
+    const jobs = (m: Model): string[] => nextJobs(m, 1e6).map((j) => j.id).sort();
     expect(jobs(sliced)).toEqual(jobs(whole));
   });
 
@@ -168,10 +190,11 @@ describe('PlanetStreaming', () => {
     const m = model(1e12, [], { planBudgetMs: 0, clock: () => 0 });
     const snap: LodSnapshot = { keys: ks, coarser: ks.map(() => []), stitches: ks.map(() => []), homogeneous: ks.map(() => null) };
     m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks, snapshot: snap }));
-    const started = m.nextJobs(1e6);
+    const started = nextJobs(m, 1e6);
     m.update(0); // the plan's first slice
     expect(m.transactionPending).toBe(0);
-    for (const job of started) if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: 1 * KB, triangles: 1 });
+    for (const job of started) if (job.kind === 'chunk') fake(m).answerChunk(job, 1 * KB);
+    applyAll(m);
     let frames = 0;
     for (; m.transactionPending === 0 && frames < 100; frames++) m.update(16 * (frames + 1));
     expect(m.transactionPending).toBe(600); // only the seams: every chunk came in meanwhile
@@ -186,22 +209,25 @@ describe('PlanetStreaming', () => {
     const ks = [parent, ...children, grandchild, elsewhere];
     m.onSelect(result({ requests: ks.map((key, i) => ({ key, priority: 100 - i })), requestCoarser: ks.map(() => []), wanted: ks }));
     // The parent and four children start; then the parent is proven empty.
-    const started = m.nextJobs(5);
+    const started = nextJobs(m, 5);
     expect(started.map((j) => (j.kind === 'chunk' ? j.key : ''))).toEqual([parent, ...children.slice(0, 4)]);
     expect(m.requestsDrained).toBe(false);
-    m.chunkDone(started[0].id, parent, { homogeneous: { state: 'empty', proven: true } });
-    expect(m.takeCancelled().sort()).toEqual(started.slice(1).map((j) => j.id).sort());
-    expect(m.takeCancelled()).toEqual([]);
+    fake(m).answerChunk(started[0], { homogeneous: { state: 'empty', proven: true } });
+    applyAll(m);
+    expect(fake(m).cancelledIds().sort()).toEqual(started.slice(1).map((j) => j.id).sort());
+    expect(m.runningCount).toBe(0);
+    expect(m.takeEnded()).toBe(4); // progress counts the cancelled jobs done
     // Only the chunk outside the parent is left to start.
-    expect(m.nextJobs(100).map((j) => (j.kind === 'chunk' ? j.key : ''))).toEqual([elsewhere]);
+    expect(nextJobs(m, 100).map((j) => (j.kind === 'chunk' ? j.key : ''))).toEqual([elsewhere]);
     expect(m.queuedCount).toBe(0);
     // A proof that is not one (unproven: finer bands may hold a surface) stops nothing.
     const m2 = model(10_000 * KB);
     m2.onSelect(result({ requests: ks.map((key, i) => ({ key, priority: 100 - i })), requestCoarser: ks.map(() => []), wanted: ks }));
-    const s2 = m2.nextJobs(5);
-    m2.chunkDone(s2[0].id, parent, { homogeneous: { state: 'empty', proven: false } });
-    expect(m2.takeCancelled()).toEqual([]);
-    expect(m2.nextJobs(100)).toHaveLength(ks.length - 5);
+    const s2 = nextJobs(m2, 5);
+    fake(m2).answerChunk(s2[0], { homogeneous: { state: 'empty', proven: false } });
+    applyAll(m2);
+    expect(fake(m2).cancelledIds()).toEqual([]);
+    expect(nextJobs(m2, 100)).toHaveLength(ks.length - 5);
   });
 
   it('requests drained: nothing queued or running from the latest answer', () => {
@@ -209,9 +235,11 @@ describe('PlanetStreaming', () => {
     const ks = keys(3);
     m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 1 })), requestCoarser: ks.map(() => []), wanted: ks }));
     expect(m.requestsDrained).toBe(false);
-    const jobs = m.nextJobs(100);
+    const jobs = nextJobs(m, 100);
     expect(m.requestsDrained).toBe(false); // running
-    for (const job of jobs) if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: KB, triangles: 1 });
+    for (const job of jobs) fake(m).answerChunk(job, KB);
+    expect(m.requestsDrained).toBe(false); // answered, not applied yet
+    applyAll(m);
     expect(m.requestsDrained).toBe(true);
   });
 
@@ -221,13 +249,13 @@ describe('PlanetStreaming', () => {
     const [a] = keys(1);
     const snap: LodSnapshot = { keys: [a], coarser: [[]], stitches: [[]], homogeneous: [null] };
     m.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
-    const [chunk] = m.nextJobs(100);
-    m.chunkDone(chunk.id, a, { piece: { id: chunk.id }, bytes: KB, triangles: 1 });
+    const [chunk] = nextJobs(m, 100);
+    done(m, chunk, KB);
     pendingUploads.add(chunk.id);
     m.onSelect(result({ snapshot: snap, wanted: [a] }));
     m.update(1000);
-    const [seam] = m.nextJobs(100);
-    m.seamDone(seam.id, a, { piece: { id: seam.id }, bytes: KB, triangles: 1 });
+    const [seam] = nextJobs(m, 100);
+    done(m, seam, KB);
     m.update(1016);
     expect(m.drawnChunks).toBe(0); // every piece in, the chunk's geometry not uploaded yet
     pendingUploads.delete(chunk.id);
@@ -236,12 +264,12 @@ describe('PlanetStreaming', () => {
     // Uploads that never finish hold a commit no longer than the bound.
     const stuck = model(10_000 * KB, [], { uploaded: () => false });
     stuck.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
-    const [c2] = stuck.nextJobs(100);
-    stuck.chunkDone(c2.id, a, { piece: { id: c2.id }, bytes: KB, triangles: 1 });
+    const [c2] = nextJobs(stuck, 100);
+    done(stuck, c2, KB);
     stuck.onSelect(result({ snapshot: snap, wanted: [a] }));
     stuck.update(1000);
-    const [s2] = stuck.nextJobs(100);
-    stuck.seamDone(s2.id, a, { piece: { id: s2.id }, bytes: KB, triangles: 1 });
+    const [s2] = nextJobs(stuck, 100);
+    done(stuck, s2, KB);
     stuck.update(1016);
     stuck.update(1016 + COMMIT_UPLOAD_WAIT_MS - 1);
     expect(stuck.drawnChunks).toBe(0);
@@ -259,11 +287,11 @@ describe('PlanetStreaming', () => {
     const settle = (t: number): number => {
       for (let i = 0; i < 50; i++, t += 200) {
         m.update(t);
-        for (const job of m.nextJobs(100)) {
+        for (const job of nextJobs(m, 100)) {
           started.push(job.id);
-          if (job.kind === 'chunk') m.chunkDone(job.id, job.key, { piece: { id: job.id }, bytes: KB, triangles: 1 });
-          else m.seamDone(job.id, job.owner, { piece: { id: job.id }, bytes: KB, triangles: 1 });
+          fake(m).answer(job, KB);
         }
+        applyAll(m);
         if (m.betweenTransactions && m.runningCount === 0) break;
       }
       return t;
@@ -306,24 +334,75 @@ describe('PlanetStreaming', () => {
 
   it('an answer made for other brushes than the chunk has now is not taken as empty or full (an undo while a dig\'s job runs)', () => {
     const marks: string[] = [];
-    const m = new PlanetStreaming<{ id: string }>({
-      space, budgetBytes: 10_000 * KB, dispose: () => {}, setVisible: () => {}, onReady: () => {}, onEvicted: () => {},
+    const provider = new FakeProvider();
+    const m = new PlanetStreaming<FakePiece>({
+      space, budgetBytes: 10_000 * KB, provider, onReady: () => {}, onEvicted: () => {},
       onHomogeneous: (key, state) => marks.push(`${key} ${state}`),
     });
     const a = chunkKey(0, 2, 0, 0, 0);
     const centre = [0, 0, 0, 0];
     chunkBoundingSphere(space, parseChunkKey(a), centre);
     const brush = makeBrush('dig', centre.slice(0, 3), 30);
-    m.setEdits(new PlanetEdits(space, [brush]), [brush]);
+    const dig = (): void => m.setEdits(new PlanetEdits(space, [brush]), [brush]);
+    const undo = (): void => m.setEdits(new PlanetEdits(space, []), [brush]);
+    dig();
     m.onSelect(result({ requests: [{ key: a, priority: 1 }], requestCoarser: [[]], wanted: [a] }));
-    const [job] = m.nextJobs(10);
+    m.schedule(10);
+    const [job] = provider.take();
     expect(job.id).toMatch(/#/); // made for the dig
-    // Undo before it answers: the job is handed back to be cancelled…
-    expect(m.setEdits(new PlanetEdits(space, []), [brush])).toEqual([job.id]);
-    // …and if its answer comes anyway, "empty" speaks for the dug field, not this one.
-    m.chunkDone(job.id, a, { homogeneous: { state: 'empty', proven: true } });
+    expect(job.job.kind === 'chunk' && job.job.brushes).toEqual([brush]);
+    // Undo while it runs: the job is cancelled, and an answer that comes anyway is dropped.
+    undo();
+    expect(provider.cancelledIds()).toEqual([job.id]);
+    provider.answerChunk(job, { homogeneous: { state: 'empty', proven: true } });
+    applyAll(m);
     expect(marks).toEqual([]);
-    const [again] = m.nextJobs(10);
+    const [again] = (m.schedule(10), provider.take());
     expect(again?.id).toBe(`c:${a}|`);
+    expect(again.job.kind === 'chunk' && again.job.brushes).toEqual([]);
+    // Dig again (what was known of the chunk is forgotten); its job answers "empty" before the undo and
+    // is applied after it: not taken either.
+    provider.answerChunk(again, { homogeneous: { state: 'full', proven: false } });
+    applyAll(m);
+    expect(marks).toEqual([`${a} full`]);
+    dig();
+    m.schedule(10);
+    const [dug] = provider.take();
+    expect(dug.id).toMatch(/#/);
+    provider.answerChunk(dug, { homogeneous: { state: 'empty', proven: true } });
+    undo();
+    expect(provider.cancelledIds()).toEqual([job.id]); // answered already: nothing to cancel
+    applyAll(m);
+    expect(marks).toEqual([`${a} full`]);
+  });
+
+  it('the ledger: an answer of a job cancelled and started again under the same id goes to neither; priorities follow the offset', () => {
+    const provider = new FakeProvider();
+    const m = new PlanetStreaming<FakePiece>({ space, budgetBytes: 10_000 * KB, provider, onReady: () => {}, onEvicted: () => {}, onHomogeneous: () => {} });
+    const [a, b] = keys(2);
+    const ask = (ks: ChunkKey[]): void => m.onSelect(result({ requests: ks.map((key) => ({ key, priority: 5 })), requestCoarser: ks.map(() => []), wanted: ks }));
+    ask([a, b]);
+    m.schedule(10);
+    const [first, other] = provider.take();
+    expect([first.priority, other.priority]).toEqual([5, 5]);
+    m.priorityOffset = -100;
+    m.schedule(10); // running jobs take the new offset
+    expect([first.priority, other.priority]).toEqual([-95, -95]);
+    ask([b]); // a is stale: cancelled
+    expect(first.cancelled).toBe(true);
+    expect(m.inFlight).toBe(1);
+    ask([a, b]);
+    m.schedule(10);
+    const [second] = provider.take();
+    expect(second.id).toBe(first.id);
+    expect(second.priority).toBe(-95);
+    provider.answerChunk(first, KB); // the cancelled job's late answer
+    expect(m.finishedCount).toBe(0);
+    provider.answerChunk(second, 2 * KB);
+    applyAll(m);
+    expect(m.bytes).toBe(2 * KB);
+    expect(m.runningCount).toBe(1); // b still runs
+    m.clear();
+    expect(other.cancelled).toBe(true);
   });
 });

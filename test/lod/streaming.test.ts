@@ -1,7 +1,7 @@
 /**
  * Planet streaming on fast hardware, simulated (issue 15): the production selector
  * (`PlanetLodSelector`, what the LOD worker runs) and streaming model (`PlanetStreaming`, what
- * PlanetView runs) with 16 simulated body workers that finish their jobs within a frame, the
+ * PlanetView wires) with a piece provider whose jobs 16 simulated body workers that finish their jobs within a frame, the
  * production budget (192 MiB) and threshold (6 px at 720 p, 45° as the app's camera), on
  * planetRecipe(4). A teleport from orbit to 300 m and to 20 m above the surface must converge
  * (complete: nothing requested, nothing open, the latest drawn set committed), never evict a piece
@@ -17,7 +17,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import {
-  CubeSphereSpace, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type LodSelectResult, type LodView,
+  CubeSphereSpace, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type ChunkOutcome, type JobReport,
+  type LodSelectResult, type LodView, type SeamOutcome,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
 
@@ -108,19 +109,35 @@ function teleport(altitudeM: number): Outcome {
   let last: LodSelectResult | null = null;
   const wrongEvictions: string[] = [];
   const homogeneousCache = new Map<ChunkKey, 'empty' | 'full' | null>();
+  // The provider: jobs go to the simulated workers (`running`), pieces are `{}` named by `pieceIds`.
+  const track = (job: { id: string; priority: number }, kind: 'chunk' | 'seam', key: ChunkKey, report: Running['report']): { cancel(): void; setPriority(): void } => {
+    const r: Running = { id: job.id, kind, key, priority: job.priority, report, cancelled: false };
+    running.push(r);
+    return { cancel: () => void (r.cancelled = true), setPriority: () => {} };
+  };
   const model: PlanetStreaming<object> = new PlanetStreaming<object>({
     space, budgetBytes: BUDGET,
-    dispose: (id, piece) => {
-      if (visible.has(id)) wrongEvictions.push(`drawn ${id}`);
-      // A wanted chunk's newest piece must stay (older restrictions of it may go).
-      const key = id.slice(2, id.indexOf('|'));
-      if (id.startsWith('c:') && newestIds.get(key) === id && last?.wanted.includes(key)) wrongEvictions.push(`wanted ${id}`);
-      pieceIds.delete(piece);
-    },
-    setVisible: (piece, on) => {
-      const id = pieceIds.get(piece)!;
-      if (on) visible.add(id);
-      else visible.delete(id);
+    provider: {
+      jobs: {
+        runChunk: (job, report) => track(job, 'chunk', job.key, report),
+        runSeam: (job, report) => track(job, 'seam', job.owner, report),
+      },
+      pieces: {
+        ready: () => true,
+        dispose: (piece) => {
+          const id = pieceIds.get(piece)!;
+          if (visible.has(id)) wrongEvictions.push(`drawn ${id}`);
+          // A wanted chunk's newest piece must stay (older restrictions of it may go).
+          const key = id.slice(2, id.indexOf('|'));
+          if (id.startsWith('c:') && newestIds.get(key) === id && last?.wanted.includes(key)) wrongEvictions.push(`wanted ${id}`);
+          pieceIds.delete(piece);
+        },
+        show: (piece, on) => {
+          const id = pieceIds.get(piece)!;
+          if (on) visible.add(id);
+          else visible.delete(id);
+        },
+      },
     },
     onReady: (key) => selector.markReady([key]),
     onEvicted: (key) => selector.markEvicted([key]),
@@ -130,35 +147,46 @@ function teleport(altitudeM: number): Outcome {
   });
   let planClockMs = 0;
   const newestIds = new Map<ChunkKey, string>();
-  const running: { id: string; kind: 'chunk' | 'seam'; key: ChunkKey; priority: number }[] = [];
+  interface Running {
+    id: string;
+    kind: 'chunk' | 'seam';
+    key: ChunkKey;
+    priority: number;
+    report: JobReport<(remesh: boolean) => ChunkOutcome<object>> | JobReport<() => SeamOutcome<object>>;
+    cancelled: boolean;
+  }
+  const running: Running[] = [];
 
   // Orbit first, settled, then the teleport: as a user jumping from the orbit view.
   const runTo = (v: LodView, maxFrames: number): { frames: number; complete: boolean } => {
     for (let frame = 1; frame <= maxFrames; frame++) {
       nowMs += 1000 / 60;
       last = selector.select(v, model.errorFactor);
-      const cancelled = new Set(model.onSelect(last));
-      for (let i = running.length - 1; i >= 0; i--) if (cancelled.has(running[i].id)) running.splice(i, 1);
+      model.onSelect(last);
+      for (let i = running.length - 1; i >= 0; i--) if (running[i].cancelled) running.splice(i, 1);
       model.update(nowMs);
-      for (const job of model.nextJobs(32 * WORKERS + 1)) running.push({ id: job.id, kind: job.kind, key: job.kind === 'chunk' ? job.key : job.owner, priority: job.priority });
+      model.schedule(32 * WORKERS + 1);
       // The workers: the most urgent jobs finish this frame.
       running.sort((a, b) => b.priority - a.priority);
       for (const job of running.splice(0, WORKERS * JOBS_PER_WORKER_FRAME)) {
         const piece = {};
         pieceIds.set(piece, job.id);
         if (job.kind === 'seam') {
-          model.seamDone(job.id, job.key, { piece, bytes: SEAM_BYTES, triangles: 500 });
+          (job.report as JobReport<() => SeamOutcome<object>>).done(() => ({ piece, bytes: SEAM_BYTES, triangles: 500 }));
           continue;
         }
         ran++;
         if (!homogeneousCache.has(job.key)) homogeneousCache.set(job.key, chunkIsHomogeneous(job.key));
         const h = homogeneousCache.get(job.key)!;
-        if (h) model.chunkDone(job.id, job.key, { homogeneous: { state: h, proven: false } });
+        const answer = (job.report as JobReport<(remesh: boolean) => ChunkOutcome<object>>).done;
+        if (h) answer(() => ({ homogeneous: { state: h, proven: false } }));
         else {
-          model.chunkDone(job.id, job.key, { piece, bytes: SURFACE_BYTES, triangles: 3000 });
+          answer(() => ({ piece, bytes: SURFACE_BYTES, triangles: 3000 }));
           newestIds.set(job.key, job.id);
         }
       }
+      // The finished jobs applied, in the order they finished (the app does it within its frame budget).
+      while (model.applyNext());
       model.update(nowMs);
       peakBytes = Math.max(peakBytes, model.bytes);
       maxFactor = Math.max(maxFactor, model.errorFactor);
