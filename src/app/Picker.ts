@@ -2,12 +2,14 @@
  * Picking in the explorer (issue 19): hovering shows what the pointer is over on the overlay, in plain
  * words (pickLine.ts), and a click (a press and release without a drag) goes there: a flight to the
  * asteroid or the planet's ground under it (CameraFlight.ts, issue 45). Rays go through the bodies'
- * BVHs (src/interact/picking.ts), at most one pick a frame's worth of pointer moves (MIN_INTERVAL_MS);
+ * BVHs (src/interact/picking.ts) — where they meet nothing drawn, over the planet's field (traceField:
+ * a click on the planet goes there before its chunks are in) — at most one pick a frame's worth of
+ * pointer moves (MIN_INTERVAL_MS);
  * while the camera moves under a still pointer (a flight, fly keys, a spinning asteroid) the line is
  * picked again every REFRESH_MS, so it never names what was there a moment ago.
  */
 import { Vector3 } from 'three';
-import { pickAt } from '../interact/picking';
+import { pickAt, pixelRay, traceField } from '../interact/picking';
 import type { App } from './App';
 import { pickLine, type PickInfo } from './pickLine';
 
@@ -47,7 +49,7 @@ export class Picker {
     const roots = [bodies.field?.root, bodies.planet?.root].filter((r) => r !== undefined && r !== null);
     const { clientWidth, clientHeight } = this.app.renderer.domElement;
     const hit = pickAt(this.app.camera, xPx, yPx, clientWidth, clientHeight, roots);
-    if (!hit) return null;
+    if (!hit) return this.pickPlanetField(xPx, yPx);
     const pointM = hit.point.toArray() as [number, number, number];
     const field = bodies.field;
     if (field && isUnder(hit.object, field.root)) {
@@ -61,6 +63,18 @@ export class Picker {
       }
     }
     return { kind: 'planet', pointM, distanceM: hit.distanceM, altitudeM: bodies.planet?.altitude(hit.point) };
+  }
+
+  /** Nothing drawn under the pointer: the planet's field may still be (its chunks not in yet, or between them). */
+  private pickPlanetField(xPx: number, yPx: number): PickInfo | null {
+    const planet = this.app.planet;
+    if (!planet) return null;
+    const { clientWidth, clientHeight } = this.app.renderer.domElement;
+    const ray = pixelRay(this.app.camera, xPx, yPx, clientWidth, clientHeight);
+    const t = traceField(ray, planet.root.position, planet.radiusM, (p) => planet.altitude(p));
+    if (t === null) return null;
+    const point = ray.at(t, new Vector3());
+    return { kind: 'planet', pointM: point.toArray() as [number, number, number], distanceM: t, altitudeM: planet.altitude(point) };
   }
 
   /** Flies the orbit camera to asteroid `index`: it ends three radii from its centre, looking at it. */

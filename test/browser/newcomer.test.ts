@@ -76,18 +76,20 @@ describe('explore, as a newcomer (issue 45)', () => {
       const canvas = app.renderer.domElement;
       return {
         x: ((ndc.x + 1) / 2) * canvas.clientWidth, y: ((1 - ndc.y) / 2) * canvas.clientHeight, onScreen: Math.abs(ndc.x) < 1 && Math.abs(ndc.y) < 1 && ndc.z < 1,
-        altitudeM: app.planet!.altitude(app.camera.position), url: location.search,
+        altitudeM: app.planet!.altitude(app.camera.position), url: location.search, drawn: window.__sr!.planet()!.drawn,
       };
     });
     expect(at.onScreen).toBe(true);
-    await page.waitForFunction(([x, y]) => window.__sr!.pick(x, y)?.kind === 'planet', [at.x, at.y], { timeout: 120_000, polling: 500 });
+    // Drawn or not (the pick marches the planet's field where no chunk is drawn), the planet is under that pixel.
+    expect(await page.evaluate(([x, y]) => window.__sr!.pick(x, y)?.kind, [at.x, at.y])).toBe('planet');
     await page.mouse.move(at.x, at.y);
     const pointerLine = () => page.evaluate(() => document.querySelector('.sr-stats')!.textContent!.split('\n').find((l) => l.startsWith('pointer:')) ?? '');
     await page.waitForFunction(() => document.querySelector('.sr-stats')!.textContent!.includes('pointer: the ground of planet 1'), null, { timeout: 10_000 });
     const before = await pointerLine();
     const t0 = Date.now();
     await page.mouse.click(at.x, at.y);
-    await page.waitForFunction(() => window.__sr!.app!.flight.arrived === 1, null, { timeout: 60_000, polling: 100 });
+    // 1–5 s of wall time, but frames here can stall for tens of seconds under load (the GPU process busy).
+    await page.waitForFunction(() => window.__sr!.app!.flight.arrived === 1, null, { timeout: 150_000, polling: 100 });
     const flightS = (Date.now() - t0) / 1000;
     // The URL is written 0.3 s after the flight ends; the pointer line at most 0.25 s after.
     await page.waitForTimeout(800);
@@ -96,7 +98,7 @@ describe('explore, as a newcomer (issue 45)', () => {
       return { altitudeM: app.planet!.altitude(app.camera.position), url: location.search, camera: app.camera.position.toArray() };
     });
     const after = await pointerLine();
-    console.log(`flight: ${(at.altitudeM / 1000).toFixed(0)} km → ${end.altitudeM.toFixed(0)} m over the ground in ${flightS.toFixed(1)} s; "${before}" → "${after}"`);
+    console.log(`flight (${at.drawn} planet chunks drawn at the click): ${(at.altitudeM / 1000).toFixed(0)} km → ${end.altitudeM.toFixed(0)} m over the ground in ${flightS.toFixed(1)} s; "${before}" → "${after}"`);
     expect(at.altitudeM).toBeGreaterThan(1e6);
     expect(end.altitudeM).toBeGreaterThan(100);
     expect(end.altitudeM).toBeLessThan(10_000);
