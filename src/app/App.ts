@@ -224,6 +224,7 @@ export class App {
       pauseFrames: (paused) => void (this.framesPaused = paused),
       gpuDrained: () => whenGpuDrained(this.renderer.getContext() as WebGL2RenderingContext, GPU_DRAIN_CAP_MS),
       planetProbe: () => this.planet?.probeBody() ?? null,
+      gpuFirst: () => this.state.mode === 'planet',
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
     }).then((mesher) => {
