@@ -4,7 +4,7 @@
  * a first page load measures the GPU (frames paused around its compile and timed batches), and the GPU takes
  * the jobs from then on if it won, now or in the cached answer (`BodyMesher.useGpu`). So neither
  * the measurement nor the GPU path's program compiles slow the page's start. A planet's surface
- * (`gpuFirst`) does not wait for the scene to settle: its chunks are the work the GPU is for.
+ * (`gpuFirst`) with a cached answer for the GPU does not wait: its chunks are the work the GPU is for.
  */
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
@@ -27,9 +27,9 @@ export interface SamplingStartHooks {
   /** The scene's planet as the probe times it (PlanetView.probeBody), or null when it has none. */
   planetProbe(): PlanetProbe | null;
   /**
-   * True when the scene's work is its planet's surface (planet mode): the GPU path is taken as soon
-   * as it can run — at once where the cached answer says the GPU wins, else measured once the planet
-   * asks for its first chunks — not after the scene settles (default false: explore, asteroids).
+   * True when the scene's work is its planet's surface (planet mode): where the cached answer says
+   * the GPU wins, the GPU path starts at once, not after the scene settles (default false: explore,
+   * asteroids; a first visit measures after settling in every mode, see `upgradeWhen`).
    */
   gpuFirst?(): boolean;
 }
@@ -45,9 +45,6 @@ export const GPU_DRAIN_CAP_MS = 1_500;
 
 /** Longest a first page load waits for the scene to settle before it measures the GPU anyway. */
 const IDLE_CAP_MS = 20_000;
-
-/** Longest a `gpuFirst` scene waits for its planet's first chunk keys (the probe times those) before it measures anyway. */
-const FIRST_KEYS_CAP_MS = 3_000;
 
 function whenSettled(settled: () => boolean, capMs: number): Promise<void> {
   const start = performance.now();
@@ -112,13 +109,13 @@ export async function startMesher(
 /**
  * When the GPU path takes over: after the scene has settled (the page's own start-up keeps the GPU
  * process to itself: on the H100 machine explore settled in 2.6–5.6 s without the GPU worker's
- * context, 8.3–10.2 s with it), or for a `gpuFirst` scene as soon as it can — a planet's surface,
- * where the GPU path completed planet 4 at 20 m in 6.4 s against 16.6 s starting in JS on the H200
- * (issue 42). A cached answer starts the GPU worker at once; a measurement waits for the planet's
- * first chunk keys (its probe times those chunks, and compiles the programs they use next).
+ * context, 8.3–10.2 s with it), or for a `gpuFirst` scene whose cached answer says the GPU wins, at
+ * once — a planet's surface, where the GPU path completed planet 4 at 20 m in 6.4 s against 16.6 s
+ * starting in JS on the H200 (issue 42). A first visit still measures after the scene settles: a
+ * measurement beside the page's own compiles (planet `quality=high`: 6.0 s for a 2.0 s compile)
+ * chose JS, and the answer is cached for every mode.
  */
 function upgradeWhen(choice: SamplingChoice, hooks: SamplingStartHooks): Promise<void> {
-  if (!hooks.gpuFirst?.()) return whenSettled(hooks.settled, IDLE_CAP_MS);
-  if (choice.cached) return Promise.resolve();
-  return whenSettled(() => (hooks.planetProbe()?.keys.length ?? 0) > 0, FIRST_KEYS_CAP_MS);
+  if (hooks.gpuFirst?.() && choice.cached) return Promise.resolve();
+  return whenSettled(hooks.settled, IDLE_CAP_MS);
 }

@@ -1,8 +1,7 @@
 /**
  * When the GPU path takes over (src/app/samplingStart.ts, issue 42): after the scene settles, or
- * for a planet's surface (`gpuFirst`) at once where the cached answer says the GPU wins, and once
- * the planet asks for its first chunks where the GPU must be measured first. The sampling path and
- * the mesher are stand-ins (no workers in Node).
+ * for a planet's surface (`gpuFirst`) at once where the cached answer says the GPU wins. The
+ * sampling path and the mesher are stand-ins (no workers in Node).
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -63,14 +62,15 @@ describe('startMesher: when the GPU takes over', () => {
     expect((mesher as unknown as { gpu: unknown }).gpu).not.toBeNull();
   });
 
-  it('a planet surface, first visit: measured as soon as the planet has chunk keys (its probe), not after settling', async () => {
+  it('a planet surface, first visit: measured after the scene settles, as everywhere (a measurement beside its compiles chose JS)', async () => {
     upgrades.length = 0;
     (globalThis as { cachedProbe?: boolean }).cachedProbe = false;
-    let keys = 0;
-    const mesher = await startMesher(caps, 'auto', hooks({ gpuFirst: true, keys: () => keys }));
-    await tick(400);
-    expect(upgrades, 'no chunk keys yet: the probe would time the wrong body').toEqual([]);
-    keys = 3;
+    let settled = false;
+    const h = { ...hooks({ gpuFirst: true, keys: () => 3 }), settled: () => settled };
+    const mesher = await startMesher(caps, 'auto', h);
+    await tick(600);
+    expect(upgrades).toEqual([]);
+    settled = true;
     await tick(600);
     expect(upgrades.length).toBe(1);
     expect(upgrades[0]).toContain('planet:4');
