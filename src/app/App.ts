@@ -227,7 +227,7 @@ export class App {
       gpuFirst: () => this.state.mode === 'planet',
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),
-    }).then((mesher) => {
+    }, this.state.workers ?? undefined).then((mesher) => {
       if (!mesher) return;
       this.mesher = mesher;
       this.bodies?.start(mesher);

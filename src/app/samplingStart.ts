@@ -54,17 +54,22 @@ function whenSettled(settled: () => boolean, capMs: number): Promise<void> {
   });
 }
 
-/** Resolves with the mesher once the first choice is in (null when the app went away first). */
+/**
+ * Resolves with the mesher once the first choice is in (null when the app went away first).
+ * `workers`: the body workers (`workers=`; default the pool's, cores − 1), also the cached probe's key.
+ */
 export async function startMesher(
   caps: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
   prefer: SamplingPath | 'auto',
   hooks: SamplingStartHooks,
+  workers?: number,
 ): Promise<BodyMesher | null> {
   // The probe body is the scene's planet where it draws surface chunks: the programs it compiles are
   // the ones its chunks use next (explore: 12 programs on the GPU path, not 14 with a probe shape of
   // its own), and its chunks are most of a planet scene's work. Else a blob asteroid, whose programs
   // the blob asteroids use next.
   const choice = await chooseSamplingPath(caps, prefer, {}, {
+    ...(workers !== undefined ? { workers } : {}),
     measureInBackground: true,
     probeBody: () => {
       const planet = hooks.planetProbe();
@@ -92,7 +97,7 @@ export async function startMesher(
   // (no KHR_parallel_shader_compile on the H100 machine). The GPU takes the jobs from when the
   // scene has settled — flights, new bodies, teleports — if it won, now or in the cached answer.
   hooks.onSampling(choice);
-  const mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker, onWorkerLost: hooks.onWorkerLost });
+  const mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker, onWorkerLost: hooks.onWorkerLost, workers });
   const later = choice.upgrade;
   if (later) void upgradeWhen(choice, hooks).then(() => (hooks.alive() ? later() : null)).then((measured) => {
     if (!measured) return;

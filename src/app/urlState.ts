@@ -2,7 +2,7 @@
  * URL state: what the query string says about the view, parsed defensively.
  *
  * `?seed=<uint32>&mode=explore|asteroid|planet|gallery|screenshot&cam=px,py,pz,tx,ty,tz&t=<s>`
- * plus `sampling`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts), planet
+ * plus `sampling`, `workers`, `quality`, `ui`, the user's brush `edits` (src/field/brushEdits.ts), planet
  * mode's `class`, asteroid mode's imported `recipe` (a key, importedRecipes.ts) and the gallery's
  * `kind`, `start` / `count`; `view=<code>` is the compact
  * form of `cam` + `t` that screenshot file names carry.
@@ -75,6 +75,11 @@ export interface AppState {
    * browser's store (importedRecipes.ts; '' for none). The recipe itself is too long for a link.
    */
   recipe: string;
+  /**
+   * Body workers (`workers=`, 1 … the browser's core count): to see the app as a smaller machine
+   * would (a 4-core laptop: `workers=3`); null: the pool's default (cores − 1).
+   */
+  workers: number | null;
 }
 
 export interface UrlProblem {
@@ -97,6 +102,7 @@ export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
   count: 12,
   edits: '',
   recipe: '',
+  workers: null,
 });
 
 const SEED_RE = /^\d{1,10}$/;
@@ -159,8 +165,13 @@ export function decodeView(code: string): { camera: CameraState; time: number } 
   return camera ? { camera, time: f[6] } : null;
 }
 
-/** Reads the app state from a query string (`location.search`). Never throws. */
-export function parseAppState(search: string): { state: AppState; problems: UrlProblem[] } {
+/** The browser's core count (the most body workers `workers=` may ask for); 64 without a navigator. */
+function coreCount(): number {
+  return typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 64;
+}
+
+/** Reads the app state from a query string (`location.search`). Never throws. `cores` bounds `workers=`. */
+export function parseAppState(search: string, cores = coreCount()): { state: AppState; problems: UrlProblem[] } {
   const params = new URLSearchParams(search);
   const problems: UrlProblem[] = [];
   const state: AppState = { ...DEFAULT_STATE };
@@ -209,6 +220,13 @@ export function parseAppState(search: string): { state: AppState; problems: UrlP
       state.camera = parsed.camera;
       state.time = parsed.time;
     }
+  }
+
+  const workers = params.get('workers');
+  if (workers !== null) {
+    const n = /^\d{1,4}$/.test(workers.trim()) ? Number(workers.trim()) : NaN;
+    if (n >= 1 && n <= cores) state.workers = n;
+    else bad('workers', workers, `a whole number from 1 to ${cores} (this browser's cores)`, 'the default');
   }
 
   const quality = params.get('quality');
@@ -296,6 +314,7 @@ export function formatAppState(state: AppState, base = ''): string {
     ['cam', state.camera ? [...state.camera.position, ...state.camera.target].map(formatCoord).join(',') : null],
     ['t', state.time !== null && !(state.mode === 'screenshot' && state.time === 0) ? formatCoord(state.time) : null],
     ['quality', state.quality !== 'auto' ? state.quality : null],
+    ['workers', state.workers !== null ? String(state.workers) : null],
     ['ui', !state.ui && state.mode !== 'screenshot' ? '0' : null],
     ['class', state.mode === 'planet' && state.planetClass !== null ? state.planetClass : null],
     ['kind', state.mode === 'gallery' && state.galleryKind !== DEFAULT_STATE.galleryKind ? state.galleryKind : null],

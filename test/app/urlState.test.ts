@@ -198,3 +198,22 @@ describe('planet class and gallery kind (issue 41)', () => {
     expect(bad.problems.map((p) => p.param)).toEqual(['recipe']);
   });
 });
+
+describe('workers= (issue 42: a smaller machine on a bigger one)', () => {
+  it('a whole number from 1 to the cores sets the body workers, and is written back', () => {
+    const { state, problems } = parseAppState('?seed=4&mode=planet&workers=3', 16);
+    expect(problems).toEqual([]);
+    expect(state.workers).toBe(3);
+    expect(formatAppState(state)).toBe('?seed=4&mode=planet&workers=3');
+    expect(parseAppState(formatAppState(state), 16).state).toEqual(state);
+    expect(parseAppState('?workers=16', 16).state.workers).toBe(16);
+    expect(formatAppState({ ...state, workers: null })).toBe('?seed=4&mode=planet');
+  });
+
+  it.each(['0', '17', '-1', '2.5', 'four', '', '1e1', '99999'])('refuses workers=%j on 16 cores: named, the default kept', (w) => {
+    const { state, problems } = parseAppState(`?workers=${encodeURIComponent(w)}`, 16);
+    expect(state.workers).toBeNull();
+    expect(problems.map((p) => p.param)).toEqual(['workers']);
+    expect(problems[0].message).toContain('1 to 16');
+  });
+});
