@@ -122,7 +122,7 @@ describe('gallery', () => {
 /** The App imports the Gallery once it is wired in (issue 8); until then mode=gallery shows the explorer. */
 
 describe('gallery in the app (production build)', () => {
-  it('mode=gallery fills its cells; a click opens mode=asteroid with that seed; Back returns to the gallery', async () => {
+  it('mode=gallery fills its cells; a click opens mode=asteroid with that seed; Back returns to the gallery, no stats overlay over it', async () => {
     const preview = await startPreviewServer();
     try {
       const { page, log } = await newPage(browser, { width: 640, height: 480 });
@@ -133,11 +133,14 @@ describe('gallery in the app (production build)', () => {
       expect(new URL(page.url()).searchParams.get('seed')).toBe('3');
       await page.waitForFunction(() => window.__sr?.asteroids()[0]?.level === 0 || window.__sr?.settled() === true, null, { timeout: 150_000 });
       expect(await page.evaluate(() => window.__sr!.asteroids()[0].seed)).toBe(3);
+      expect(await page.isVisible('.sr-stats')).toBe(true);
       await page.goBack();
       await expect.poll(() => new URL(page.url()).searchParams.get('mode'), { timeout: 60_000, interval: 250 }).toBe('gallery');
       // Thumbnails come back from the cache: the page is complete at once.
       await page.waitForFunction(() => document.querySelector<HTMLElement>('.sr-gallery')?.dataset.ready === 'true', null, { timeout: 10_000 });
       expect(await page.locator('.sr-gallery-cell').count()).toBe(4);
+      // The asteroid's stats overlay went with its mode (issue 45: it stayed frozen over the gallery).
+      expect(await page.isVisible('.sr-stats')).toBe(false);
       expect(log.errors).toEqual([]);
     } finally {
       await preview.close();
