@@ -378,6 +378,7 @@ export class App {
   }
 
   private applyState(state: AppState): void {
+    this.flight.stop(); // a new state (Back, a seed, the gallery) has its own view: a flight under way ends
     if (state.mode === 'gallery') {
       this.state = state;
       this.disposeScene();

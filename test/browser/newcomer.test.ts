@@ -36,15 +36,22 @@ afterAll(async () => {
 });
 
 describe('explore, as a newcomer (issue 45)', () => {
-  let page: Page;
-  let errors: string[];
+  let page: Page | undefined;
+  let errors: string[] = [];
 
-  it('a probe thrown in explore (time running, a software GPU’s frame rate) rests within 60 s of wall time', { timeout: 240_000 }, async () => {
+  /** Explore seed 1, opened by the first test that needs it (each test also runs alone with -t). */
+  async function explore(): Promise<Page> {
+    if (page) return page;
     const shared = await sharedPage(320, 180);
     contexts.push(shared.context);
     ({ page, errors } = shared);
     await page.goto(`${server.url}/?seed=1&quality=low&ui=0`);
     await page.waitForFunction(() => (window.__sr?.asteroids()[0]?.level ?? -1) >= 0, null, { timeout: 150_000, polling: 250 });
+    return page;
+  }
+
+  it('a probe thrown in explore (time running, a software GPU’s frame rate) rests within 60 s of wall time', { timeout: 240_000 }, async () => {
+    const page = await explore();
     const thrownAt = Date.now();
     const frames0 = await page.evaluate(() => {
       const c = window.__sr!.app!.field!.pivotOf(0).position;
@@ -66,7 +73,8 @@ describe('explore, as a newcomer (issue 45)', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a click on the planet flies there: the camera ends near its ground, the URL follows, the pointer line is current', { timeout: 240_000 }, async () => {
+  it('a click on the planet flies there: the camera ends near its ground, the URL follows, the pointer line is current; Back ends a flight', { timeout: 240_000 }, async () => {
+    const page = await explore();
     // The planet's pixel: its centre projected (it is in explore's default view, beside the hero asteroid).
     const at = await page.evaluate(() => {
       const app = window.__sr!.app!;
@@ -109,6 +117,18 @@ describe('explore, as a newcomer (issue 45)', () => {
     expect(after).not.toBe(before);
     if (after !== '') expect(after).toMatch(/· [\d.,]+ (m|km) away/);
     await page.screenshot({ path: resultPath('newcomer-flight.png') });
+    // A new state (here Back/Forward to this same URL) ends a flight under way: the view is the URL's.
+    const popped = await page.evaluate(async () => {
+      const app = window.__sr!.app!;
+      app.flight.toAsteroid(0);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+      const active = app.flight.active;
+      await new Promise((done) => setTimeout(done, 3000));
+      const cam = new URLSearchParams(location.search).get('cam')!.split(',').map(Number);
+      return { active, offM: Math.hypot(...app.camera.position.toArray().map((v, i) => v - cam[i])) };
+    });
+    expect(popped).toEqual({ active: false, offM: expect.any(Number) });
+    expect(popped.offM).toBeLessThan(1);
     expect(errors).toEqual([]);
   });
 });
