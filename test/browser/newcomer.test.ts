@@ -134,13 +134,20 @@ describe('explore, as a newcomer (issue 45)', () => {
 });
 
 describe('the UI, as a newcomer (issue 45)', () => {
-  let page: Page;
-  let errors: string[];
+  let page: Page | undefined;
+  let errors: string[] = [];
 
-  it('the gallery’s URL says the page it clamped to (Back from an asteroid: gallery.test.ts)', { timeout: 240_000 }, async () => {
+  /** The page the UI tests share, opened by the first that needs it (each also runs alone with -t). */
+  async function ui(): Promise<Page> {
+    if (page) return page;
     const shared = await sharedPage(640, 360, ['clipboard-read', 'clipboard-write']);
     contexts.push(shared.context);
     ({ page, errors } = shared);
+    return page;
+  }
+
+  it('the gallery’s URL says the page it clamped to (Back from an asteroid: gallery.test.ts)', { timeout: 240_000 }, async () => {
+    const page = await ui();
     await page.goto(`${server.url}/?mode=gallery&kind=asteroids&start=4294967295&count=2&quality=low`);
     await page.waitForFunction(() => window.__sr?.gallery().length === 2, null, { timeout: 120_000, polling: 250 });
     await page.waitForFunction(() => location.search.includes('start=4294967294'), null, { timeout: 10_000 });
@@ -150,6 +157,7 @@ describe('the UI, as a newcomer (issue 45)', () => {
   });
 
   it('a shipped recipe (assets/recipes/potato.json) imports as a body to explore and draws; a reload shows it again', { timeout: 240_000 }, async () => {
+    const page = await ui();
     await page.goto(`${server.url}/?mode=asteroid&seed=3&quality=low`);
     await page.waitForFunction(() => window.__sr?.app?.bodies !== null && window.__sr?.app?.mesher !== null, null, { timeout: 120_000, polling: 250 });
     const file = join(ROOT, 'assets/recipes/potato.json');
@@ -172,6 +180,11 @@ describe('the UI, as a newcomer (issue 45)', () => {
   });
 
   it('? shows the keys; the random-seed button opens another seed; the copy-link button copies this view’s link', { timeout: 120_000 }, async () => {
+    const page = await ui();
+    if (!page.url().includes('mode=asteroid')) {
+      await page.goto(`${server.url}/?mode=asteroid&seed=3&quality=low`);
+      await page.waitForFunction(() => window.__sr?.app?.bodies !== null, null, { timeout: 120_000, polling: 250 });
+    }
     expect(await page.isVisible('.sr-help')).toBe(false);
     await page.keyboard.press('?');
     expect(await page.isVisible('.sr-help')).toBe(true);
