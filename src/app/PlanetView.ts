@@ -4,9 +4,9 @@
  * and evict, the memory-adjusted error, and the planet's jobs), and the model to its piece provider —
  * jobs on the body workers (`PlanetJobs`, src/workers) and pieces on the GPU (`PlanetPieces`,
  * src/render). Each frame it tells the parts when: select, apply finished jobs within the frame's
- * budget (budgetedApply.ts), let the model commit, start jobs within the start budget, update the
- * materials. The planet's brushes are planetBrushes.ts's, its stats planetStats.ts's, its shadows
- * planetShadows.ts's.
+ * budget (budgetedApply.ts), let the model commit, start jobs within the start budget
+ * (frameBudget.ts), update the materials. The planet's brushes are planetBrushes.ts's, its stats
+ * planetStats.ts's, its shadows planetShadows.ts's.
  *
  * Positions: chunk meshes are relative to their chunk origin (float64, body-local); the root
  * sits at the planet center (a DrawnMatrixGroup); the app's floating origin does the rest.
@@ -23,21 +23,13 @@ import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetJobs } from '../workers/PlanetJobs';
 import type { PlanetProbe } from '../workers/planetProbe';
 import { BudgetedApply } from './budgetedApply';
+import { startBudgetMs } from './frameBudget';
 import { PlanetBrushes } from './planetBrushes';
 import { fitPlanetShadows } from './planetShadows';
 import { planetStats, planetStatsLine } from './planetStats';
 
 export type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 
-/**
- * Main-thread time a frame may spend starting jobs: a tenth of the frame interval, within 4-12 ms.
- * A start clones the job's parameters (a seam's packed leaves, ~50 kB a part); on the H100 machine
- * unbudgeted starts after a LOD answer took 70 ms of one frame. Seams alone were budgeted before:
- * at a fixed 6 ms and ~4 software-rendered frames a second they capped the flight at ~8 seams/s.
- */
-const START_SHARE = 0.1;
-const START_MIN_MS = 4;
-const START_MAX_MS = 12;
 /** Makes each view's leaf ids unique among the planets sharing the body workers. */
 let nextLeafPrefix = 1;
 /** Re-select when the camera moved this fraction of its altitude (or as lod/reselect.ts says). */
@@ -179,7 +171,7 @@ export class PlanetView {
   editDrawn = (): boolean => this.streaming.editsDrawn && this.lod.answerIsCurrent && this.streaming.betweenTransactions;
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
-    // Frame interval, smoothed (ms): the job-start budget is a share of it.
+    // Frame interval, smoothed (ms): the job-start budget is a share of it (frameBudget.ts).
     if (this.lastUpdateAt !== null) this.frameMs += 0.1 * (Math.min(now - this.lastUpdateAt, 1000) - this.frameMs);
     this.lastUpdateAt = now;
     const { renderer, scene } = this.options;
@@ -207,7 +199,7 @@ export class PlanetView {
     t = this.timed('transaction', t);
     if (this.jobs.started) {
       const t0 = performance.now();
-      const budgetMs = Math.min(START_MAX_MS, Math.max(START_MIN_MS, START_SHARE * this.frameMs));
+      const budgetMs = startBudgetMs(this.frameMs);
       // Progress is told once a frame: each change re-renders the progress bar's listeners.
       this.applier.started(m.schedule(this.jobs.maxRunning, () => performance.now() - t0 <= budgetMs));
     }

@@ -351,7 +351,6 @@ export class PlanetStreaming<T> {
     return this.ledger.takeEnded();
   }
 
-
   /** The seam job of `owner` once every piece it reads is in (null: not yet, running, done, or settled as empty). */
   private seamJob(tx: Transaction, owner: ChunkKey): PlannedJob<T> | null {
     const sid = tx.seamIds.get(owner);
