@@ -20,6 +20,7 @@ import { FAILED, failedRow, runBenchmarks, type Benchmark, type BenchRow } from 
 import { COLD_START_ROW, coldStartRows } from './coldStart';
 import { BRUSH_ROWS, brushRows } from './brushEdits';
 import { RENDER_ROWS, renderRows } from './renderFrames';
+import { PLANET_LOAD_ROWS, planetLoadRows } from './planetLoad';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BENCH_DIR = join(ROOT, 'test/bench');
@@ -122,6 +123,8 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
     const appRows = [
       ...(!filter || BRUSH_ROWS.some((r) => r.includes(filter)) ? await group('physics/brush', () => brushRows(server.url, filter)) : []),
       ...(!filter || RENDER_ROWS.some((r) => r.includes(filter)) ? await group('render', () => renderRows(server.url, filter)) : []),
+      // A surface link opened in a fresh browser, load → complete (planetLoad.ts).
+      ...(!filter || PLANET_LOAD_ROWS.some((r) => r.includes(filter)) ? await group('planet/load', () => planetLoadRows(server.url, filter)) : []),
     ];
     for (const row of appRows) {
       row.notes = `${row.notes}; renderer=${posted.renderer}`;
