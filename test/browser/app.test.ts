@@ -16,6 +16,12 @@ async function waitForFrames(page: Page, atLeast: number): Promise<void> {
   await page.waitForFunction((n) => (window.__sr?.frames() ?? 0) >= n, atLeast, { timeout: 60_000 });
 }
 
+/**
+ * Tests whose figures do not depend on the window's size run at 480×360: the scene's workers and
+ * SwiftShader share two cores, and a smaller frame leaves the workers more of them.
+ */
+const SMALL = { width: 480, height: 360 };
+
 describe('app shell (production build)', () => {
   it('renders a non-blank WebGL2 frame with visible shadows and no console errors', async () => {
     const { page, log } = await newPage(browser);
@@ -35,7 +41,7 @@ describe('app shell (production build)', () => {
 
     // Shadows: one asteroid seen from across the terminator, where relief casts long shadows:
     // pixels the shadow map darkens by ≥ 25% must be a visible part of the frame.
-    await page.goto(`${server.url}/?mode=asteroid&seed=11`);
+    await page.goto(`${server.url}/?mode=asteroid&seed=11`, { timeout: 120_000 }); // over 30 s once on a loaded 2-core machine
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 });
     await page.evaluate(() => {
       const app = window.__sr!.app!;
@@ -97,7 +103,7 @@ describe('app shell (production build)', () => {
   }, 180_000);
 
   it('names a bad mode (and seed) on the page and still renders', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?seed=abc&mode=nonsense`);
     await waitForFrames(page, 3);
     const notices = page.locator('.sr-notice');
@@ -132,7 +138,7 @@ describe('app shell (production build)', () => {
   });
 
   it('survives a lost WebGL context and resumes rendering when it is restored', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?seed=5`);
     await waitForFrames(page, 3);
     // Lost with the scene settled (the asteroids drawn, the planet streamed in: it dims the frame's
@@ -181,7 +187,7 @@ describe('app shell (production build)', () => {
   });
 
   it('auto sampling measures both paths, takes the faster, says why, and the next load reads the cache', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?seed=2`);
     // Generation starts in JS at once; the measurement runs once the scene has settled.
     await page.waitForFunction(() => window.__sr?.samplingProbe()?.pending === false, null, { timeout: 300_000, polling: 250 });
@@ -222,7 +228,7 @@ describe('app shell (production build)', () => {
   }, 720_000);
 
   it('?sampling=gpu-worker forces the OffscreenCanvas worker path', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?seed=2&sampling=gpu-worker`);
     // The probe runs after the first frames; on a loaded machine that can take a while. Wait on
     // the state, with a cap far beyond any healthy start (the wait is not what is tested).
@@ -259,7 +265,7 @@ describe('app shell (production build)', () => {
   });
 
   it('P saves a screenshot without freezing time in the URL', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?mode=asteroid&seed=2`);
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
     // What the URL writer would see while a capture is in flight: the URL's time stays unset.
@@ -285,7 +291,7 @@ describe('app shell (production build)', () => {
   });
 
   it('a body worker that stops answering is found in seconds, replaced, and the user told', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?mode=asteroid&seed=3`);
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
     // Kill every body worker silently (as the browser or devtools would: no error event), then
@@ -307,7 +313,7 @@ describe('app shell (production build)', () => {
   }, 480_000);
 
   it('renders the sky cube map once per seed, not per frame', async () => {
-    const { page, log } = await newPage(browser);
+    const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?seed=6`);
     await waitForFrames(page, 5);
     const frames0 = await page.evaluate(() => window.__sr!.frames());
@@ -326,7 +332,7 @@ describe('app shell (production build)', () => {
   });
 
   it('hides every piece of UI in screenshot mode', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?mode=screenshot&seed=3`);
     await waitForFrames(page, 2);
     expect(await page.locator('.sr-ui').isVisible()).toBe(false);
