@@ -96,6 +96,12 @@ export class SceneBodies {
       // Explore: the planet shares this sun and needs its cascades near the surface.
       sunCascades: spec.planet ? 3 : 1,
     });
+    // The layers before the planet: its ground materials take the clouds' shadow (PlanetClouds).
+    const p = spec.planet;
+    this.layers = p && (p.sea || p.clouds) ? new PlanetLayers({
+      seed: p.seed, sea: p.sea, clouds: p.clouds, atmosphere: this.atmosphere, software: options.softwareGpu,
+      lowestGroundM: p.atmosphere?.bottomRadiusM ?? planetGround(p.recipe).lowestM,
+    }) : null;
     this.planet = spec.planet && new PlanetView({
       bodyId: spec.planet.id,
       recipe: spec.planet.recipe,
@@ -110,11 +116,6 @@ export class SceneBodies {
       ground: spec.planet && planetGroundOptions(spec.planet, options.planetDetailOctaves),
     });
     this.sun = (this.field ?? this.planet)!.sun;
-    const p = spec.planet;
-    this.layers = p && (p.sea || p.clouds) ? new PlanetLayers({
-      seed: p.seed, sea: p.sea, clouds: p.clouds, atmosphere: this.atmosphere, software: options.softwareGpu,
-      lowestGroundM: p.atmosphere?.bottomRadiusM ?? planetGround(p.recipe).lowestM,
-    }) : null;
     if (this.layers) options.scene.add(this.layers.root);
     for (const body of [this.field, this.planet]) if (body) options.world.add(body.root);
     this.probes = new Probes(this.field, this.planet, options.world, spec.planet?.sea?.radiusM ?? null);

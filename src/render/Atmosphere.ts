@@ -86,11 +86,24 @@ const SKY_VIEW_MOVE_H = 0.01;
 const SKY_VIEW_MOVE_ALTITUDE = 0.02;
 const SKY_VIEW_MOVE_MU = 0.002;
 
+/** What the surface needs to darken under the clouds (glsl/sr_cloud_shadow.glsl). */
+export interface CloudShadow {
+  /** The clouds' own uniform objects (one update serves every material). */
+  uniforms: Record<string, IUniform>;
+  /** Numbers the chunk needs as defines (the cover's encoding, the edge's width). */
+  defines: Record<string, string>;
+}
+
 export class Atmosphere implements Disposable {
   /** The two sky passes (add to the scene: drawn after bodies and the sun's disc). */
   readonly sky = new Group();
   /** Shared by every material that draws this atmosphere (the sky passes, the planet's surface). */
   readonly uniforms: Record<string, IUniform>;
+  /**
+   * The cloud layer under this air, set by PlanetClouds: the surface materials patched after it
+   * (atmosphereMaterial.ts) take its shadow. Null: no clouds.
+   */
+  cloudShadow: CloudShadow | null = null;
   readonly steps: AtmosphereSteps;
   /** Look-up tables rendered (the transmittance and multiple-scattering pair; sky views). */
   tableRenders = 0;

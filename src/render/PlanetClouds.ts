@@ -8,7 +8,7 @@
  */
 import { CustomBlending, Matrix3, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform, type WebGLRenderer } from 'three';
 import type { CloudSpec } from '../field/atmosphere';
-import type { Atmosphere } from './Atmosphere';
+import type { Atmosphere, CloudShadow } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { CLOUD_COVER_CHUNKS, COVER_ENCODE, CloudCover } from './CloudCover';
 import { GpuResources, type Disposable } from './disposal';
@@ -38,6 +38,11 @@ export interface PlanetCloudsOptions {
 const COVER_SIGMA = 0.247;
 /** Width of the noise band over which a cloud thickens from nothing to full (wide: soft, thin edges). */
 const COVER_EDGE = 0.4;
+/**
+ * Share of the sun a full cloud keeps off the ground (× opacity × density², as the clouds' own
+ * alpha): thick cumulus lets through roughly a fifth of the direct sun.
+ */
+const CLOUD_SHADOW = 0.8;
 
 export class PlanetClouds implements Disposable {
   /** After the sky's passes (500, 501): the sky behind a cloud is already drawn and dims under it. */
@@ -50,6 +55,8 @@ export class PlanetClouds implements Disposable {
   readonly cover: CloudCover;
   /** The material and the cover. */
   private readonly gpu = new GpuResources();
+  /** What the ground under this air needs for the layer's shadow (registered on the atmosphere). */
+  private readonly shadow: CloudShadow | null = null;
 
   constructor(readonly options: PlanetCloudsOptions) {
     const { clouds, atmosphere } = options;
@@ -77,6 +84,19 @@ export class PlanetClouds implements Disposable {
       uCloudColour: { value: new Vector3(...clouds.colour) },
     };
     const defines: Record<string, string | number> = { SR_CLOUD_OCTAVES: octaves, SR_CLOUD_EDGE: COVER_EDGE.toFixed(3), SR_COVER_ENCODE: COVER_ENCODE.toFixed(3) };
+    // The ground under this air takes the layer's shadow (atmosphereMaterial.ts): its materials are
+    // patched after this (SceneBodies makes the layers before the planet).
+    if (atmosphere) {
+      const u = this.uniforms;
+      this.shadow = {
+        uniforms: {
+          uCloudR: u.uCloudR, uCloudDrift: u.uCloudDrift, uCloudCover: u.uCloudCover, uCloudThreshold: u.uCloudThreshold,
+          uCloudOpacity: u.uCloudOpacity, uCloudShadow: { value: CLOUD_SHADOW },
+        },
+        defines: { SR_CLOUD_EDGE: COVER_EDGE.toFixed(3), SR_COVER_ENCODE: COVER_ENCODE.toFixed(3) },
+      };
+      atmosphere.cloudShadow = this.shadow;
+    }
     if (atmosphere) Object.assign(defines, { SR_LAYER_AIR: '', SR_LAYER_AERIAL_STEPS: atmosphere.steps.aerial });
     this.material = this.gpu.own(new ShaderMaterial({
       name: 'planet clouds',
@@ -104,6 +124,8 @@ export class PlanetClouds implements Disposable {
   }
 
   dispose(): void {
+    const air = this.options.atmosphere;
+    if (air && air.cloudShadow === this.shadow) air.cloudShadow = null;
     this.gpu.dispose();
   }
 }

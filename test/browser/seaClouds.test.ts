@@ -157,6 +157,32 @@ describe(`sea and clouds (ocean planet ${SEED})`, () => {
     console.log(`orbit: white pixels ${white(orbit)} with clouds, ${white(orbitNoClouds)} without`);
     expect(white(orbit), 'clouds add white from orbit').toBeGreaterThan(white(orbitNoClouds) + 0.01 * orbit.width * orbit.height);
 
+    // Their shadow on the ground: with the sea and the clouds hidden (the sea floor is ground too),
+    // the frame with the shadow against the same frame with its strength at 0.
+    const setShadow = (v: number | null) => page.evaluate((value) => {
+      const u = window.__sr!.app!.bodies!.atmosphere!.cloudShadow!.uniforms.uCloudShadow;
+      const was = u.value as number;
+      if (value !== null) u.value = value;
+      return was;
+    }, v);
+    await showLayer(page, 'clouds', false);
+    await showLayer(page, 'sea', false);
+    const shaded = await grab(page, 'orbit-cloud-shadows');
+    const strength = await setShadow(0);
+    const unshaded = await grab(page, 'orbit-no-cloud-shadows');
+    await setShadow(strength);
+    await showLayer(page, 'clouds', true);
+    await showLayer(page, 'sea', true);
+    let darker = 0, lighter = 0;
+    for (let i = 0; i < shaded.width * shaded.height; i++) {
+      const y = (s: Shot): number => 0.2126 * s.rgb[3 * i] + 0.7152 * s.rgb[3 * i + 1] + 0.0722 * s.rgb[3 * i + 2];
+      if (y(shaded) < y(unshaded) - 6) darker++;
+      else if (y(shaded) > y(unshaded) + 6) lighter++;
+    }
+    console.log(`cloud shadows (strength ${strength}): ${darker} pixels darker, ${lighter} lighter of ${shaded.width * shaded.height}`);
+    expect(darker, 'the clouds shade the ground under them').toBeGreaterThan(0.005 * shaded.width * shaded.height);
+    expect(lighter, 'a shadow only takes light away').toBeLessThan(0.1 * darker + 5);
+
     // (a) 30 m over open water, looking towards the horizon away from the sun.
     const sea = await placeOverSea(page, 'sea', 30, 'horizon');
     // The sea hides the sea floor whatever its LOD: a while for detail, not for completeness.
