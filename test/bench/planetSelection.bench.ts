@@ -19,14 +19,9 @@ import {
   PlanetLodSelector, planetShell, type ChunkKey, type LodView,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
+import { cross, dot, norm } from '../lod/helpers';
 
 type V3 = [number, number, number];
-const norm = (v: V3): V3 => {
-  const l = Math.hypot(...v);
-  return [v[0] / l, v[1] / l, v[2] / l];
-};
-const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const dot = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 const SEED = 2;
 const ALTITUDE_M = 400;
