@@ -147,8 +147,14 @@ export function editsFromRecipe(
 
 /** A short content hash of a brush list (body ids and chunk revisions of edited bodies). */
 export function brushesHash(brushes: readonly Brush[]): string {
-  const text = brushes.map((b) => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`).join(';');
-  // Two 32-bit FNV-1a lanes with different offsets: a revision names chunk meshes in a cache.
+  return textHash(brushes.map((b) => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`).join(';'));
+}
+
+/**
+ * A short content hash of a text: two 32-bit FNV-1a lanes with different offsets, base 36 (at most
+ * 14 characters). Brush revisions name chunk meshes in a cache with it; imported recipes their keys.
+ */
+export function textHash(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0x01234567;
   for (let i = 0; i < text.length; i++) {

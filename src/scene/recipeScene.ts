@@ -7,23 +7,16 @@
  *
  * Pure and deterministic (Node-tested: test/scene/recipeScene.test.ts).
  */
+import { textHash } from '../field/brushEdits';
 import { recipeBounds } from '../field/bounds';
 import type { FieldRecipe, Vec3 } from '../field/recipe';
 import { singleAsteroidSpec } from './asteroidField';
 import { heroCamera } from './exploreScene';
 import type { SceneSpec } from './sceneSpec';
 
-/** A short content key of a recipe: two 32-bit FNV-1a lanes over its JSON, base 36 (at most 14 characters). */
+/** A short content key of a recipe: the hash of its JSON (textHash, at most 14 characters). */
 export function recipeKey(recipe: FieldRecipe): string {
-  const text = JSON.stringify(recipe);
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01234567;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
-  }
-  return (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+  return textHash(JSON.stringify(recipe));
 }
 
 /**
