@@ -90,6 +90,12 @@ export class App {
   private disposed = false;
   /** Frames skipped while set: the sampling probe's timed GPU batches (samplingStart.ts), frameTiming.ts. */
   framesPaused = false;
+  /**
+   * Frames update the scene (camera, streaming, physics) but draw nothing: tests that check meshes
+   * or physics, not pixels, switch drawing off while they wait (`__sr.draw(false)`), so that a
+   * software GPU leaves the cores to the workers.
+   */
+  drawPaused = false;
   gallery: Gallery | null = null;
   /** The bodies the explorer shows now, built from their SceneSpec (null in the gallery). */
   bodies: SceneBodies | null = null;
@@ -247,12 +253,13 @@ export class App {
     const heightPx = this.renderer.getDrawingBufferSize(scratchSize).y;
     const lines = this.bodies?.update(this.camera, this.controls.target, heightPx, dtS, this.sceneTime()) ?? {};
     for (const [key, line] of Object.entries(lines)) this.stats.setLine(key, line);
+    this.stats.frame(timeMs);
+    if (this.drawPaused) return;
     this.sky.update(this.renderer, this.bodies?.daylight ?? 0); // renders only when the seed changed; stars fade by day
     const programs = this.renderer.info.programs;
     this.frameCompiles.beforeRender(programs ?? undefined);
     this.drawShifted(() => this.output.render(this.scene, this.renderCamera, true));
     this.frameCompiles.afterRender(this.renderer.info.programs ?? undefined);
-    this.stats.frame(timeMs);
   }
 
   /** Orbit around a body, or free flight (key F toggles). */

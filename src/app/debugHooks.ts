@@ -81,6 +81,11 @@ export interface DebugHooks {
    * whether it is drawn, the daylight at the camera and the tables rendered.
    */
   atmosphere(on?: boolean): { present: boolean; enabled: boolean; daylight: number; tableRenders: number; skyViewRenders: number };
+  /**
+   * `on` false: frames keep updating the scene (streaming, physics, the camera) but draw nothing;
+   * for tests that wait on meshes or physics, not pixels. Returns whether frames draw.
+   */
+  draw(on?: boolean): boolean;
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
   samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
 }
@@ -131,6 +136,10 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     redo: () => brushes?.redo() ?? Promise.resolve(null),
     edits: () => brushes?.editsText() ?? '',
     frameCompiles: () => app?.frameCompiles.report ?? { frames: 0, programs: 0, names: [] },
+    draw: (on) => {
+      if (app && on !== undefined) app.drawPaused = !on;
+      return app ? !app.drawPaused : false;
+    },
     atmosphere: (on) => {
       const air = app?.bodies?.atmosphere ?? null;
       if (air && on !== undefined) air.enabled = on;
