@@ -208,7 +208,7 @@ export class BrushTool {
       const recipe = parseRecipeText(await file.text());
       const root = JSON.stringify(recipe.root);
       if (!bodies.editTargets().some((t) => JSON.stringify(parseRecipe(bodies.recipeOf(t, false)).root) === root)) {
-        this.app.openRecipe(recipe);
+        this.app.modes.openRecipe(recipe);
         this.app.notices.show('info', `Opened ${file.name} as a body to explore (asteroid mode); Back returns to the scene before.`, 'brush');
         return;
       }

@@ -27,7 +27,7 @@ export class AppKeys {
     if (e.key === '?' || e.code === 'KeyH') this.help.show();
     if (e.key === 'Escape') this.help.show(false);
     if (e.code === 'KeyF') app.setCameraMode(app.fly.enabled ? 'orbit' : 'fly');
-    if (e.code === 'KeyP') void app.saveScreenshot(app.controlsGui.screenshotScale);
+    if (e.code === 'KeyP') void app.capture.save(app.controlsGui.screenshotScale);
     if (e.code === 'KeyT') app.bodies?.throwProbe(app.camera);
   };
 

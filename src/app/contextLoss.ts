@@ -7,13 +7,14 @@ import type { Notices } from './ui/Notices';
 
 export interface ContextLossHost {
   notices: Notices;
-  /** Drawing stops while lost, resumes when restored. */
-  setLost(lost: boolean): void;
   /** After the context is back: remake what lived in it (the sky's cube map, tables, shadow maps). */
   restored(): void;
 }
 
 export class ContextLossWatch {
+  /** The context is lost: drawing stops until it is restored. */
+  lost = false;
+
   constructor(private readonly canvas: HTMLCanvasElement, private readonly host: ContextLossHost) {
     canvas.addEventListener('webglcontextlost', this.onLost);
     canvas.addEventListener('webglcontextrestored', this.onRestored);
@@ -21,13 +22,13 @@ export class ContextLossWatch {
 
   private readonly onLost = (event: Event): void => {
     event.preventDefault(); // tells the browser we want the context back
-    this.host.setLost(true);
+    this.lost = true;
     const why = 'The GPU context was lost (driver reset or too many tabs). Waiting for the browser to restore it…';
     this.host.notices.show('error', why, 'context');
   };
 
   private readonly onRestored = (): void => {
-    this.host.setLost(false);
+    this.lost = false;
     this.host.restored();
     this.host.notices.show('info', 'The GPU context was restored.', 'context');
   };

@@ -116,10 +116,10 @@ export function installDebugHooks(init: { app: App | null; caps: GpuCapabilities
     },
     asteroids: () => app?.field?.status() ?? [],
     allGenerated: () => app?.field?.allGenerated() ?? false,
-    settled: () => app?.settled() ?? false,
+    settled: () => app?.modes.settled() ?? false,
     startup: () => app?.bodies?.startup.report() ?? {},
     exportMesh: (format: 'glb' | 'obj') => (app ? exportAsteroid(app, format) : Promise.reject(new Error('the app did not start'))),
-    gallery: () => app?.gallery?.status() ?? [],
+    gallery: () => app?.modes.gallery?.status() ?? [],
     planet: () => app?.planet?.stats() ?? null,
     capture: async (width, height) => {
       if (!app) throw new Error('the app did not start');

@@ -1,5 +1,5 @@
 /**
- * Which scene a URL state shows (App.applyState / buildScene): the mode's kind, the planet's class
+ * Which scene a URL state shows (ModeController.apply / buildScene): the mode's kind, the planet's class
  * (planet mode's `class=`), and in asteroid mode an imported recipe (`recipe=`, importedRecipes.ts)
  * instead of the seed's asteroid. Two states that agree on all of it (and on seed and quality) share
  * one built scene.
