@@ -14,8 +14,9 @@
  * owner calls `poll()` once a frame (or lets `autoPoll` do it) — nothing here waits.
  *
  * Runs unchanged on a main-thread canvas or on an OffscreenCanvas in a worker. This file is the
- * job queue and its policy (batches, polling, timing, context loss); the programs are built in
- * fieldPrograms.ts, the passes drawn and read back in samplerPasses.ts, the types in samplerTypes.ts.
+ * job queue and its policy (batches, polling, timing, context loss); the recipes' programs and GPU
+ * data are kept by RecipeProgramCache.ts and built in fieldPrograms.ts, the passes drawn and read
+ * back in samplerPasses.ts, the types in samplerTypes.ts.
  */
 import type { CompiledGlsl } from '../field/compileGlsl';
 import type { FieldRecipe } from '../field/recipe';
@@ -23,11 +24,8 @@ import { gridAtlasLayout } from './atlas';
 import { groupIntoBatches, MAX_BATCH_JOBS, MAX_INFLIGHT_BATCHES } from './batches';
 import { splitByRecipes } from './recipeSlots';
 import { signChangingEdges } from './edgeList';
-import {
-  buildFieldPrograms, compileSamplerField, deleteFieldPrograms, deleteRecipeGpuData, programLabel, programReady, recipeGpuData,
-  type FieldPrograms, type RecipeGpuData,
-} from './fieldPrograms';
 import { PollTimer } from './pollTimer';
+import { RecipeProgramCache } from './RecipeProgramCache';
 import { SamplerPasses } from './samplerPasses';
 import {
   GpuContextLostError, GpuJobCancelledError, passTiming, SPIN_MS,
@@ -45,31 +43,11 @@ export {
 
 const PARALLEL_COMPILE = 'KHR_parallel_shader_compile';
 
-/** A recipe the sampler has seen: its compiled field, the key of the programs it uses, its own GPU data. */
-interface RecipeEntry {
-  compiled: CompiledGlsl;
-  programsKey: string;
-  data: RecipeGpuData;
-  /** Holders that {@link GpuFieldSampler.prepare}d it and have not released it. */
-  holders: number;
-  /** The last holder released it: its data goes once no job of it waits. */
-  released: boolean;
-}
-
 export class GpuFieldSampler {
   readonly gl: WebGL2RenderingContext;
   private readonly options: Required<GpuFieldSamplerOptions>;
-  private readonly parallelCompile: boolean;
-  /** Programs by the text they were built from: a recipe's, or (numbers as data) its shape's. */
-  private readonly programs = new Map<string, FieldPrograms>();
-  /** Each recipe's compiled field, programs' key and own GPU data, by recipe key. */
-  private readonly recipes = new Map<string, RecipeEntry>();
-  /** Recipe keys by recipe object (the same object comes back with every job of a body). */
-  private readonly recipeKeys = new WeakMap<FieldRecipe, string>();
-  /** Recipes released by their last holder whose data still waits for their jobs (sweepReleased). */
-  private releasedCount = 0;
-  /** Programs built so far (grid + edge pass each), the bench's `programs-compiled`. */
-  programsBuilt = 0;
+  /** Each recipe's compiled field, program set and own GPU data (RecipeProgramCache.ts). */
+  private readonly recipes: RecipeProgramCache;
   /** Jobs waiting or in flight, in arrival order. */
   private jobs: Job[] = [];
   /** Batches dispatched, in dispatch (= fence) order. */
@@ -96,7 +74,7 @@ export class GpuFieldSampler {
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new Error('GPU field sampling needs EXT_color_buffer_float (float render targets)');
     }
-    this.parallelCompile = gl.getExtension(PARALLEL_COMPILE) !== null;
+    this.recipes = new RecipeProgramCache(gl, this.options, gl.getExtension(PARALLEL_COMPILE) !== null);
     this.passes = new SamplerPasses(gl, this.options);
   }
 
@@ -182,7 +160,7 @@ export class GpuFieldSampler {
       if (this.lost || this.gl.isContextLost()) throw new GpuContextLostError();
       if (!(grid.stepM > 0) || !grid.originM.every(Number.isFinite)) throw new RangeError('grid needs a finite origin and a step > 0');
       if (kind === 'grid') job.layout = gridAtlasLayout(grid.points, this.gl.getParameter(this.gl.MAX_TEXTURE_SIZE) as number);
-      job.recipeKey = this.programsFor(recipe);
+      job.recipeKey = this.recipes.keyOf(recipe);
       this.jobs.push(job);
       this.schedulePoll();
     } catch (e) {
@@ -276,8 +254,7 @@ export class GpuFieldSampler {
     for (const job of this.jobs) {
       if (job.state !== 'waiting') continue;
       try {
-        const programs = this.programs.get(this.recipes.get(job.recipeKey)!.programsKey)!;
-        if (programReady(this.gl, job.kind === 'grid' ? programs.grid : programs.edges, this.parallelCompile)) ready.push(job);
+        if (this.recipes.ready(job.recipeKey, job.kind)) ready.push(job);
       } catch (e) {
         job.state = 'failed';
         job.error = e;
@@ -286,8 +263,8 @@ export class GpuFieldSampler {
     if (ready.length === 0) return false;
     const max = this.options.maxBatchJobs;
     // A shape whose chunks read their own recipe's numbers (recipeSlots.ts) batches its recipes together.
-    const slotsOf = (j: Job) => this.programs.get(this.recipes.get(j.recipeKey)!.programsKey)!.slots;
-    const groupOf = (j: Job) => (slotsOf(j) ? `shape ${this.recipes.get(j.recipeKey)!.programsKey}` : j.recipeKey);
+    const slotsOf = (j: Job) => this.recipes.programsOf(j.recipeKey).slots;
+    const groupOf = (j: Job) => (slotsOf(j) ? `shape ${this.recipes.programsKeyOf(j.recipeKey)}` : j.recipeKey);
     const batches = groupIntoBatches(ready, (j) => `${j.kind === 'edges' ? 0 : 1}|${groupOf(j)}|${j.grid.points}|${j.edgeEnds ? 1 : 0}`, max)
       .flatMap((jobs) => {
         const slots = slotsOf(jobs[0]);
@@ -299,10 +276,10 @@ export class GpuFieldSampler {
       const kind = jobs[0].kind;
       const inflight = this.inflight.reduce((n, b) => n + (b.kind === kind ? 1 : 0), 0);
       if (inflight >= MAX_INFLIGHT_BATCHES && jobs.length < max) continue;
-      const programs = this.programs.get(this.recipes.get(jobs[0].recipeKey)!.programsKey)!;
+      const programs = this.recipes.programsOf(jobs[0].recipeKey);
       let batch: Batch | null = null;
       const started = performance.now();
-      const dataOf = (job: Job) => this.recipes.get(job.recipeKey)!.data;
+      const dataOf = (job: Job) => this.recipes.dataOf(job.recipeKey);
       try {
         jobs = jobs.slice(0, programs.block.slots);
         if (kind === 'grid') {
@@ -362,9 +339,7 @@ export class GpuFieldSampler {
     this.inflight.length = 0;
     for (const job of jobs) job.reject(new GpuContextLostError());
     // Every GL object died with the context: forget them without deleting.
-    this.programs.clear();
-    this.recipes.clear();
-    this.releasedCount = 0;
+    this.recipes.forget();
     this.passes.forget();
   }
 
@@ -373,11 +348,16 @@ export class GpuFieldSampler {
     this.lost = false;
   }
 
-  // --- programs -------------------------------------------------------------------------
+  // --- programs (RecipeProgramCache.ts) ------------------------------------------------------
+
+  /** Programs built so far (grid + edge pass each), the bench's `programs-compiled`. */
+  get programsBuilt(): number {
+    return this.recipes.programsBuilt;
+  }
 
   /** The compiled field of a recipe (its programs start compiling if they had not). */
   compiledField(recipe: FieldRecipe): CompiledGlsl {
-    return this.recipes.get(this.programsFor(recipe))!.compiled;
+    return this.recipes.compiled(this.recipes.keyOf(recipe));
   }
 
   /**
@@ -387,10 +367,7 @@ export class GpuFieldSampler {
   prepare(recipe: FieldRecipe): void {
     if (this.lost || this.gl.isContextLost()) return;
     try {
-      const entry = this.recipes.get(this.programsFor(recipe))!;
-      entry.holders++;
-      if (entry.released) this.releasedCount--;
-      entry.released = false;
+      this.recipes.hold(recipe);
     } catch {
       // A recipe that does not compile: its jobs reject with the error.
     }
@@ -402,30 +379,17 @@ export class GpuFieldSampler {
    * for the next recipe of that shape. A later job of the recipe builds its data again.
    */
   release(recipe: FieldRecipe): void {
-    const key = this.recipeKeys.get(recipe) ?? JSON.stringify(recipe);
-    const entry = this.recipes.get(key);
-    if (!entry || entry.holders === 0) return;
-    if (--entry.holders === 0 && !entry.released) {
-      entry.released = true;
-      this.releasedCount++;
-    }
+    this.recipes.release(recipe);
     this.sweepReleased();
   }
 
   /** Recipes the sampler holds own GPU data for (tests: released recipes leave). */
   get recipeCount(): number {
-    return this.recipes.size;
+    return this.recipes.recipeCount;
   }
 
   private sweepReleased(): void {
-    if (this.releasedCount === 0) return; // the usual poll: nothing to look at
-    for (const [key, entry] of this.recipes) {
-      if (!entry.released || entry.holders > 0 || this.jobs.some((j) => j.recipeKey === key && j.state === 'waiting')) continue;
-      // Batches in flight already bound the data: GL keeps deleted objects alive until they finish.
-      if (!this.gl.isContextLost()) deleteRecipeGpuData(this.gl, entry.data);
-      this.recipes.delete(key);
-      this.releasedCount--;
-    }
+    this.recipes.sweep((key) => this.jobs.some((j) => j.recipeKey === key && j.state === 'waiting'));
   }
 
   /**
@@ -434,32 +398,13 @@ export class GpuFieldSampler {
    * link (call it from a worker). Throws the recipe's compile or link error.
    */
   programsReady(recipe: FieldRecipe): boolean {
-    const programs = this.programs.get(this.recipes.get(this.programsFor(recipe))!.programsKey)!;
-    return programReady(this.gl, programs.grid, this.parallelCompile) && programReady(this.gl, programs.edges, this.parallelCompile);
+    const key = this.recipes.keyOf(recipe);
+    return this.recipes.ready(key, 'grid') && this.recipes.ready(key, 'edges');
   }
 
   /** Distinct program sets (grid + edge pass each) this sampler holds. */
   get programCount(): number {
-    return this.programs.size;
-  }
-
-  /**
-   * The recipe's key; its field compiled and its programs started if they had not been. With the
-   * numbers as data, recipes of one shape share programs: only the first of them compiles.
-   */
-  private programsFor(recipe: FieldRecipe): string {
-    // Workers pass their registered recipe object with every job (bodyRegistry.ts): serialise once.
-    let key = this.recipeKeys.get(recipe);
-    if (key === undefined) this.recipeKeys.set(recipe, (key = JSON.stringify(recipe)));
-    if (this.recipes.has(key)) return key;
-    const compiled = compileSamplerField(recipe, this.options);
-    const programsKey = this.options.fieldOptions.numbersAsData ? compiled.chunk : key;
-    if (!this.programs.has(programsKey)) {
-      this.programs.set(programsKey, buildFieldPrograms(this.gl, compiled, programLabel(this.options, recipe, programsKey), this.options));
-      this.programsBuilt++;
-    }
-    this.recipes.set(key, { compiled, programsKey, data: recipeGpuData(this.gl, compiled, this.options), holders: 0, released: false });
-    return key;
+    return this.recipes.programCount;
   }
 
   private fence(batch: Batch): void {
@@ -474,13 +419,7 @@ export class GpuFieldSampler {
     this.timer.close();
     for (const batch of this.inflight.splice(0)) this.passes.release(batch);
     for (const job of this.jobs.splice(0)) job.reject(new GpuJobCancelledError());
-    if (!this.gl.isContextLost()) {
-      for (const p of this.programs.values()) deleteFieldPrograms(this.gl, p);
-      for (const r of this.recipes.values()) deleteRecipeGpuData(this.gl, r.data);
-    }
-    this.programs.clear();
-    this.recipes.clear();
-    this.releasedCount = 0;
+    this.recipes.dispose();
     this.passes.dispose();
   }
 }
