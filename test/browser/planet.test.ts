@@ -67,6 +67,18 @@ async function settle(page: Page, ms: number): Promise<boolean> {
     .then(() => true, () => false);
 }
 
+/**
+ * A picture with drawing on for two frames; the test draws nothing otherwise (`__sr.draw(false)`):
+ * what it checks at each step is the drawn set's meshes, and SwiftShader's draws would take the two
+ * cores from the body worker.
+ */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.__sr!.draw(true));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.screenshot({ path: resultPath(name) });
+  await page.evaluate(() => window.__sr!.draw(false));
+}
+
 async function cracks(page: Page) {
   return page.evaluate(() => {
     const r = window.__sr!.app!.planet!.crackReport();
@@ -85,6 +97,7 @@ describe('planet: orbit to surface and back', () => {
     await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
     // The six root chunks first: until then there is nothing to cover with.
     await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 120_000, polling: 250 });
+    await page.evaluate(() => window.__sr!.draw(false));
     const radius = await page.evaluate(() => window.__sr!.app!.planet!.radiusM);
     const path = [3 * radius, radius, 0.3 * radius, 0.1 * radius, 3000, 300, 30, 10, 300, 3000, radius];
     const rows: string[] = [];
@@ -106,9 +119,9 @@ describe('planet: orbit to surface and back', () => {
       expect(s.holes, `step ${i}: drawn chunks cover the surface`).toBe(0);
       expect(c.boundaryEdges, `step ${i}: drawn chunks + seams are watertight`).toBe(0);
       expect(s.bytes).toBeLessThanOrEqual(s.budgetBytes);
-      if (i === 0) await page.screenshot({ path: resultPath('planet-orbit.png') });
-      if (i === 3) await page.screenshot({ path: resultPath('planet-mid.png') });
-      if (i === 7) await page.screenshot({ path: resultPath('planet-surface.png') });
+      if (i === 0) await shot(page, 'planet-orbit.png');
+      if (i === 3) await shot(page, 'planet-mid.png');
+      if (i === 7) await shot(page, 'planet-surface.png');
     }
     console.log(`crack counts per step (boundary edges, target 0): ${crackCounts.join(' ')}`);
 
@@ -122,9 +135,9 @@ describe('planet: orbit to surface and back', () => {
       console.log(`${name}: complete ${complete}, ${c.chunks} chunk meshes + ${c.seams} seams, cracks ${c.boundaryEdges}`);
       expect(c.boundaryEdges, `${name}: watertight`).toBe(0);
       await setDebugLevels(page, true);
-      await page.screenshot({ path: resultPath(`planet-${name}-levels.png`) });
+      await shot(page, `planet-${name}-levels.png`);
       await setDebugLevels(page, false);
-      await page.screenshot({ path: resultPath(`planet-${name}.png`) });
+      await shot(page, `planet-${name}.png`);
     }
     expect(log.errors).toEqual([]);
   });
