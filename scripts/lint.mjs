@@ -15,7 +15,14 @@
  *  - no focused tests (`.only`);
  *  - no GLSL in TypeScript strings outside the field compiler;
  *  - no function over MAX_FUNCTION_LINES lines, and no file over MAX_FILE_LINES lines without a
- *    sentence in its header saying why ("Over 500 lines because …").
+ *    sentence in its header saying why ("Over 500 lines because …");
+ *  - src/workers/ and src/jobs/ (what runs in workers, and its clients) import no three.js package:
+ *    a job body is pure, and the one three.js step of a worker (the body worker's BVH) is a
+ *    render/ bridge its entry file calls;
+ *  - no module-level mutable state in src/workers/ outside its `*.worker.ts` entry files, nor in
+ *    src/jobs/: a top-level `let`/`var`, a top-level object made with `new` (typed-array scratch
+ *    excepted: house rule 16), or a top-level object or array literal the module mutates. A
+ *    worker's caches are objects its entry file creates and hands to the jobs.
  *
  * Function lengths come from a real TypeScript parse (rolldown's, the parser vite builds with;
  * TypeScript 7 has no JS API), so nested closures count inside the function that holds them.
@@ -57,10 +64,19 @@ const PACKAGES = {
 };
 
 /** Files allowed packages beyond their layer's, each with its reason (docs/ARCHITECTURE.md). */
-const FILE_PACKAGES = {
-  // The body worker builds each mesh's BVH off the main thread (three-mesh-bvh needs three's geometry).
-  'src/workers/bodyJob.ts': /^(three|three-mesh-bvh)$/,
+const FILE_PACKAGES = {};
+/** Files allowed one src/ module beyond their layer's, each with its reason (docs/ARCHITECTURE.md). */
+const FILE_IMPORTS = {
+  // The body worker builds each asteroid mesh's BVH off the main thread: the job body stays pure,
+  // and the entry calls the one three.js bridge it needs (three-mesh-bvh needs three's geometry).
+  'src/workers/body.worker.ts': ['render/bodyBvh'],
 };
+/** Worker code: entry files, their clients, the protocol (src/workers) and the job bodies (src/jobs). */
+const WORKER_CODE = /^src\/(workers|jobs)\//;
+/** Worker entry files: their module state is the worker's own, one instance per worker. */
+const WORKER_ENTRY = /\.worker\.ts$/;
+/** Typed arrays: module-level scratch for one call (house rule 16), not state kept between calls. */
+const TYPED_ARRAY = /^(Float32|Float64|Int8|Int16|Int32|Uint8|Uint8Clamped|Uint16|Uint32|BigInt64|BigUint64)Array$/;
 const PURE_LAYERS = ['field', 'mesher', 'lod', 'scene'];
 const ENGINE_PACKAGES = /^(three|three-mesh-bvh|cannon-es|lil-gui)(\/|$)/;
 const DOM_GLOBALS = /\b(document|window|navigator|WebGL2?RenderingContext|HTMLElement|HTMLCanvasElement|OffscreenCanvas|requestAnimationFrame)\b/;
@@ -138,6 +154,41 @@ function checkFunctionLengths(file, source) {
   visit(ast, null);
 }
 
+/**
+ * Reports module-level mutable state in `source`: top-level `let`/`var`, `const` objects made with
+ * `new` (typed arrays excepted), and `const` object or array literals that `code` mutates.
+ */
+function checkModuleState(file, source, code) {
+  let ast;
+  try {
+    ast = parseAst(source, { lang: 'ts' });
+  } catch {
+    return; // checkFunctionLengths reports it
+  }
+  const lineOf = (offset) => source.slice(0, offset).split('\n').length;
+  for (const statement of ast.body) {
+    const decl = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+    if (decl?.type !== 'VariableDeclaration') continue;
+    for (const d of decl.declarations) {
+      const name = d.id?.name ?? '(pattern)';
+      const at = lineOf(d.start);
+      if (decl.kind !== 'const') {
+        report(file, at, `module-level mutable state ("${decl.kind} ${name}"): make it a field of an object the worker's entry file creates`);
+        continue;
+      }
+      const init = d.init?.type === 'TSAsExpression' || d.init?.type === 'TSSatisfiesExpression' ? d.init.expression : d.init;
+      if (init?.type === 'NewExpression' && !TYPED_ARRAY.test(init.callee?.name ?? '')) {
+        report(file, at, `module-level mutable state ("const ${name} = new ${init.callee?.name ?? '…'}"): make it a field of an object the worker's entry file creates`);
+      } else if ((init?.type === 'ObjectExpression' || init?.type === 'ArrayExpression') && d.id?.type === 'Identifier') {
+        const mutated = new RegExp(
+          `(\\b${name}(\\.\\w+|\\[[^\\]]*\\])+\\s*([-+*/|&]?=(?!=)|\\+\\+|--))|((\\+\\+|--)\\s*${name}\\.)|(\\b${name}\\.(push|pop|shift|unshift|splice|sort|reverse|fill)\\()`,
+        );
+        if (mutated.test(code)) report(file, at, `module-level mutable state ("const ${name}", mutated in this module): make it a field of an object the worker's entry file creates`);
+      }
+    }
+  }
+}
+
 for (const file of walk(join(ROOT, 'src'))) {
   const rel = relative(ROOT, file).split(sep).join('/');
   const layer = rel.split('/')[1];
@@ -150,6 +201,7 @@ for (const file of walk(join(ROOT, 'src'))) {
     continue;
   }
   checkFunctionLengths(file, source);
+  if (WORKER_CODE.test(rel) && !WORKER_ENTRY.test(rel)) checkModuleState(file, source, code);
   const lineCount = source.endsWith('\n') ? lines.length - 1 : lines.length;
   if (lineCount > MAX_FILE_LINES && !LONG_FILE_REASON.test(source.slice(0, source.indexOf('*/') + 2)))
     report(file, 1, `${lineCount} lines (over ${MAX_FILE_LINES}) and no "Over 500 lines because …" in its header comment`);
@@ -166,8 +218,10 @@ for (const file of walk(join(ROOT, 'src'))) {
             report(file, line, `src/${layer}/ must not import ?raw files outside ${GLSL_MODULES.source}`);
           continue;
         }
-        if (!allowed.includes(target[0]))
+        if (!allowed.includes(target[0]) && !FILE_IMPORTS[rel]?.includes(target.join('/')))
           report(file, line, `src/${layer}/ may not import src/${target[0]}/ (allowed: ${allowed.join(', ')})`);
+      } else if (WORKER_CODE.test(rel) && ENGINE_PACKAGES.test(spec)) {
+        report(file, line, `worker code imports "${spec}": job bodies stay free of three.js (a three.js step is a render/ bridge the entry file calls)`);
       } else if (PURE_LAYERS.includes(layer) && ENGINE_PACKAGES.test(spec)) {
         report(file, line, `src/${layer}/ must stay free of three.js/engine packages (imports "${spec}")`);
       } else if (!(PACKAGES[layer]?.test(spec) || FILE_PACKAGES[rel]?.test(spec))) {

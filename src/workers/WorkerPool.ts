@@ -127,8 +127,6 @@ interface Slot {
 }
 
 
-let nextJobId = 1;
-
 /** Workers a pool gets by default: one per core but the main thread's, at least one. */
 export function defaultWorkerCount(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
@@ -143,6 +141,8 @@ export class WorkerPool {
   /** The worker that last took a job of each affinity. */
   private readonly affinity = new Map<string, Slot>();
   private seq = 0;
+  /** The next job's id (0 is the control messages'): ids are this pool's, each worker sees only its pool's. */
+  private nextJobId = 1;
   private disposed = false;
   /** Standing messages by key (broadcast): every worker has been sent each, in order, before any job. */
   private readonly standing = new Map<string, unknown>();
@@ -183,7 +183,7 @@ export class WorkerPool {
 
   /** Submits a job; it runs when a worker is free, highest priority first. */
   run<R>(kind: string, params: unknown, options: RunOptions = {}): PoolJob<R> {
-    const id = nextJobId++;
+    const id = this.nextJobId++;
     let task!: Task;
     const promise = new Promise<R>((resolve, reject) => {
       task = {

@@ -6,15 +6,18 @@
  * Test hooks: params `debugCrash` kills this worker the way a real crash would (an uncaught error
  * outside any job; nothing starts after it), to exercise the pool's replace-and-retry path.
  */
+import { attachBodyBvh } from '../render/bodyBvh';
 import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
-import { handleRegistration } from './bodyRegistry';
 import { WorkerJobQueue, type JobOutput } from './jobQueue';
 import { meshPlanetChunk, planetChunkReply, type PlanetChunkParams } from './planetChunkJob';
 import { buildPlanetSeamJob, planetSeamReply, type PlanetSeamParams } from './planetSeamJob';
 import { meshPlanetThumb, planetThumbTransfer, type PlanetThumbParams } from './planetThumbJob';
 import type { WorkerRequest } from './protocol';
+import { createWorkerState } from './workerState';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
+/** This worker's bodies and caches, handed to every job (workerState.ts). */
+const state = createWorkerState();
 
 type BodyWorkerParams = (BodyMeshParams | PlanetChunkParams | PlanetSeamParams | PlanetThumbParams) & { debugCrash?: boolean };
 
@@ -27,20 +30,21 @@ function handle(kind: string, params: unknown): JobOutput {
     return { result: null };
   }
   if (kind === 'meshBody') {
-    const result = meshBody(params as BodyMeshParams);
+    const result = meshBody(state, params as BodyMeshParams);
+    if ((params as BodyMeshParams).bvh ?? true) attachBodyBvh(result); // three-mesh-bvh, off the main thread
     return { result, transfer: bodyResultTransfer(result) };
   }
   if (kind === 'meshPlanetChunk') {
     // The piece goes back packed as the renderer keeps it (pieceData.ts): that work is off the main thread.
-    const { reply, transfer } = planetChunkReply(meshPlanetChunk(params as PlanetChunkParams), params as PlanetChunkParams);
+    const { reply, transfer } = planetChunkReply(state, meshPlanetChunk(state, params as PlanetChunkParams), params as PlanetChunkParams);
     return { result: reply, transfer };
   }
   if (kind === 'buildPlanetSeam') {
-    const { reply, transfer } = planetSeamReply(buildPlanetSeamJob(params as PlanetSeamParams), params as PlanetSeamParams);
+    const { reply, transfer } = planetSeamReply(state, buildPlanetSeamJob(state, params as PlanetSeamParams), params as PlanetSeamParams);
     return { result: reply, transfer };
   }
   if (kind === 'meshPlanetThumb') {
-    const result = meshPlanetThumb(params as PlanetThumbParams);
+    const result = meshPlanetThumb(state.registry, params as PlanetThumbParams);
     return { result, transfer: planetThumbTransfer(result) };
   }
   throw new Error(`body worker: unknown job kind "${kind}"`);
@@ -65,5 +69,5 @@ const queue = new WorkerJobQueue(
 
 scope.onmessage = (event: MessageEvent<WorkerRequest<string, BodyWorkerParams> & { priority?: number }>) => {
   // Registrations apply at once, in message order: every job posted after one may name its body.
-  if (!handleRegistration(event.data)) queue.onMessage(event.data);
+  if (!state.registry.handle(event.data)) queue.onMessage(event.data);
 };

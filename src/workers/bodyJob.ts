@@ -1,16 +1,16 @@
 /**
  * The body job: (body, grid, resolution) → grid values → hermite data → Dual Contouring
- * with simplification → indexed mesh + a three-mesh-bvh BVH, all off the main thread. A pure
- * function of its params (runs in workers and in Node tests); `body.worker.ts` adapts it.
+ * with simplification → indexed mesh, off the main thread. A pure function of its params and the
+ * worker's state (runs in workers and in Node tests); `body.worker.ts` adapts it and builds the
+ * mesh's three-mesh-bvh BVH there (src/render/bodyBvh.ts: the three.js step stays out of the job).
  *
  * Grid values and hermite data come from the GPU path when the caller supplies them
  * (`values`, `hermite`), otherwise from the JS back end here.
  */
-import { BufferAttribute, BufferGeometry } from 'three';
-import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
 import { compileToJs, evaluatePoints, type FieldFn } from '../field/index';
 import { cartesianMapping, meshChunk, type ChunkStats, type HermiteEdges } from '../mesher/index';
-import { derived, registeredBody } from './bodyRegistry';
+import { derived } from './bodyRegistry';
+import type { WorkerState } from './workerState';
 
 export interface BodyMeshParams {
   /** The body's id, registered with the worker (bodyRegistry.ts). */
@@ -27,7 +27,7 @@ export interface BodyMeshParams {
   values?: Float32Array;
   /** Hermite data from the GPU edge pass (transferred). */
   hermite?: HermiteEdges;
-  /** Build a BVH for raycasts (default true). */
+  /** Build a BVH for raycasts (default true; the worker entry builds it: src/render/bodyBvh.ts). */
   bvh?: boolean;
   /** Test hook: throw inside the job, as a real failure would. */
   debugThrow?: boolean;
@@ -51,19 +51,20 @@ export interface BodyMeshResult {
 }
 
 /** The body's compiled JS field, kept with its registration: a worker meshes one body at several resolutions. */
-function fieldFor(id: string): FieldFn {
-  const body = registeredBody(id);
+function fieldFor(worker: WorkerState, id: string): FieldFn {
+  const body = worker.registry.body(id);
   return derived(body, 'bodyJob.field', () => compileToJs(body.recipe));
 }
 
-export function meshBody(params: BodyMeshParams): BodyMeshResult {
+/** The body's mesh, without its BVH (`bvhRoots` null: {@link BodyMeshParams.bvh}). */
+export function meshBody(worker: WorkerState, params: BodyMeshParams): BodyMeshResult {
   if (params.debugThrow) throw new Error('debugThrow: this body job was asked to fail');
-  const field = fieldFor(params.body);
+  const field = fieldFor(worker, params.body);
   const result = meshChunk({
     originGrid: [0, 0, 0],
     level: 0,
     cells: params.cells,
-    values: params.values ?? sampleGrid(field, params),
+    values: params.values ?? sampleGrid(worker, field, params),
     mapping: cartesianMapping(params.stepM, params.originM),
     field,
     hermite: params.hermite,
@@ -71,38 +72,25 @@ export function meshBody(params: BodyMeshParams): BodyMeshResult {
   });
   const { mesh } = result;
   const hash = fnv1a([mesh.positions, mesh.indices]);
-  let indices = mesh.indices;
-  let bvhRoots: ArrayBuffer[] | null = null;
-  if ((params.bvh ?? true) && indices.length > 0) {
-    const geometry = new BufferGeometry();
-    geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
-    geometry.setIndex(new BufferAttribute(indices, 1));
-    const serialized: SerializedBVH = MeshBVH.serialize(new MeshBVH(geometry), { cloneBuffers: false });
-    indices = serialized.index as Uint32Array;
-    bvhRoots = serialized.roots as ArrayBuffer[];
-  }
   return {
     positions: mesh.positions,
     normals: mesh.normals,
-    indices,
+    indices: mesh.indices,
     originM: mesh.originWorld,
-    bvhRoots,
+    bvhRoots: null,
     hash,
     stats: result.stats,
     sampledBy: params.values ? 'gpu' : 'js',
   };
 }
 
-/** One slab of grid positions (xyz interleaved), grown as needed. */
-let slabXyz = new Float64Array(0);
-
 /** The body's grid, a slab (one z) at a time through `evaluatePoints` (the generated evaluator's lattice call). */
-function sampleGrid(field: FieldFn, p: BodyMeshParams): Float32Array {
+function sampleGrid(worker: WorkerState, field: FieldFn, p: BodyMeshParams): Float32Array {
   const n = p.cells + 1;
   const nn = n * n;
   const out = new Float32Array(n * nn);
-  if (slabXyz.length < 3 * nn) slabXyz = new Float64Array(3 * nn);
-  const xyz = slabXyz;
+  if (worker.slabXyz.length < 3 * nn) worker.slabXyz = new Float64Array(3 * nn);
+  const xyz = worker.slabXyz;
   const [ox, oy, oz] = p.originM;
   for (let z = 0; z < n; z++) {
     let q = 0;

@@ -6,8 +6,8 @@
  * thousands of chunk jobs. What a job module derives from a body (compiled JS fields, chunk
  * spaces, GPU programs) is kept on the registration and dropped with it.
  *
- * Pure module state, no DOM: the same registry serves the body workers, the GPU sampling worker
- * and Node tests (which call registerBody directly).
+ * No DOM: the same registry class serves the body workers, the GPU sampling worker and Node tests;
+ * each worker's entry file makes its own ({@link BodyRegistry}), no module holds one.
  */
 import type { FieldRecipe } from '../field/recipe';
 import type { CubeSphereOptions } from '../lod/index';
@@ -36,52 +36,58 @@ export class UnknownBodyError extends Error {
   override name = 'UnknownBodyError';
 }
 
-const bodies = new Map<string, RegisteredBody>();
+/**
+ * One worker's registered bodies: made by its entry file (body.worker.ts, gpuSampler.worker.ts) and
+ * handed to the jobs, or by a Node test.
+ */
+export class BodyRegistry {
+  private readonly bodies = new Map<string, RegisteredBody>();
 
-/** Registers (or replaces) body `id`; what was derived from an earlier definition is dropped. */
-export function registerBody(id: string, definition: BodyDefinition): void {
-  bodies.set(id, { id, recipe: definition.recipe, space: definition.space, ground: definition.ground, derived: new Map() });
-}
+  /** Registers (or replaces) body `id`; what was derived from an earlier definition is dropped. */
+  register(id: string, definition: BodyDefinition): void {
+    this.bodies.set(id, { id, recipe: definition.recipe, space: definition.space, ground: definition.ground, derived: new Map() });
+  }
 
-export function unregisterBody(id: string): void {
-  bodies.delete(id);
-}
+  unregister(id: string): void {
+    this.bodies.delete(id);
+  }
 
-/** The body a job names; throws {@link UnknownBodyError} when it was never registered here. */
-export function registeredBody(id: string): RegisteredBody {
-  const body = bodies.get(id);
-  if (!body) throw new UnknownBodyError(`body "${id}" is not registered with this worker (registerBody must come before its jobs)`);
-  return body;
-}
+  /** The body a job names; throws {@link UnknownBodyError} when it was never registered here. */
+  body(id: string): RegisteredBody {
+    const body = this.bodies.get(id);
+    if (!body) throw new UnknownBodyError(`body "${id}" is not registered with this worker (registerBody must come before its jobs)`);
+    return body;
+  }
 
-/** The planet a job names: a registered body with a chunk space. */
-export function registeredPlanet(id: string): RegisteredBody & { space: CubeSphereOptions } {
-  const body = registeredBody(id);
-  if (!body.space) throw new UnknownBodyError(`body "${id}" is registered without a chunk space: it is not a planet`);
-  return body as RegisteredBody & { space: CubeSphereOptions };
+  /** The planet a job names: a registered body with a chunk space. */
+  planet(id: string): RegisteredBody & { space: CubeSphereOptions } {
+    const body = this.body(id);
+    if (!body.space) throw new UnknownBodyError(`body "${id}" is registered without a chunk space: it is not a planet`);
+    return body as RegisteredBody & { space: CubeSphereOptions };
+  }
+
+  /** Bodies registered here (tests, stats). */
+  get size(): number {
+    return this.bodies.size;
+  }
+
+  /** Applies a registration message; false when `msg` is not one (a job or another control message). */
+  handle(msg: { kind: string; params: unknown }): msg is BodyRegistrationMessage {
+    if (msg.kind === 'registerBody') {
+      const p = msg.params as { body: string; definition: BodyDefinition };
+      this.register(p.body, p.definition);
+      return true;
+    }
+    if (msg.kind === 'unregisterBody') {
+      this.unregister((msg.params as { body: string }).body);
+      return true;
+    }
+    return false;
+  }
 }
 
 /** `make()` once per body and key, kept while the body stays registered. */
 export function derived<T>(body: RegisteredBody, key: string, make: () => T): T {
   if (!body.derived.has(key)) body.derived.set(key, make());
   return body.derived.get(key) as T;
-}
-
-/** Bodies registered here (tests, stats). */
-export function registeredBodyCount(): number {
-  return bodies.size;
-}
-
-/** Applies a registration message; false when `msg` is not one (a job or another control message). */
-export function handleRegistration(msg: { kind: string; params: unknown }): msg is BodyRegistrationMessage {
-  if (msg.kind === 'registerBody') {
-    const p = msg.params as { body: string; definition: BodyDefinition };
-    registerBody(p.body, p.definition);
-    return true;
-  }
-  if (msg.kind === 'unregisterBody') {
-    unregisterBody((msg.params as { body: string }).body);
-    return true;
-  }
-  return false;
 }

@@ -15,7 +15,8 @@ import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuJob, type Gpu
 import type { GpuChunkSamples } from '../gpu/samplerTypes';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
-import { derived, handleRegistration, registeredBody, registeredPlanet, type BodyRegistrationMessage } from './bodyRegistry';
+import { derived, type BodyRegistrationMessage, type RegisteredBody } from './bodyRegistry';
+import { createWorkerState } from './workerState';
 import type { FieldRecipe } from '../field/index';
 import { planetChunkGrid } from './planetGpuSamples';
 import { measureGpu, prepareMeasurement, type PreparedMeasurement } from './samplingMeasure';
@@ -56,6 +57,8 @@ export interface GpuWorkerStats {
 }
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
+/** The bodies registered here, and the planet probe's chunk caches (workerState.ts). */
+const state = createWorkerState();
 let sampler: GpuFieldSampler | null = null;
 /** Planet chunks: the cube-sphere mapping and a band-limited field (`sr_band`), on the same context. */
 let planetSampler: GpuFieldSampler | null = null;
@@ -117,7 +120,7 @@ const prepared = new Set<string>();
 /** Starts compiling a registered body's programs (the planet's on its sampler), if a sampler exists. */
 function prepareBody(id: string): void {
   if (prepared.has(id)) return;
-  const body = registeredBody(id);
+  const body = state.registry.body(id);
   prepared.add(id);
   if (body.space) planetSampler?.prepare(body.recipe);
   else sampler?.prepare(body.recipe);
@@ -130,9 +133,9 @@ function prepareBody(id: string): void {
  * Without KHR_parallel_shader_compile the first ask waits for the link, here in the worker.
  */
 function watchReady(id: string, recipe: FieldRecipe): void {
-  let current: ReturnType<typeof registeredBody>;
+  let current: RegisteredBody;
   try {
-    current = registeredBody(id);
+    current = state.registry.body(id);
   } catch {
     return; // unregistered meanwhile
   }
@@ -149,18 +152,18 @@ function watchReady(id: string, recipe: FieldRecipe): void {
 }
 
 function releaseBody(id: string): void {
-  let body: ReturnType<typeof registeredBody>;
+  let body: RegisteredBody;
   try {
-    body = registeredBody(id);
+    body = state.registry.body(id);
   } catch {
-    return; // not registered: handleRegistration reports nothing either
+    return; // not registered: the registry reports nothing either
   }
   if (body.space) planetSampler?.release(body.recipe);
   else sampler?.release(body.recipe);
 }
 
 function samplePlanetChunk(id: string, key: string): GpuJob<unknown> {
-  const body = registeredPlanet(id);
+  const body = state.registry.planet(id);
   const space = derived(body, 'gpuSampler.space', () => new CubeSphereSpace(body.space));
   const slots = planetSampler!.compiledField(body.recipe).bandSlots;
   return planetSampler!.sampleChunk(body.recipe, planetChunkGrid(space, parseChunkKey(key), slots));
@@ -197,7 +200,7 @@ function handle(msg: GpuWorkerRequest): void {
       if (p.planet) {
         const { body } = p.planet;
         const sample = (key: string) => samplePlanetChunk(body, key) as GpuJob<GpuChunkSamples>;
-        work = p.phase === 'prepare' ? preparePlanetMeasurement(p.planet, sample) : measurePlanetGpu(p.planet, sample, p.prepared, p.workers);
+        work = p.phase === 'prepare' ? preparePlanetMeasurement(state, p.planet, sample) : measurePlanetGpu(state, p.planet, sample, p.prepared, p.workers);
       } else {
         work = p.phase === 'prepare' ? Promise.resolve(prepareMeasurement(p.recipe)) : measureGpu(sampler, p.prepared, p.workers, p.recipe);
       }
@@ -219,12 +222,12 @@ function handle(msg: GpuWorkerRequest): void {
     if (msg.kind === 'unregisterBody') {
       if (prepared.delete(msg.params.body)) releaseBody(msg.params.body);
     }
-    if (handleRegistration(msg)) {
+    if (state.registry.handle(msg)) {
       // A planet's programs start compiling when it is registered: its chunks stream from then on.
       // An asteroid's wait for its first job (prepareBody), which runs in JS meanwhile: most are
       // meshed at every level they need before the GPU takes over, and each shape is two programs
       // more (issue 16: the explore scene within 12).
-      if (msg.kind === 'registerBody' && registeredBody(msg.params.body).space) prepareBody(msg.params.body);
+      if (msg.kind === 'registerBody' && state.registry.body(msg.params.body).space) prepareBody(msg.params.body);
       return;
     }
     if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
@@ -232,10 +235,10 @@ function handle(msg: GpuWorkerRequest): void {
       msg.kind === 'planetChunk'
         ? samplePlanetChunk(msg.params.body, msg.params.key)
         : msg.kind === 'grid'
-        ? sampler.sampleGrid(registeredBody(msg.params.body).recipe, msg.params.grid)
+        ? sampler.sampleGrid(state.registry.body(msg.params.body).recipe, msg.params.grid)
         : msg.kind === 'edges'
-          ? sampler.sampleEdges(registeredBody(msg.params.body).recipe, msg.params.grid, msg.params.edgeIds)
-          : sampler.sampleChunk(registeredBody(msg.params.body).recipe, msg.params.grid);
+          ? sampler.sampleEdges(state.registry.body(msg.params.body).recipe, msg.params.grid, msg.params.edgeIds)
+          : sampler.sampleChunk(state.registry.body(msg.params.body).recipe, msg.params.grid);
     jobs.set(msg.id, job);
     job.promise.then(
       (result) => {

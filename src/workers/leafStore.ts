@@ -11,65 +11,69 @@ import type { BoundaryLeaves } from '../mesher/index';
 
 /** The store's budget when one worker meshes all of a planet's chunks (bytes). */
 export const LEAF_STORE_BYTES = 96 * 2 ** 20;
-let budgetBytes = LEAF_STORE_BYTES;
-const kept = new Map<string, { leaves: BoundaryLeaves; bytes: number }>();
-let bytes = 0;
-export const leafStoreStats = { hits: 0, misses: 0 };
 
 /** Bytes held by a chunk's boundary leaves (their typed arrays). */
 export function boundaryLeavesBytes(b: BoundaryLeaves): number {
   return b.cells.byteLength + b.corners.byteLength + b.component.byteLength + b.vertexGrid.byteLength + b.normals.byteLength;
 }
 
-/**
- * This worker's share of the pool's chunks (1 / workers): each of N workers meshes about 1/N of
- * them, so a 1/N budget covers as long a stretch of its own chunks, and N workers together keep
- * what one would.
- */
-export function setLeafStoreShare(share: number): void {
-  budgetBytes = LEAF_STORE_BYTES * Math.min(1, Math.max(1 / 64, share));
-}
+/** One body worker's kept leaves (its entry file makes it: workerState.ts). */
+export class LeafStore {
+  readonly stats = { hits: 0, misses: 0 };
+  private budgetBytes = LEAF_STORE_BYTES;
+  private readonly kept = new Map<string, { leaves: BoundaryLeaves; bytes: number }>();
+  private bytes = 0;
 
-/** Keeps a copy of `leaves` (the originals are transferred to the main thread). */
-export function keepLeaves(id: string, leaves: BoundaryLeaves): void {
-  const copy: BoundaryLeaves = {
-    chunkId: leaves.chunkId, boxGrid: [...leaves.boxGrid], count: leaves.count,
-    cells: leaves.cells.slice(), corners: leaves.corners.slice(), component: leaves.component.slice(),
-    vertexGrid: leaves.vertexGrid.slice(), normals: leaves.normals.slice(),
-  };
-  forgetLeaves(id);
-  const b = boundaryLeavesBytes(copy);
-  kept.set(id, { leaves: copy, bytes: b });
-  bytes += b;
-  for (const [old, entry] of kept) {
-    if (bytes <= budgetBytes) break;
-    kept.delete(old);
-    bytes -= entry.bytes;
+  /**
+   * This worker's share of the pool's chunks (1 / workers): each of N workers meshes about 1/N of
+   * them, so a 1/N budget covers as long a stretch of its own chunks, and N workers together keep
+   * what one would.
+   */
+  setShare(share: number): void {
+    this.budgetBytes = LEAF_STORE_BYTES * Math.min(1, Math.max(1 / 64, share));
   }
-}
 
-/** The leaves kept under `id` (marked recently used), or undefined. */
-export function keptLeaves(id: string): BoundaryLeaves | undefined {
-  const entry = kept.get(id);
-  if (!entry) {
-    leafStoreStats.misses++;
-    return undefined;
+  /** Keeps a copy of `leaves` (the originals are transferred to the main thread). */
+  keep(id: string, leaves: BoundaryLeaves): void {
+    const copy: BoundaryLeaves = {
+      chunkId: leaves.chunkId, boxGrid: [...leaves.boxGrid], count: leaves.count,
+      cells: leaves.cells.slice(), corners: leaves.corners.slice(), component: leaves.component.slice(),
+      vertexGrid: leaves.vertexGrid.slice(), normals: leaves.normals.slice(),
+    };
+    this.forget(id);
+    const b = boundaryLeavesBytes(copy);
+    this.kept.set(id, { leaves: copy, bytes: b });
+    this.bytes += b;
+    for (const [old, entry] of this.kept) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.kept.delete(old);
+      this.bytes -= entry.bytes;
+    }
   }
-  leafStoreStats.hits++;
-  kept.delete(id);
-  kept.set(id, entry);
-  return entry.leaves;
-}
 
-export function forgetLeaves(id: string): void {
-  const entry = kept.get(id);
-  if (!entry) return;
-  kept.delete(id);
-  bytes -= entry.bytes;
-}
+  /** The leaves kept under `id` (marked recently used), or undefined. */
+  get(id: string): BoundaryLeaves | undefined {
+    const entry = this.kept.get(id);
+    if (!entry) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    this.kept.delete(id);
+    this.kept.set(id, entry);
+    return entry.leaves;
+  }
 
-/** Forgets everything (another planet, or a test starting clean). */
-export function clearLeafStore(): void {
-  kept.clear();
-  bytes = 0;
+  forget(id: string): void {
+    const entry = this.kept.get(id);
+    if (!entry) return;
+    this.kept.delete(id);
+    this.bytes -= entry.bytes;
+  }
+
+  /** Forgets everything (another planet, or a test starting clean). */
+  clear(): void {
+    this.kept.clear();
+    this.bytes = 0;
+  }
 }

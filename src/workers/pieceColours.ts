@@ -5,10 +5,10 @@
  */
 import { groundVertexColours } from '../field/groundColours';
 import type { MeshedPiece } from '../mesher/index';
-import { registeredPlanet } from './bodyRegistry';
+import type { BodyRegistry } from './bodyRegistry';
 
-/** The colours of `piece` of planet `body`, meshed with cells of `cellSizeM` (which bounds the noise octaves). */
-export function pieceColours(body: string, cellSizeM: number, piece: Pick<MeshedPiece, 'positions' | 'normals' | 'originM'>): Uint8Array | null {
-  const ground = registeredPlanet(body).ground;
+/** The colours of `piece` of planet `body` (registered in `registry`), meshed with cells of `cellSizeM` (which bounds the noise octaves). */
+export function pieceColours(registry: BodyRegistry, body: string, cellSizeM: number, piece: Pick<MeshedPiece, 'positions' | 'normals' | 'originM'>): Uint8Array | null {
+  const ground = registry.planet(body).ground;
   return ground ? groundVertexColours(piece.positions, piece.normals, piece.originM, cellSizeM, ground) : null;
 }

@@ -4,7 +4,8 @@
  * Dual Contouring with the chunk's `coarserNeighbours` in the LOD configuration it will be
  * drawn in (the mesher's mixed-level contract) → mesh relative to the chunk's body-local
  * origin (float64), its boundary leaves (for seam jobs) and whether it was empty or full (so
- * the LOD never asks for it again). Pure; runs in workers and Node tests. The per-chunk
+ * the LOD never asks for it again). Pure; runs in workers and Node tests, with the worker's caches
+ * handed in ({@link PlanetChunkCache}, workerState.ts). The per-chunk
  * meshing is `meshCubeSphereChunk` (src/lod/cubeSphereChunk.ts), the same path `meshPlanet` uses.
  */
 import { bandLimitSummary, bandLipschitz, brushesHash, compileToJs, recipeBounds, type BandLimitSummary, type Brush, type FieldFn } from '../field/index';
@@ -24,9 +25,9 @@ import {
 } from '../lod/index';
 import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type CoarserNeighbour } from '../mesher/index';
 import { fnv1a } from './bodyJob';
-import { registeredPlanet, type RegisteredBody } from './bodyRegistry';
+import type { RegisteredBody } from './bodyRegistry';
 import { pieceColours } from './pieceColours';
-import { clearLeafStore, keepLeaves, setLeafStoreShare } from './leafStore';
+import type { WorkerState } from './workerState';
 import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
 import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
 
@@ -124,9 +125,6 @@ interface LevelField {
   lipschitz: number;
   planes: FacePlaneCache;
 }
-let cached: PlanetContext | null = null;
-/** The current planet's level fields (PlanetContext.level) by level and brush set, compiled on first use. */
-const levels = new Map<string, LevelField>();
 /** Level fields of edited chunks kept (a few edits × levels; the unedited ones are always kept). */
 const EDITED_LEVEL_FIELDS = 48;
 
@@ -134,16 +132,17 @@ const EDITED_LEVEL_FIELDS = 48;
  * The compiled field and chunk space of planet `id` (registered with this worker), kept for its next
  * job. One planet at a time: the kept samples and leaves of another are dropped on a switch.
  */
-export function planetContext(id: string): PlanetContext {
-  const body = registeredPlanet(id);
-  if (cached?.body !== body) {
+export function planetContext(worker: WorkerState, id: string): PlanetContext {
+  const body = worker.registry.planet(id);
+  const { levels } = worker.planet;
+  if (worker.planet.context?.body !== body) {
     const { recipe, space: spaceOptions } = body;
     const bounds = recipeBounds(recipe);
-    recentSamples.clear();
+    worker.planet.samples.clear();
     levels.clear();
-    clearLeafStore();
+    worker.leaves.clear();
     const space = new CubeSphereSpace(spaceOptions);
-    cached = {
+    worker.planet.context = {
       body,
       field: compileToJs(recipe),
       space,
@@ -168,7 +167,7 @@ export function planetContext(id: string): PlanetContext {
       },
     };
   }
-  return cached;
+  return worker.planet.context;
 }
 
 const EMPTY_F32 = new Float32Array(0);
@@ -182,60 +181,74 @@ const EMPTY_F32 = new Float32Array(0);
  * worker meshing all of a planet's chunks; N workers keep 1/N each (PlanetChunkParams.workerShare).
  */
 const SAMPLE_CACHE_ENTRIES = 128;
-let sampleCacheEntries = SAMPLE_CACHE_ENTRIES;
 interface KeptChunk {
   samples: ChunkSamples;
   memo: HermiteMemo;
 }
-const recentSamples = new Map<string, KeptChunk>();
-/** Chunks whose samples were kept / not; edges whose crossing and normal were recalled. */
-export const sampleCacheStats = { hits: 0, misses: 0, recalledEdges: 0 };
 
-/** Forgets the kept samples and face planes (benchmarks measure chunks meshed from scratch). */
-export function clearSampleCache(): void {
-  recentSamples.clear();
-  for (const l of levels.values()) l.planes.clear();
-}
+/**
+ * One worker's planet chunk caches (its entry file makes them: workerState.ts): the current
+ * planet's context and level fields, and the samples of the last chunks with a surface.
+ */
+export class PlanetChunkCache {
+  /** The current planet's compiled field and chunk space ({@link planetContext}). */
+  context: PlanetContext | null = null;
+  /** The current planet's level fields (PlanetContext.level) by level and brush set, compiled on first use. */
+  readonly levels = new Map<string, LevelField>();
+  /** Kept samples by chunk key (and brush set), most recent last. */
+  readonly samples = new Map<string, KeptChunk>();
+  /** How many samples are kept: this worker's share of {@link SAMPLE_CACHE_ENTRIES}. */
+  sampleEntries = SAMPLE_CACHE_ENTRIES;
+  /** Chunks whose samples were kept / not; edges whose crossing and normal were recalled. */
+  readonly stats = { hits: 0, misses: 0, recalledEdges: 0 };
 
-function cachedSamples(key: string): KeptChunk | undefined {
-  const s = recentSamples.get(key);
-  if (!s) {
-    sampleCacheStats.misses++;
-    return undefined;
+  /** Forgets the kept samples and face planes (benchmarks measure chunks meshed from scratch). */
+  clear(): void {
+    this.samples.clear();
+    for (const l of this.levels.values()) l.planes.clear();
   }
-  sampleCacheStats.hits++;
-  recentSamples.delete(key); // most recent last
-  recentSamples.set(key, s);
-  return s;
+
+  /** The kept samples of chunk `key` (marked recently used), or undefined. */
+  get(key: string): KeptChunk | undefined {
+    const s = this.samples.get(key);
+    if (!s) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    this.samples.delete(key); // most recent last
+    this.samples.set(key, s);
+    return s;
+  }
+
+  keep(key: string, s: KeptChunk): void {
+    this.samples.delete(key);
+    this.samples.set(key, s);
+    while (this.samples.size > this.sampleEntries) this.samples.delete(this.samples.keys().next().value!);
+  }
 }
 
-function keepSamples(key: string, s: KeptChunk): void {
-  recentSamples.delete(key);
-  recentSamples.set(key, s);
-  while (recentSamples.size > sampleCacheEntries) recentSamples.delete(recentSamples.keys().next().value!);
-}
-
-export function meshPlanetChunk(params: PlanetChunkParams): PlanetChunkResult {
+export function meshPlanetChunk(worker: WorkerState, params: PlanetChunkParams): PlanetChunkResult {
   const t0 = performance.now();
   const share = Math.min(1, Math.max(1 / 64, params.workerShare ?? 1));
   // At least 32 a worker: with 15 workers and pool affinity each worker re-meshes its own chunks,
   // and 16 kept (the 1/15 share of 128, raised) missed most re-meshes in the 20 m teleport on the
   // H100 machine (170 s of 700 s worker time). 32 × ~0.35 MB a worker.
-  sampleCacheEntries = Math.max(32, Math.round(SAMPLE_CACHE_ENTRIES * share));
-  setLeafStoreShare(share);
-  const r = meshPlanetChunkUntimed(params);
+  worker.planet.sampleEntries = Math.max(32, Math.round(SAMPLE_CACHE_ENTRIES * share));
+  worker.leaves.setShare(share);
+  const r = meshPlanetChunkUntimed(worker, params);
   // Attribution only (PlanetView's crack report names how each chunk next to an open edge was sampled).
   r.sampledBy ??= params.gpu ? 'gpu' : 'js';
   if (params.leafId !== undefined && r.boundary) {
-    keepLeaves(params.leafId, r.boundary);
+    worker.leaves.keep(params.leafId, r.boundary);
     r.leafId = params.leafId;
   }
   r.ms = performance.now() - t0;
   return r;
 }
 
-function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
-  const ctx = planetContext(params.body);
+function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams): PlanetChunkResult {
+  const ctx = planetContext(worker, params.body);
   const { space, lipschitz, maxRadiusM } = ctx;
   const a = { face: params.face, level: params.level, ci: params.ci, cj: params.cj, ck: params.ck };
   const brushes = params.brushes ?? [];
@@ -244,7 +257,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   // Faces + every other interior point first: most chunks near the surface are empty or full and
   // stop there (a third of the samples); the others sample the blocks near their surface.
   const key = `${a.face}/${a.level}/${a.ci}/${a.cj}/${a.ck}${brushes.length > 0 ? `#${brushesHash(brushes)}` : ''}`;
-  const kept = cachedSamples(key);
+  const kept = worker.planet.get(key);
   if (!kept && params.keptOnly) return { ...homogeneousResult(space, a, { state: 'empty', proven: false }, 0), homogeneous: null, needsSamples: true };
   const t0 = performance.now();
   // Homogeneous GPU samples prove emptiness up to the GPU's error as well as the lattice gap.
@@ -272,7 +285,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
     memo = new HermiteMemo();
   }
   const sampleMs = kept ? 0 : performance.now() - t0;
-  if (samples.complete) keepSamples(key, { samples, memo });
+  if (samples.complete) worker.planet.keep(key, { samples, memo });
   let values = samples.values;
   // The points this chunk shares with a coarser neighbour's lattice take that neighbour's
   // band-limited field: both chunks then agree on every shared sign (the seam contract), although
@@ -309,7 +322,7 @@ function meshPlanetChunkUntimed(params: PlanetChunkParams): PlanetChunkResult {
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
-  sampleCacheStats.recalledEdges += memo.recalled - recalled;
+  worker.planet.stats.recalledEdges += memo.recalled - recalled;
   const homogeneous = homogeneityFromSamples(result.values, bandL, gapM + gpuToleranceM / Math.max(bandL, 1e-9));
   if (homogeneous) {
     return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>, sampleMs);
@@ -402,10 +415,10 @@ export type PlanetChunkReply = Omit<PlanetChunkResult, 'positions' | 'normals' |
 };
 
 /** The reply to `params`' job, with the piece's ground colours where its planet has a palette (pieceColours.ts). */
-export function planetChunkReply(r: PlanetChunkResult, params: Pick<PlanetChunkParams, 'body' | 'level'>): { reply: PlanetChunkReply; transfer: Transferable[] } {
+export function planetChunkReply(worker: WorkerState, r: PlanetChunkResult, params: Pick<PlanetChunkParams, 'body' | 'level'>): { reply: PlanetChunkReply; transfer: Transferable[] } {
   const { positions, normals, indices, vertexCells, originM, boundary, ...rest } = r;
   if (r.homogeneous || r.needsSamples) return { reply: { ...rest, piece: null }, transfer: [] };
-  const colours = indices.length > 0 ? pieceColours(params.body, planetContext(params.body).space.cellSizeM(params.level), { positions, normals, originM }) : null;
+  const colours = indices.length > 0 ? pieceColours(worker.registry, params.body, planetContext(worker, params.body).space.cellSizeM(params.level), { positions, normals, originM }) : null;
   const piece = pieceData({ positions, normals, indices, vertexCells, originM }, boundary, colours);
   return { reply: { ...rest, piece }, transfer: pieceDataTransfer(piece) };
 }

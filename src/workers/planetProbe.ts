@@ -14,8 +14,9 @@ import { MAX_BATCH_JOBS } from '../gpu/batches';
 import type { GpuJob } from '../gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../gpu/samplerTypes';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
-import { registerBody, type BodyDefinition } from './bodyRegistry';
-import { clearSampleCache, meshPlanetChunk } from './planetChunkJob';
+import type { BodyDefinition } from './bodyRegistry';
+import { meshPlanetChunk } from './planetChunkJob';
+import type { WorkerState } from './workerState';
 import type { PreparedMeasurement } from './samplingMeasure';
 import type { SamplingMeasurement } from './samplingDecision';
 import { BODY_SIMPLIFY } from '../mesher/index';
@@ -65,12 +66,16 @@ export function planetProbePoints(probe: PlanetProbe): number {
  * (no parallel compile there), longer than the page's frames may pause, and the explore frames that
  * came back meanwhile made its timed batches 13 ms a chunk against 1.7 ms in planet mode.
  */
-export async function preparePlanetMeasurement(probe: PlanetProbe, sample: (key: string) => GpuJob<GpuChunkSamples>): Promise<PreparedMeasurement> {
-  registerBody(probe.body, probe.definition);
+export async function preparePlanetMeasurement(
+  worker: WorkerState,
+  probe: PlanetProbe,
+  sample: (key: string) => GpuJob<GpuChunkSamples>,
+): Promise<PreparedMeasurement> {
+  worker.registry.register(probe.body, probe.definition);
   const keys = probeKeys(probe);
   const run = (key: string) => {
-    clearSampleCache(); // a kept sample would skip the sampling this times
-    return meshPlanetChunk(chunkParams(probe, key));
+    worker.planet.clear(); // a kept sample would skip the sampling this times
+    return meshPlanetChunk(worker, chunkParams(probe, key));
   };
   run(keys[0]); // compiles the level's field; JIT warm-up
   let sampleMs = 0, meshMs = 0;
@@ -90,6 +95,7 @@ export async function preparePlanetMeasurement(probe: PlanetProbe, sample: (key:
  * batches, best of three; then each meshed here from its GPU samples as a body worker would.
  */
 export async function measurePlanetGpu(
+  worker: WorkerState,
   probe: PlanetProbe,
   sample: (key: string) => GpuJob<GpuChunkSamples>,
   prepared: PreparedMeasurement,
@@ -127,9 +133,9 @@ export async function measurePlanetGpu(
   const gpuFirstMs = prepared.gpuFirstMs ?? 0;
   let gpuPathMeshMs = 0;
   keys.forEach((key, n) => {
-    clearSampleCache();
+    worker.planet.clear();
     const s = samples[n];
-    gpuPathMeshMs += meshPlanetChunk({ ...chunkParams(probe, key), gpu: { values: s.values, hermite: s.hermite } }).ms;
+    gpuPathMeshMs += meshPlanetChunk(worker, { ...chunkParams(probe, key), gpu: { values: s.values, hermite: s.hermite } }).ms;
   });
   gpuPathMeshMs /= keys.length;
   return {

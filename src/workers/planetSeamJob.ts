@@ -16,9 +16,9 @@ import {
   CubeSphereSpace,
 } from '../lod/index';
 import { constantBoundaryLeaves, unpackBoundaryLeaves, type BoundaryLeaves, type PackedBoundaryLeaves } from '../mesher/index';
-import { derived, registeredPlanet } from './bodyRegistry';
+import { derived } from './bodyRegistry';
 import { pieceColours } from './pieceColours';
-import { keptLeaves } from './leafStore';
+import type { WorkerState } from './workerState';
 
 /** One chunk a seam reads: its leaves from a chunk job, or its homogeneous state. */
 export interface PlanetSeamPart {
@@ -70,14 +70,14 @@ function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty'
 }
 
 /** The chunk space of the seam's planet (a seam reads leaves only: no field, no recipe). */
-function seamSpace(id: string): CubeSphereSpace {
-  const body = registeredPlanet(id);
+function seamSpace(worker: WorkerState, id: string): CubeSphereSpace {
+  const body = worker.registry.planet(id);
   return derived(body, 'planetSeamJob.space', () => new CubeSphereSpace(body.space));
 }
 
-export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
+export function buildPlanetSeamJob(worker: WorkerState, params: PlanetSeamParams): PlanetSeamResult {
   const t0 = performance.now();
-  const space = seamSpace(params.body);
+  const space = seamSpace(worker, params.body);
   const ownerAddress = parseChunkKey(params.owner);
   const lod = seamSnapshot(space, ownerAddress, params.stitches.map((k) => parseChunkKey(k)));
   const leaves = new Map<ChunkKey, BoundaryLeaves>();
@@ -91,7 +91,7 @@ export function buildPlanetSeamJob(params: PlanetSeamParams): PlanetSeamResult {
     if (p.leaves) leaves.set(p.key, p.leaves);
     else if (p.homogeneous) leaves.set(p.key, seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), homogeneousLeaves(space, p.key, p.homogeneous)));
     else if (p.leafId !== undefined) {
-      const held = keptLeaves(p.leafId);
+      const held = worker.leaves.get(p.leafId);
       if (held) leaves.set(p.key, held);
       // Only the records this seam can read (a face neighbour's sixth, an edge neighbour's strip):
       // the seam indexes every record it is given, and a part unpacked here is indexed afresh for
@@ -150,9 +150,9 @@ export interface PlanetSeamReply {
 }
 
 /** The reply to `params`' job, with the seam's ground colours where its planet has a palette (pieceColours.ts). */
-export function planetSeamReply(r: PlanetSeamResult, params: Pick<PlanetSeamParams, 'body' | 'owner'>): { reply: PlanetSeamReply; transfer: Transferable[] } {
+export function planetSeamReply(worker: WorkerState, r: PlanetSeamResult, params: Pick<PlanetSeamParams, 'body' | 'owner'>): { reply: PlanetSeamReply; transfer: Transferable[] } {
   if (r.missing.length > 0) return { reply: { piece: null, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [] };
-  const colours = r.indices.length > 0 ? pieceColours(params.body, seamSpace(params.body).cellSizeM(parseChunkKey(params.owner).level), r) : null;
+  const colours = r.indices.length > 0 ? pieceColours(worker.registry, params.body, seamSpace(worker, params.body).cellSizeM(parseChunkKey(params.owner).level), r) : null;
   const piece = pieceData(r, null, colours);
   return { reply: { piece, vertexFaces: r.vertexFaces, ms: r.ms, missing: r.missing }, transfer: [...pieceDataTransfer(piece), r.vertexFaces.buffer as ArrayBuffer] };
 }

@@ -12,7 +12,7 @@
 import { compileToJs } from '../field/index';
 import { groundVertexColours } from '../field/groundColours';
 import { CubeSphereSpace, FACE_COUNT, levelMinWavelengthM, meshPlanet, weldPlanet, type ChunkAddress } from '../lod/index';
-import { registeredBody } from './bodyRegistry';
+import type { BodyRegistry } from './bodyRegistry';
 
 export interface PlanetThumbParams {
   /** The planet's id, registered with its recipe (and ground palette) but no chunk space. */
@@ -34,9 +34,10 @@ export interface PlanetThumbResult {
   ms: number;
 }
 
-export function meshPlanetThumb(params: PlanetThumbParams): PlanetThumbResult {
+/** The thumbnail mesh of planet `params.body`, registered in `registry`. */
+export function meshPlanetThumb(registry: BodyRegistry, params: PlanetThumbParams): PlanetThumbResult {
   const t0 = performance.now();
-  const body = registeredBody(params.body);
+  const body = registry.body(params.body);
   const space = new CubeSphereSpace({ radiusM: params.radiusM, chunkCells: params.cells, levels: 0 });
   const field = compileToJs(body.recipe, { minWavelengthM: levelMinWavelengthM(space, 0) });
   const roots: ChunkAddress[] = [];

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { bandLimitSummary, compileToJs, Prng, recipeBounds, type FieldRecipe } from '../../src/field/index';
 import { CubeSphereSpace, levelMinWavelengthM } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
-import { registerBody } from '../../src/workers/bodyRegistry';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { registerBody } from './oneWorker';
+import { meshPlanetChunk } from './oneWorker';
 
 const spaceOptions = (recipe: FieldRecipe) => ({ radiusM: recipeBounds(recipe).sphereRadiusM, chunkCells: 32, finestCellM: 1 });
 

@@ -4,8 +4,8 @@ import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
 import { recipeBounds } from '../../src/field/index';
 import { validateMesh } from '../../src/mesher/index';
 import { asteroidRecipe } from '../../src/scene/index';
-import { meshBody, type BodyMeshParams } from '../../src/workers/bodyJob';
-import { registerBody } from '../../src/workers/bodyRegistry';
+import { meshBody, type BodyMeshParams } from './oneWorker';
+import { registerBody } from './oneWorker';
 
 function params(seed: number, cells: number): BodyMeshParams {
   const recipe = asteroidRecipe(seed);

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { asteroidRecipe, planetRecipe } from '../../src/scene/index';
-import { meshBody } from '../../src/workers/bodyJob';
-import { handleRegistration, registerBody, registeredBody, registeredBodyCount, unregisterBody, UnknownBodyError } from '../../src/workers/bodyRegistry';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
+import { meshBody } from './oneWorker';
+import { handleRegistration, registerBody, registeredBody, registeredBodyCount, unregisterBody, UnknownBodyError } from './oneWorker';
+import { meshPlanetChunk } from './oneWorker';
 
 const grid = { cells: 12, originM: [-400, -400, -400] as [number, number, number], stepM: 800 / 12, simplify: 0 };
 

@@ -1,7 +1,7 @@
 /** The body worker's leaf store: copies, least recently used out past a budget scaled by the worker's share. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BoundaryLeaves } from '../../src/mesher/index';
-import { clearLeafStore, forgetLeaves, keepLeaves, keptLeaves, LEAF_STORE_BYTES, setLeafStoreShare } from '../../src/workers/leafStore';
+import { clearLeafStore, forgetLeaves, keepLeaves, keptLeaves, LEAF_STORE_BYTES, setLeafStoreShare } from './oneWorker';
 
 /** Leaves of about `bytes` bytes (54 B a record). */
 function leaves(bytes: number, tag: number): BoundaryLeaves {

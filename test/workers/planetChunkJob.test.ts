@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseRecipe, recipeBounds } from '../../src/field/index';
 import { CubeSphereSpace } from '../../src/lod/index';
 import { validateMesh } from '../../src/mesher/index';
-import { registerBody } from '../../src/workers/bodyRegistry';
-import { meshPlanetChunk, sampleCacheStats } from '../../src/workers/planetChunkJob';
+import { registerBody } from './oneWorker';
+import { meshPlanetChunk, sampleCacheStats } from './oneWorker';
 
 const R = 50_000;
 const recipe = parseRecipe({

@@ -11,9 +11,9 @@ import {
 } from '../../src/lod/index';
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
-import { meshPlanetChunk, type PlanetChunkResult } from '../../src/workers/planetChunkJob';
-import { buildPlanetSeamJob, type PlanetSeamPart, type PlanetSeamResult } from '../../src/workers/planetSeamJob';
-import { registerBody } from '../../src/workers/bodyRegistry';
+import { meshPlanetChunk, type PlanetChunkResult } from './oneWorker';
+import { buildPlanetSeamJob, type PlanetSeamPart, type PlanetSeamResult } from './oneWorker';
+import { registerBody } from './oneWorker';
 
 const PLANET = 'test:planet-edit';
 const recipe = planetRecipe(7);

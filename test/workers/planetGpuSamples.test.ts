@@ -13,12 +13,12 @@ import {
 } from '../../src/lod/index';
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type FieldFn } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
-import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from '../../src/workers/planetChunkJob';
+import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from './oneWorker';
 import {
   float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
 } from '../../src/workers/planetGpuSamples';
-import { buildPlanetSeamJob, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
-import { registerBody } from '../../src/workers/bodyRegistry';
+import { buildPlanetSeamJob, type PlanetSeamPart } from './oneWorker';
+import { registerBody } from './oneWorker';
 import { simulatedEdgePass as simulatedEdges, simulatedGpuValues as simulatedValues } from './simulatedGpu';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */

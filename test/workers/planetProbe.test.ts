@@ -8,10 +8,10 @@ import { parseRecipe } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, parseChunkKey, type ChunkAddress } from '../../src/lod/index';
 import type { GpuJob } from '../../src/gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../../src/gpu/samplerTypes';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
-import { measurePlanetGpu, planetProbePoints, preparePlanetMeasurement, PLANET_PROBE_CHUNKS, type PlanetProbe } from '../../src/workers/planetProbe';
+import { meshPlanetChunk } from './oneWorker';
+import { measurePlanetGpu, planetProbePoints, preparePlanetMeasurement, PLANET_PROBE_CHUNKS, type PlanetProbe } from './oneWorker';
 import { decideSamplingPath } from '../../src/workers/samplingDecision';
-import { registeredPlanet } from '../../src/workers/bodyRegistry';
+import { registeredPlanet } from './oneWorker';
 import { simulatedEdgePass, simulatedGpuValues } from './simulatedGpu';
 
 const R = 60_000;

@@ -10,9 +10,9 @@ import {
 } from '../../src/lod/index';
 import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../src/mesher/index';
 import { planetRecipe } from '../../src/scene/planets';
-import { meshPlanetChunk } from '../../src/workers/planetChunkJob';
-import { buildPlanetSeamJob, seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart } from '../../src/workers/planetSeamJob';
-import { registerBody } from '../../src/workers/bodyRegistry';
+import { meshPlanetChunk } from './oneWorker';
+import { buildPlanetSeamJob, seamPartsToSend, type PlanetSeamParams, type PlanetSeamPart } from './oneWorker';
+import { registerBody } from './oneWorker';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';

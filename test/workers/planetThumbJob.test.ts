@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { groundPalette } from '../../src/field/groundColours';
 import { validateMesh } from '../../src/mesher/index';
 import { planetGround, sceneSpec } from '../../src/scene/index';
-import { registerBody, unregisterBody } from '../../src/workers/bodyRegistry';
-import { meshPlanetThumb, planetThumbTransfer } from '../../src/workers/planetThumbJob';
+import { registerBody, unregisterBody } from './oneWorker';
+import { meshPlanetThumb, planetThumbTransfer } from './oneWorker';
 
 function register(seed: number, withGround: boolean): { body: string; radiusM: number; meanRadiusM: number } {
   const planet = sceneSpec(seed, 'planet').planet!;

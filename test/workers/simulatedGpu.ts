@@ -5,7 +5,7 @@
 import { canonicalSampleMapping, keyOf, type ChunkAddress, type CubeSphereSpace } from '../../src/lod/index';
 import { sampleChunk } from '../../src/mesher/index';
 import { signChangingEdges } from '../../src/gpu/edgeList';
-import { planetContext } from '../../src/workers/planetChunkJob';
+import { planetContext } from './oneWorker';
 import type { GpuHermite } from '../../src/workers/planetGpuSamples';
 
 /** A deterministic value in [-1, 1) from a chunk key and a point index. */

@@ -19,8 +19,8 @@ import { asteroidRecipe, parsePlanetClass, planetRecipe, sceneSpec } from '../..
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, isReselectMode, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
-import { planetContext } from '../../../src/workers/planetChunkJob';
-import { registerBody } from '../../../src/workers/bodyRegistry';
+import { planetContext } from '../../workers/oneWorker';
+import { registerBody } from '../../workers/oneWorker';
 import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
 
 const W = 480;

@@ -10,10 +10,10 @@ import {
 import { sampleChunk, validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../../src/mesher/index';
 import { planetRecipe } from '../../../src/scene/planets';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
-import { clearSampleCache, meshPlanetChunk, planetContext } from '../../../src/workers/planetChunkJob';
-import { registerBody } from '../../../src/workers/bodyRegistry';
+import { clearSampleCache, meshPlanetChunk, planetContext } from '../../workers/oneWorker';
+import { registerBody } from '../../workers/oneWorker';
 import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
-import { buildPlanetSeamJob, type PlanetSeamPart } from '../../../src/workers/planetSeamJob';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../../workers/oneWorker';
 
 async function client(): Promise<GpuSamplerClient> {
   const c = await GpuSamplerClient.create({ poison: true });

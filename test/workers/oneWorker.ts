@@ -1,0 +1,69 @@
+/**
+ * One worker's state (src/workers/workerState.ts), made as a worker's entry file makes it, and the
+ * jobs bound to it with the signatures a test wants: `registerBody(id, definition)` then
+ * `meshPlanetChunk(params)`, as the messages a worker receives. For tests and benches that call
+ * job bodies directly; each test file gets its own state (Vitest isolates modules per file).
+ * `meshBody` builds the BVH as body.worker.ts does, unless `bvh: false`.
+ */
+import { attachBodyBvh } from '../../src/render/bodyBvh';
+import * as bodyJob from '../../src/workers/bodyJob';
+import type { BodyDefinition } from '../../src/workers/bodyRegistry';
+import type { BoundaryLeaves } from '../../src/mesher/index';
+import * as chunkJob from '../../src/workers/planetChunkJob';
+import * as probeJob from '../../src/workers/planetProbe';
+import * as seamJob from '../../src/workers/planetSeamJob';
+import * as thumbJob from '../../src/workers/planetThumbJob';
+import { createWorkerState } from '../../src/workers/workerState';
+
+export * from '../../src/workers/bodyJob';
+export * from '../../src/workers/bodyRegistry';
+export * from '../../src/workers/leafStore';
+export * from '../../src/workers/planetChunkJob';
+export * from '../../src/workers/planetProbe';
+export * from '../../src/workers/planetSeamJob';
+export * from '../../src/workers/planetThumbJob';
+
+/** The state every function below works on. */
+export const worker = createWorkerState();
+
+export const registerBody = (id: string, definition: BodyDefinition): void => worker.registry.register(id, definition);
+export const unregisterBody = (id: string): void => worker.registry.unregister(id);
+export const registeredBody = (id: string) => worker.registry.body(id);
+export const registeredPlanet = (id: string) => worker.registry.planet(id);
+export const registeredBodyCount = (): number => worker.registry.size;
+export const handleRegistration = (msg: { kind: string; params: unknown }): boolean => worker.registry.handle(msg);
+
+export function meshBody(params: bodyJob.BodyMeshParams): bodyJob.BodyMeshResult {
+  const result = bodyJob.meshBody(worker, params);
+  if (params.bvh ?? true) attachBodyBvh(result);
+  return result;
+}
+
+export const leafStoreStats = worker.leaves.stats;
+export const keepLeaves = (id: string, leaves: BoundaryLeaves): void => worker.leaves.keep(id, leaves);
+export const keptLeaves = (id: string): BoundaryLeaves | undefined => worker.leaves.get(id);
+export const forgetLeaves = (id: string): void => worker.leaves.forget(id);
+export const clearLeafStore = (): void => worker.leaves.clear();
+export const setLeafStoreShare = (share: number): void => worker.leaves.setShare(share);
+
+export const sampleCacheStats = worker.planet.stats;
+export const clearSampleCache = (): void => worker.planet.clear();
+export const planetContext = (id: string): chunkJob.PlanetContext => chunkJob.planetContext(worker, id);
+export const meshPlanetChunk = (params: chunkJob.PlanetChunkParams): chunkJob.PlanetChunkResult => chunkJob.meshPlanetChunk(worker, params);
+export const planetChunkReply = (r: chunkJob.PlanetChunkResult, params: Pick<chunkJob.PlanetChunkParams, 'body' | 'level'>) =>
+  chunkJob.planetChunkReply(worker, r, params);
+
+export const buildPlanetSeamJob = (params: seamJob.PlanetSeamParams): seamJob.PlanetSeamResult => seamJob.buildPlanetSeamJob(worker, params);
+export const planetSeamReply = (r: seamJob.PlanetSeamResult, params: Pick<seamJob.PlanetSeamParams, 'body' | 'owner'>) =>
+  seamJob.planetSeamReply(worker, r, params);
+
+export const meshPlanetThumb = (params: thumbJob.PlanetThumbParams): thumbJob.PlanetThumbResult => thumbJob.meshPlanetThumb(worker.registry, params);
+
+export const preparePlanetMeasurement = (probe: probeJob.PlanetProbe, sample: Parameters<typeof probeJob.preparePlanetMeasurement>[2]) =>
+  probeJob.preparePlanetMeasurement(worker, probe, sample);
+export const measurePlanetGpu = (
+  probe: probeJob.PlanetProbe,
+  sample: Parameters<typeof probeJob.measurePlanetGpu>[2],
+  prepared: Parameters<typeof probeJob.measurePlanetGpu>[3],
+  workers: number,
+) => probeJob.measurePlanetGpu(worker, probe, sample, prepared, workers);
