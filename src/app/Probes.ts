@@ -12,14 +12,17 @@
  * frame.
  *
  * Gravity: toward the planet's centre near the planet ({@link PLANET_G} at its surface, as 1/r²);
- * among asteroids, toward the nearest one within three radii with {@link ASTEROID_G} at its
- * surface. Real asteroids of this size pull ~10⁻⁴ m/s²: a probe would take hours to come back from
+ * among asteroids, the nearest one's within three radii, {@link ASTEROID_G} at its bounding radius,
+ * from its shape (src/physics/massGravity.ts: toward its bounding sphere's centre, a contact binary's
+ * inner flanks were 45–70° slopes a probe rolled down for minutes; issue 45). Real asteroids of this size pull ~10⁻⁴ m/s²: a probe would take hours to come back from
  * its first bounce, so that pull is a game's, not nature's. A probe farther than {@link LOST_M}
  * from every surface and moving away is removed.
  */
 import {
   Color, IcosahedronGeometry, InstancedMesh, MathUtils, Matrix4, MeshStandardMaterial, Quaternion, Vector3, type Group, type Mesh, type PerspectiveCamera,
 } from 'three';
+import { compileToJs } from '../field/index';
+import { massGravity, massModel, type MassModel } from '../physics/massGravity';
 import { meshCollider } from '../physics/meshCollider';
 import { PhysicsWorld, type ColliderPose, type PhysicsStats, type ProbeView, type Vec3Tuple } from '../physics/PhysicsWorld';
 import type { AsteroidField } from './AsteroidField';
@@ -62,6 +65,8 @@ const position = new Vector3();
 const rotation = new Quaternion();
 const scale = new Vector3();
 const IDENTITY: [number, number, number, number] = [0, 0, 0, 1];
+const local = new Vector3();
+const pull: [number, number, number] = [0, 0, 0];
 
 export class Probes {
   readonly physics: PhysicsWorld;
@@ -70,6 +75,8 @@ export class Probes {
   private readonly built = new Map<number, string>();
   /** Planet piece colliders built, by piece mesh. */
   private readonly planetBuilt = new Map<Mesh, string>();
+  /** Each asteroid's mass model (massGravity.ts), made when a probe first comes near it. */
+  private readonly masses = new Map<number, MassModel>();
   private builds = 0;
   private slowestBuildMs = 0;
   /** Probes drawn last update, and whether any was in flight (not resting): what they cast into shadow maps. */
@@ -79,7 +86,7 @@ export class Probes {
   /** `seaRadiusM`: the planet's sea level from its centre (issue 41), or null: probes sink in it (physics/water.ts). */
   constructor(private readonly field: AsteroidField | null, private readonly planet: PlanetView | null, world: Group, private readonly seaRadiusM: number | null = null) {
     this.physics = new PhysicsWorld({
-      gravityAt: (p) => this.gravityAt(p),
+      gravityAt: (p, t) => this.gravityAt(p, t),
       waterDepthAt: seaRadiusM !== null && planet ? (p) => this.waterDepthAt(p) : undefined,
       maxProbes: MAX_PROBES,
     });
@@ -258,6 +265,25 @@ export class Probes {
     };
   }
 
+  /**
+   * Asteroid `index`'s pull at `p` from its shape, turned with it to scene time `timeS`. The spec's
+   * recipe (a user's edits do not move its mass). Its model is made once, ~4,000 field samples.
+   */
+  private asteroidPull(index: number, p: Vec3Tuple, timeS: number): Vec3Tuple {
+    const a = this.field!.spec.asteroids[index];
+    let model = this.masses.get(index);
+    if (!model) {
+      model = massModel(compileToJs(a.recipe), a.bodyCenterM, a.radiusM, ASTEROID_G);
+      this.masses.set(index, model);
+    }
+    axis.set(...a.spinAxis);
+    spin.setFromAxisAngle(axis, a.phaseRad + a.spinRadPerS * timeS);
+    local.set(p[0] - a.positionM[0], p[1] - a.positionM[1], p[2] - a.positionM[2]).applyQuaternion(spin.invert());
+    massGravity(model, local.x, local.y, local.z, pull);
+    local.fromArray(pull).applyQuaternion(spin.invert());
+    return [local.x, local.y, local.z];
+  }
+
   /** Whether the planet, rather than an asteroid, is the body nearest `p` (`asteroidM`: the nearest asteroid's distance). */
   private atPlanet(p: Vector3, asteroidM = this.field ? this.field.nearest(p).distanceM : Infinity): boolean {
     return this.planet !== null && this.planetDistance(p) < asteroidM;
@@ -274,8 +300,8 @@ export class Probes {
     return this.seaRadiusM! - Math.hypot(p[0] - c.x, p[1] - c.y, p[2] - c.z);
   }
 
-  /** The pull at `p` (see the header). */
-  private gravityAt(p: Vec3Tuple): Vec3Tuple {
+  /** The pull at `p` at scene time `timeS` (see the header). */
+  private gravityAt(p: Vec3Tuple, timeS: number): Vec3Tuple {
     const at = position.fromArray(p);
     // The nearest asteroid once a step per probe (it walks every asteroid).
     const near = this.field?.nearest(at) ?? null;
@@ -289,8 +315,7 @@ export class Probes {
       const R = near.spec.radiusM;
       const r = near.distanceM + R;
       if (r > 3 * R) return [0, 0, 0];
-      c = near.spec.positionM;
-      g = ASTEROID_G * (R / Math.max(r, 0.5 * R)) ** 2;
+      return this.asteroidPull(near.spec.index, p, timeS);
     } else {
       return [0, 0, 0];
     }

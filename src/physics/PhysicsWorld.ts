@@ -4,22 +4,30 @@
  * and the bookkeeping users and tests see (resting, penetration).
  *
  * Policies, each for a limit cannon-es does not handle itself:
- * - Fixed steps of {@link STEP_S}, as many as the clock owes within 1 s of scene time and a wall-clock
- *   budget an update (stepClock.ts): real time down to ~1 fps; a frame that falls further behind runs
- *   the world slower rather than spiralling (probes near a collider go with it over the time dropped:
- *   carry.ts); a frozen clock (`t=` in the URL) steps nothing.
+ * - Fixed steps of {@link STEP_S}, as many as the clock owes within 120 steps and a wall-clock budget
+ *   an update, longer steps (up to 4 × STEP_S) when those do not fit (stepClock.ts): real time down to
+ *   ~0.25 fps; a frame that falls further behind runs the world slower rather than spiralling (probes
+ *   near a collider go with it over the time dropped: carry.ts); a frozen clock (`t=` in the URL)
+ *   steps nothing.
+ * - Judged in the frame of the surface under the probe (issue 45): a spinning asteroid's surface moves
+ *   (ω × r), so impacts, the push cap, rolling resistance and rest all use the probe's velocity minus
+ *   the surface's at the probe (impact.ts). cannon-es's own contacts never bounce (restitution 0: its
+ *   restitution scales world-frame velocities and kicked a probe riding the surface up at each touch);
+ *   an impact faster than {@link BOUNCE_MIN_SPEED} is settled by the impact model instead.
  * - No continuous collision detection in cannon-es, and its sphere-trimesh contact pushes a centre
  *   that crossed a surface out the far side: before each step a moving probe casts a ray along its
- *   motion and bounces off the first surface it would reach (a swept test, with a restitution that
- *   falls with impact speed), so a fast throw neither tunnels through thin rock, sinks into a body,
- *   nor rebounds past escape speed.
+ *   motion (relative to the surface it is over) and bounces off the first surface it would reach (a
+ *   swept test, with a restitution that falls with impact speed), so a fast throw neither tunnels
+ *   through thin rock, sinks into a body, nor rebounds past escape speed. A fast impact the ray missed
+ *   (the sphere's side met the rock first: a throw skimmed off explore 1's asteroid at 320 m/s) is
+ *   settled from cannon-es's contact with the same model, the probe put back out of the rock.
  * - A collider's mesh changes with its level of detail: when a shape is replaced, probes the new
  *   surface would hold inside are lifted out along the line from the body's centre before the next
  *   step (a probe never drops through a level change).
  * - Rest: cannon-es has no rolling resistance and cannot sleep a probe on a spinning collider, so a
  *   touching probe is slowed (0.35 g and a viscous term), and one slow for 0.5 s is pinned to its
  *   collider's frame (it turns with it; a new shape unpins it).
- * - Contacts make no energy: a push out of the rock is capped at the probe's incoming speed.
+ * - Contacts make no energy: a push out of the rock is capped at the probe's incoming speed over it.
  * - Throws in quick succession start inside each other: a new probe passes through other probes
  *   until clear of them (setMask).
  * - At most `maxProbes` alive: a new throw removes the oldest.
@@ -31,6 +39,9 @@
  */
 import { Body, ContactMaterial, Material, Quaternion, Sphere, Vec3, World, type Trimesh } from 'cannon-es';
 import { carryWith } from './carry';
+import { readContacts, type ProbeContact } from './contacts';
+import { isMoving, surfaceVelocity } from './impact';
+import { AIR_GRACE_S, COLLIDER_GROUP, followPin, PROBE_GROUP, respondToContact, setMask, unpin, type Probe } from './probe';
 import { liftProbeOut } from './liftOut';
 import { StepClock, STEP_S } from './stepClock';
 import { sweptImpact } from './sweptImpact';
@@ -39,26 +50,10 @@ import { waterAcceleration } from './water';
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
 
-export { MAX_STEPS, STEP_BUDGET_MS, STEP_S } from './stepClock';
-/**
- * Relative speed under which a touching probe counts as at rest, m/s: 5 cm/s, or 1% of its radius a
- * second for a large one (cannon-es's contact solver leaves a big probe that much jitter).
- */
-export const REST_SPEED = 0.05;
-const REST_SPEED_PER_M = 0.01;
+export { MAX_COARSE, MAX_STEPS, STEP_BUDGET_MS, STEP_S } from './stepClock';
+export { REST_SPEED } from './probe';
 /** Mass of every probe, kg (see throwProbe). */
 const PROBE_MASS_KG = 10;
-/** Damping of a touching probe's spin and of its speed over the surface, 1/s. */
-const ROLLING_DAMPING = 1;
-/** Rolling resistance of regolith: a touching probe's speed over the surface falls by this × g. */
-const ROLLING_RESISTANCE = 0.35;
-/** What a contact may add to a probe's speed in a step, m/s: two steps of gravity up to 10 m/s². */
-const PUSH_SLACK_MS = 2 * STEP_S * 10;
-/** How long a probe must stay that slow to rest (pinned to its collider), seconds. */
-const REST_TIME_S = 0.5;
-
-const PROBE_GROUP = 1;
-const COLLIDER_GROUP = 2;
 
 /** Where a collider is at a moment of scene time (a spinning asteroid turns under its probes). */
 export interface ColliderPose {
@@ -66,6 +61,8 @@ export interface ColliderPose {
   quaternion: QuatTuple;
   /** Spin, rad/s in the world frame (contacts see the surface move). */
   angularVelocity?: Vec3Tuple;
+  /** Velocity of its frame's origin, m/s (an orbiting body; default still). */
+  velocityMS?: Vec3Tuple;
 }
 
 export interface ProbeView {
@@ -95,8 +92,12 @@ export interface PhysicsStats {
   steps: number;
   /** Scene time the world did not simulate (an update past MAX_STEPS or its wall-clock budget), seconds. */
   droppedS: number;
+  /** Steps longer than STEP_S, taken when the fine ones did not fit an update's budget (stepClock.ts). */
+  coarseSteps: number;
   /** Fast probes stopped by the swept test. */
   sweptStops: number;
+  /** Fast impacts settled from cannon-es's contacts (the swept ray missed them). */
+  contactImpacts: number;
   /** Probes lifted out of a replaced collider shape. */
   lifted: number;
   /** Contact pushes capped at the probe's incoming speed (see afterStep). */
@@ -104,31 +105,16 @@ export interface PhysicsStats {
 }
 
 export interface PhysicsWorldOptions {
-  /** Gravity at a world point, m/s² (default none). */
-  gravityAt?: (positionM: Vec3Tuple) => Vec3Tuple;
+  /** Gravity at a world point at scene time `timeS` (a spinning body's pull turns with it), m/s² (default none). */
+  gravityAt?: (positionM: Vec3Tuple, timeS: number) => Vec3Tuple;
   /** How deep a world point is under a sea's surface, m (negative over it; default: no sea). water.ts says what water does. */
   waterDepthAt?: (positionM: Vec3Tuple) => number;
   maxProbes?: number;
-  /** Bounciness of probe on rock (0 … 1), default 0.2. */
+  /** Bounciness of probe on rock at slow impacts (0 … 1; it falls with impact speed, impact.ts), default 0.2. */
   restitution?: number;
   friction?: number;
-}
-
-interface Probe {
-  id: number;
-  body: Body;
-  radiusM: number;
-  previous: Vec3;
-  previousQuaternion: Quaternion;
-  slowS: number;
-  /** Not yet colliding with other probes (see setMask). */
-  ghost: boolean;
-  /** Speed before this step's contacts, m/s. */
-  speedBefore: number;
-  /** Gravity's magnitude at the probe this step, m/s². */
-  gravity: number;
-  /** At rest and pinned to a collider's frame (see pin), or null. */
-  pinned: { collider: Body; position: Vec3; quaternion: Quaternion; penetrationM: number } | null;
+  /** The wall clock the step budget is measured on, ms (tests give a fake one; default performance.now). */
+  nowMs?: () => number;
 }
 
 interface Collider {
@@ -137,20 +123,9 @@ interface Collider {
 }
 
 const scratchA = new Vec3();
-const scratchB = new Vec3();
 const scratchWater: Vec3Tuple = [0, 0, 0];
 const NO_WATER: Vec3Tuple = [0, 0, 0];
-const scratchC = new Vec3();
-
-/**
- * What a probe collides with: other probes once clear of them (a new throw starts inside the last
- * ones, and cannon-es separated them at hundreds of m/s), the rock unless pinned (held by its pin,
- * a resting probe needs no contacts with it: they were most of a resting world's step; moving
- * probes still bounce off it).
- */
-function setMask(p: Probe): void {
-  p.body.collisionFilterMask = (p.ghost ? 0 : PROBE_GROUP) | (p.pinned ? 0 : COLLIDER_GROUP);
-}
+const scratchU = new Vec3();
 
 export class PhysicsWorld {
   readonly world = new World({ gravity: new Vec3(0, 0, 0), allowSleep: false });
@@ -158,17 +133,22 @@ export class PhysicsWorld {
   private readonly colliders = new Map<string, Collider>();
   private readonly rock = new Material('rock');
   private readonly probeMaterial = new Material('probe');
-  private readonly gravityAt: (p: Vec3Tuple) => Vec3Tuple;
+  private readonly gravityAt: (p: Vec3Tuple, timeS: number) => Vec3Tuple;
+  /** Scene time at the start of the step running (or last run), seconds. */
+  private stepTimeS = 0;
   private readonly waterDepthAt: ((p: Vec3Tuple) => number) | null;
   private readonly maxProbes: number;
   readonly restitution: number;
   readonly friction: number;
   private nextId = 1;
   /** Scene time → fixed steps, within a step count and a wall-clock budget (stepClock.ts). */
-  private readonly clock = new StepClock();
+  private readonly clock: StepClock;
   private maxPenetrationM = 0;
   private worstPenetrationM = 0;
-  private readonly counters = { steps: 0, sweptStops: 0, lifted: 0, energyCapped: 0 };
+  private readonly counters = { steps: 0, sweptStops: 0, contactImpacts: 0, lifted: 0, energyCapped: 0 };
+  /** Each probe's contact after the last step (contacts.ts), and spare records. */
+  private readonly contacts = new Map<Body, ProbeContact>();
+  private readonly contactPool: ProbeContact[] = [];
 
   constructor(options: PhysicsWorldOptions = {}) {
     this.gravityAt = options.gravityAt ?? (() => [0, 0, 0]);
@@ -176,9 +156,12 @@ export class PhysicsWorld {
     this.maxProbes = options.maxProbes ?? 50;
     this.restitution = options.restitution ?? 0.2;
     this.friction = options.friction ?? 0.6;
+    this.clock = new StepClock(options.nowMs);
+    // cannon-es's contacts never bounce: its restitution scales world-frame velocities, so on a moving
+    // surface it kicked a resting probe up at each touch. Bounces are impact.ts's, relative to the rock.
     this.world.addContactMaterial(new ContactMaterial(this.rock, this.probeMaterial, {
       friction: this.friction,
-      restitution: this.restitution,
+      restitution: 0,
       contactEquationStiffness: 1e8,
       contactEquationRelaxation: 3,
     }));
@@ -209,7 +192,7 @@ export class PhysicsWorld {
   removeCollider(id: string): void {
     const collider = this.colliders.get(id);
     if (!collider) return;
-    for (const p of this.probes) if (p.pinned?.collider === collider.body) this.unpin(p);
+    for (const p of this.probes) if (p.pinned?.collider === collider.body) unpin(p);
     this.world.removeBody(collider.body);
     this.colliders.delete(id);
   }
@@ -237,7 +220,10 @@ export class PhysicsWorld {
     body.velocity.set(...velocityMS);
     this.world.addBody(body);
     const id = this.nextId++;
-    this.probes.push({ id, body, radiusM, previous: body.position.clone(), previousQuaternion: body.quaternion.clone(), slowS: 0, ghost: true, speedBefore: 0, gravity: 0, pinned: null });
+    this.probes.push({
+      id, body, radiusM, previous: body.position.clone(), previousQuaternion: body.quaternion.clone(), slowS: 0, ghost: true,
+      velocityBefore: new Vec3(), surface: null, airS: 0, gravity: 0, pinned: null,
+    });
     return id;
   }
 
@@ -260,14 +246,17 @@ export class PhysicsWorld {
   update(timeS: number, poseAt?: (id: string, timeS: number) => ColliderPose | null): void {
     const dropped = this.clock.droppedS;
     // Nothing moves without probes: keep the clock, step nothing (explore's frames pay nothing).
-    this.clock.advance(timeS, this.probes.length === 0, (t) => {
+    this.clock.advance(timeS, this.probes.length === 0, (t, dtS) => {
+      // Colliders at the step's start, where the probes are: cannon-es's contacts see both at one
+      // moment, and its integration turns the colliders on to the step's end with the probes.
+      this.stepTimeS = t - dtS;
       if (poseAt) {
         for (const [id, c] of this.colliders) {
-          const pose = poseAt(id, t);
+          const pose = poseAt(id, t - dtS);
           if (pose) this.setPose(c.body, pose);
         }
       }
-      this.step();
+      this.step(dtS);
     });
     if (poseAt && this.clock.droppedS > dropped) this.carry(poseAt, timeS - this.clock.accumulatorS);
   }
@@ -282,7 +271,7 @@ export class PhysicsWorld {
       this.setPose(c.body, pose);
       for (const p of this.probes) {
         if (p.pinned) {
-          if (p.pinned.collider === c.body) this.followPin(p);
+          if (p.pinned.collider === c.body) followPin(p);
         } else if (p.body.position.distanceTo(from) <= c.body.boundingRadius + p.radiusM + 1) {
           carryWith(p.body, from, turn, c.body);
           p.previous.copy(p.body.position);
@@ -292,30 +281,49 @@ export class PhysicsWorld {
     }
   }
 
-  /** One fixed step: gravity, the swept test, cannon's step, then rest and penetration. */
-  step(): void {
+  /** One step of `dtS` (STEP_S unless the clock coarsened it): gravity, the swept test, cannon's step, then contacts, rest and penetration. */
+  step(dtS = STEP_S): void {
     for (const p of this.probes) {
       p.previous.copy(p.body.position);
       p.previousQuaternion.copy(p.body.quaternion);
-      const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z]);
+      const g = this.gravityAt([p.body.position.x, p.body.position.y, p.body.position.z], this.stepTimeS);
       p.gravity = Math.hypot(g[0], g[1], g[2]);
       const w = this.waterDepthAt ? waterAcceleration(g, p.body.velocity, this.waterDepthAt([p.body.position.x, p.body.position.y, p.body.position.z]), p.radiusM, scratchWater) : NO_WATER;
       p.body.force.set((g[0] + w[0]) * p.body.mass, (g[1] + w[1]) * p.body.mass, (g[2] + w[2]) * p.body.mass);
-      if (sweptImpact(this.world, p.body, p.radiusM, STEP_S, COLLIDER_GROUP, this)) this.counters.sweptStops++;
+      if (p.pinned) continue; // held by its pin: nothing to sweep
+      // The sweep is relative to the surface the probe is over: a probe riding a spinning asteroid
+      // moves at the surface's 8 m/s in the world, and swept into the rock ahead of it as if it stood still.
+      const carrier = this.carrierOf(p, dtS);
+      if (carrier) surfaceVelocity(carrier, p.body.position, scratchU);
+      else scratchU.set(0, 0, 0);
+      if (sweptImpact(this.world, p.body, p.radiusM, dtS, COLLIDER_GROUP, this, scratchU)) this.counters.sweptStops++;
     }
     for (const p of this.probes) {
-      p.speedBefore = p.body.velocity.length();
-      this.followPin(p);
+      p.velocityBefore.copy(p.body.velocity);
+      followPin(p);
     }
-    this.world.step(STEP_S);
+    this.world.step(dtS);
     this.counters.steps++;
-    for (const p of this.probes) this.followPin(p);
-    this.afterStep();
+    for (const p of this.probes) followPin(p);
+    this.afterStep(dtS);
+  }
+
+  /**
+   * The collider whose frame judges a probe's motion: the one it touched last step, else a moving
+   * collider it is within reach of (null: the world frame, as every still collider's).
+   */
+  private carrierOf(p: Probe, dtS: number): Body | null {
+    if (p.surface && isMoving(p.surface)) return p.surface;
+    const reach = p.radiusM + p.body.velocity.length() * dtS + 1;
+    for (const c of this.colliders.values()) {
+      if (isMoving(c.body) && p.body.position.distanceTo(c.body.position) <= c.body.boundingRadius + reach) return c.body;
+    }
+    return null;
   }
 
   /** Probes to draw, interpolated between the last two steps. */
   views(): ProbeView[] {
-    const alpha = Math.min(1, this.clock.accumulatorS / STEP_S);
+    const alpha = Math.min(1, this.clock.accumulatorS / this.clock.lastStepS);
     return this.probes.map((p) => {
       p.previous.lerp(p.body.position, alpha, scratchA);
       const q = new Quaternion();
@@ -350,6 +358,7 @@ export class PhysicsWorld {
       colliderTriangles: triangles,
       ...this.counters,
       droppedS: this.clock.droppedS,
+      coarseSteps: this.clock.coarseSteps,
     };
   }
 
@@ -362,6 +371,7 @@ export class PhysicsWorld {
     body.position.set(...pose.positionM);
     body.quaternion.set(...pose.quaternion);
     body.angularVelocity.set(...(pose.angularVelocity ?? [0, 0, 0]));
+    body.velocity.set(...(pose.velocityMS ?? [0, 0, 0]));
     body.aabbNeedsUpdate = true;
   }
 
@@ -371,76 +381,28 @@ export class PhysicsWorld {
    */
   private liftOut(c: Collider): void {
     const body = c.body;
-    for (const p of this.probes) if (p.pinned?.collider === body) this.unpin(p);
+    for (const p of this.probes) if (p.pinned?.collider === body) unpin(p);
     body.updateAABB();
     const center = body.pointToWorldFrame(c.centerLocal, new Vec3());
     for (const p of this.probes) {
       if (p.body.position.distanceTo(body.position) > body.boundingRadius + p.radiusM + 1e-3) continue;
       // Lifted: a pin elsewhere would put it back inside.
       if (liftProbeOut(body, center, p.body, p.radiusM, COLLIDER_GROUP)) {
-        this.unpin(p);
+        unpin(p);
         this.counters.lifted++;
       }
     }
   }
 
   /**
-   * Pins a probe at rest to the collider it rests on: cannon-es leaves a resting sphere a few cm/s of
-   * solver jitter (it never sleeps here: its colliders spin), and on a slope that creeps. Pinned, it
-   * turns with its asteroid and other probes bounce off it, until its collider's mesh changes.
+   * After cannon's step, per probe, in the frame of what it touches (its velocity minus the surface's
+   * at the probe): a fast impact settled by the impact model, a push capped, rolling resistance, the
+   * rest timer and pin; and the deepest contact of this step.
    */
-  private pin(p: Probe, collider: Body, penetrationM: number): void {
-    const position = collider.pointToLocalFrame(p.body.position, new Vec3());
-    const quaternion = collider.quaternion.conjugate().mult(p.body.quaternion);
-    p.pinned = { collider, position, quaternion, penetrationM };
-    setMask(p);
-    this.followPin(p);
-  }
-
-  /** Frees a pinned probe (its collider's mesh changed, or the collider went). */
-  private unpin(p: Probe): void {
-    if (!p.pinned) return;
-    p.pinned = null;
-    p.slowS = 0;
-    setMask(p);
-  }
-
-  /** A pinned probe where its collider's frame holds it, moving with the surface under it. */
-  private followPin(p: Probe): void {
-    const pin = p.pinned;
-    if (!pin) return;
-    const c = pin.collider;
-    c.pointToWorldFrame(pin.position, p.body.position);
-    c.quaternion.mult(pin.quaternion, p.body.quaternion);
-    p.body.position.vsub(c.position, scratchA);
-    c.angularVelocity.cross(scratchA, p.body.velocity);
-    p.body.velocity.vadd(c.velocity, p.body.velocity);
-    p.body.angularVelocity.copy(c.angularVelocity);
-  }
-
-  /** Rest timers (speed relative to the touched surface) and the deepest contact of this step. */
-  private afterStep(): void {
-    const touching = new Map<Body, Body>();
-    const depth = new Map<Body, number>();
-    let deepest = 0;
-    for (const c of this.world.contacts) {
-      // g < 0 is overlap: (xj + rj) − (xi + ri) along the normal from i to j.
-      c.bi.position.vadd(c.ri, scratchA);
-      c.bj.position.vadd(c.rj, scratchB);
-      scratchB.vsub(scratchA, scratchC);
-      const g = scratchC.dot(c.ni);
-      // Into a surface only: probes thrown from one spot overlap each other for a step or two.
-      if (c.bi.type !== Body.DYNAMIC || c.bj.type !== Body.DYNAMIC) {
-        deepest = Math.max(deepest, -g);
-        const probe = c.bi.type === Body.DYNAMIC ? c.bi : c.bj;
-        depth.set(probe, Math.max(depth.get(probe) ?? 0, -g));
-      }
-      // What each probe rests on: a collider before another probe.
-      for (const [a, b] of [[c.bi, c.bj], [c.bj, c.bi]]) {
-        if (a.type === Body.DYNAMIC && (b.type !== Body.DYNAMIC || !touching.has(a))) touching.set(a, b);
-      }
-    }
+  private afterStep(dtS: number): void {
+    const deepest = readContacts(this.world.contacts, this.contacts, this.contactPool);
     this.maxPenetrationM = deepest;
+    this.worstPenetrationM = Math.max(this.worstPenetrationM, deepest);
     for (const p of this.probes) {
       if (!p.ghost) continue;
       const clear = this.probes.every((q) => q === p || q.body.position.distanceTo(p.body.position) > q.radiusM + p.radiusM);
@@ -449,43 +411,18 @@ export class PhysicsWorld {
         setMask(p);
       }
     }
-    this.worstPenetrationM = Math.max(this.worstPenetrationM, deepest);
     for (const p of this.probes) {
-      const surface = touching.get(p.body);
-      if (!surface) {
-        p.slowS = 0;
+      const contact = this.contacts.get(p.body);
+      if (!contact) {
+        // In the air: the rest timer waits a moment (AIR_GRACE_S) before it starts again.
+        p.airS += dtS;
+        if (p.airS > AIR_GRACE_S) {
+          p.slowS = 0;
+          p.surface = null;
+        }
         continue;
       }
-      // Velocity of the surface under the probe: v + ω × r.
-      p.body.position.vsub(surface.position, scratchA);
-      surface.angularVelocity.cross(scratchA, scratchB);
-      scratchB.vadd(surface.velocity, scratchB);
-      p.body.velocity.vsub(scratchB, scratchC);
-      const relative = scratchC.length();
-      p.slowS = relative < Math.max(REST_SPEED, REST_SPEED_PER_M * p.radiusM) ? p.slowS + STEP_S : 0;
-      if (p.slowS >= REST_TIME_S && !p.pinned && surface.type === Body.KINEMATIC) this.pin(p, surface, Math.max(0, depth.get(p.body) ?? 0));
-      // Contacts make no energy: cannon-es pushes a probe out of the rock by velocity, and a probe
-      // the swept test set down against one facet but overlapping the next left at up to 200 m/s.
-      // Such a push is capped at the speed the probe came in with (the rock still pushes it out).
-      const speed = p.body.velocity.length();
-      const cap = p.speedBefore + PUSH_SLACK_MS;
-      if (speed > cap) {
-        p.body.velocity.scale(cap / speed, p.body.velocity);
-        this.counters.energyCapped++;
-      }
-      // Rolling resistance (regolith): cannon-es has none, so a sphere rolling on a sphere under
-      // central gravity never stops, and a viscous damping alone let probes creep down every slope.
-      // A constant deceleration (μ_roll × g) and a viscous part slow the motion over the surface
-      // while touching; a probe stops on slopes gentler than ~atan(μ_roll).
-      scratchC.copy(p.body.velocity);
-      scratchC.vsub(scratchB, scratchC);
-      const relative2 = scratchC.length();
-      if (relative2 > 0) {
-        const slowed = Math.max(0, relative2 - (ROLLING_RESISTANCE * p.gravity + ROLLING_DAMPING * relative2) * STEP_S);
-        const keep = slowed / relative2;
-        p.body.angularVelocity.scale(keep, p.body.angularVelocity);
-        scratchB.vadd(scratchC.scale(keep, scratchC), p.body.velocity);
-      }
+      respondToContact(p, contact, dtS, this, this.counters);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_STEPS, STEP_BUDGET_MS, STEP_S, StepClock } from '../../src/physics/stepClock';
+import { MAX_COARSE, MAX_STEPS, STEP_BUDGET_MS, STEP_S, StepClock } from '../../src/physics/stepClock';
 
 /** A fake wall clock: each step costs `stepMs`, frames are `frameMs` apart. */
 function fakeWall(stepMs: number) {
@@ -45,14 +45,35 @@ describe('StepClock (issue 45: physics in real time)', () => {
     expect(clock.accumulatorS).toBeLessThanOrEqual(STEP_S);
   });
 
-  it('at most MAX_STEPS (1 s) an update; a frozen or jumping clock steps nothing', () => {
+  it('at most MAX_STEPS an update, coarse (4 × STEP_S) when the fine ones do not fit; a frozen or jumping clock steps nothing', () => {
     const { wall, clock, step } = fakeWall(0);
     clock.advance(0, false, step);
     wall.ms = 5000;
-    expect(clock.advance(3, false, step)).toBe(MAX_STEPS);
+    // 3 s owed (a 5 s stall of frames, 0.2 fps): 360 fine steps do not fit 120, 90 of 1/30 s do.
+    const lengths: number[] = [];
+    expect(clock.advance(3, false, (_, dt) => lengths.push(dt))).toBe(90);
+    expect(lengths.every((dt) => Math.abs(dt - MAX_COARSE * STEP_S) < 1e-12)).toBe(true);
+    expect(clock.coarseSteps).toBe(90);
+    expect(clock.droppedS).toBe(0);
+    // 6 s owed: 120 coarse steps (4 s), 2 s dropped.
+    wall.ms = 11000;
+    expect(clock.advance(9, false, step)).toBe(MAX_STEPS);
     expect(clock.droppedS).toBeCloseTo(2, 6);
-    expect(clock.advance(3, false, step)).toBe(0); // frozen
+    expect(clock.advance(9, false, step)).toBe(0); // frozen
     expect(clock.advance(30, false, step)).toBe(0); // a jump resynchronises
     expect(clock.advance(29, false, step)).toBe(0); // backwards too
+  });
+
+  it('at 4.4 fps with steps of 4 ms (a loaded CPU: 27 fine steps cost 108 ms of a 68 ms budget) it keeps real time with longer steps, nothing dropped', () => {
+    const { wall, clock, step } = fakeWall(4);
+    clock.advance(0, false, step);
+    let t = 0;
+    for (let f = 1; f <= 60; f++) {
+      wall.ms = (f * 1000) / 4.4;
+      t = f / 4.4;
+      clock.advance(t, false, step);
+    }
+    expect(clock.droppedS).toBeLessThan(0.2); // the first frames, before a step's cost is known
+    expect(clock.coarseSteps).toBeGreaterThan(0);
   });
 });
