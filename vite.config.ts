@@ -40,6 +40,8 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           // One Chromium at a time: SwiftShader already uses both cores.
           fileParallelism: false,
+          // One production build for every file that serves it (test/browser/buildOnce.ts).
+          globalSetup: ['test/browser/buildOnce.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

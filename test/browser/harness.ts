@@ -8,12 +8,11 @@
  * - `launchChromium()` starts headless Chromium with WebGL2 on SwiftShader here (or the
  *   real GPU elsewhere) and fails with an install hint when no Chromium is found.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'test-results');
@@ -43,15 +42,9 @@ export async function startDevServer(): Promise<Served> {
   return { url: `http://127.0.0.1:${address.port}`, close: () => server.close() };
 }
 
-/** Production build into a temp folder, served by `vite preview` on a free port. */
+/** The run's production build (made once by buildOnce.ts), served by `vite preview` on a free port. */
 export async function startPreviewServer(): Promise<Served> {
-  const outDir = mkdtempSync(join(tmpdir(), 'sr-build-'));
-  await build({
-    root: ROOT,
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true },
-  });
+  const outDir = inject('previewDir');
   const server: PreviewServer = await preview({
     root: ROOT,
     configFile: join(ROOT, 'vite.config.ts'),
