@@ -10,12 +10,17 @@
  *    (each written down, with its reason, in docs/ARCHITECTURE.md "Layer exceptions");
  *  - each layer imports only the packages the map gives it (three.js only in render/, interact/,
  *    app/ and the one worker module that builds BVHs);
- *  - field/, mesher/, lod/, scene/ touch no three.js, DOM, WebGL or `?raw` files;
+ *  - field/, mesher/, lod/, scene/, jobs/ touch no three.js, DOM, WebGL or `?raw` files (jobs/ may
+ *    name src/gpu/ types: the sampler it drives is the GPU worker entry's, handed in);
  *  - no Math.random in generation code (everything seeded goes through src/field/prng.ts);
  *  - no focused tests (`.only`);
  *  - no GLSL in TypeScript strings outside the field compiler;
  *  - no function over MAX_FUNCTION_LINES lines, and no file over MAX_FILE_LINES lines without a
  *    sentence in its header saying why ("Over 500 lines because …");
+ *  - src/workers/ holds only worker entry files (`*.worker.ts`), the main-thread clients that post
+ *    to them (a client makes a worker or posts to one, or uses a client that does) and the one
+ *    protocol module (protocol.ts); an entry file imports nothing else of src/workers/ but protocol.ts.
+ *    Job bodies, a worker's state and the policies around jobs are src/jobs/;
  *  - src/workers/ and src/jobs/ (what runs in workers, and its clients) import no three.js package:
  *    a job body is pure, and the one three.js step of a worker (the body worker's BVH) is a
  *    render/ bridge its entry file calls;
@@ -44,15 +49,25 @@ const ALLOWED = {
   lod: ['lod', 'mesher', 'field'],
   scene: ['scene', 'field'],
   gpu: ['gpu', 'field'],
+  // Job bodies, a worker's state and job policies: pure, run by the entry files and their clients
+  // (exception: jobs → lod, the planet chunk and seam jobs work in the cube-sphere space; src/gpu/
+  // only as types, TYPE_IMPORTS).
+  jobs: ['jobs', 'lod', 'mesher', 'field'],
   // exceptions: workers → gpu (the sampling worker owns an OffscreenCanvas context), workers → lod
-  // (the LOD worker, planet chunk and seam jobs).
-  workers: ['workers', 'mesher', 'field', 'gpu', 'lod'],
+  // (the LOD worker).
+  workers: ['workers', 'jobs', 'mesher', 'field', 'gpu', 'lod'],
   // exception: render → mesher, lod (planet pieces unpack packed leaves and parse chunk keys).
   render: ['render', 'field', 'mesher', 'lod'],
   physics: ['physics', 'mesher', 'field'],
   interact: ['interact'],
-  app: ['app', 'render', 'interact', 'physics', 'lod', 'workers', 'gpu', 'mesher', 'field', 'scene'],
+  app: ['app', 'render', 'interact', 'physics', 'lod', 'workers', 'jobs', 'gpu', 'mesher', 'field', 'scene'],
 };
+
+/**
+ * Layers a layer may import with `import type` only: a job that times the GPU drives the sampler
+ * the GPU worker's entry made and hands in, so it names the sampler's types, never makes one.
+ */
+const TYPE_IMPORTS = { jobs: ['gpu'] };
 
 /** Which packages each layer may import (docs/design.md, "Layers"; none where a layer is missing). */
 const PACKAGES = {
@@ -70,6 +85,11 @@ const FILE_IMPORTS = {
   // The body worker builds each asteroid mesh's BVH off the main thread: the job body stays pure,
   // and the entry calls the one three.js bridge it needs (three-mesh-bvh needs three's geometry).
   'src/workers/body.worker.ts': ['render/bodyBvh'],
+  // The worker side of the pool's envelope speaks the one protocol module (workers/protocol.ts
+  // imports only types from src/jobs/, so there is no cycle at run time).
+  'src/jobs/jobQueue.ts': ['workers/protocol'],
+  // The planet sampling measure sends full batches: the batch size is the sampler's constant.
+  'src/jobs/planetProbe.ts': ['gpu/batches'],
 };
 /** Worker code: entry files, their clients, the protocol (src/workers) and the job bodies (src/jobs). */
 const WORKER_CODE = /^src\/(workers|jobs)\//;
@@ -77,7 +97,12 @@ const WORKER_CODE = /^src\/(workers|jobs)\//;
 const WORKER_ENTRY = /\.worker\.ts$/;
 /** Typed arrays: module-level scratch for one call (house rule 16), not state kept between calls. */
 const TYPED_ARRAY = /^(Float32|Float64|Int8|Int16|Int32|Uint8|Uint8Clamped|Uint16|Uint32|BigInt64|BigUint64)Array$/;
-const PURE_LAYERS = ['field', 'mesher', 'lod', 'scene'];
+const PURE_LAYERS = ['field', 'mesher', 'lod', 'scene', 'jobs'];
+/** src/workers/: entry files, clients (found below) and the one protocol module. */
+const WORKERS_DIR = /^src\/workers\//;
+const WORKERS_PROTOCOL = 'src/workers/protocol.ts';
+/** What makes a file a client: it makes a worker or posts to one. */
+const POSTS_TO_WORKER = /\bnew Worker\s*\(|\.postMessage\s*\(/;
 const ENGINE_PACKAGES = /^(three|three-mesh-bvh|cannon-es|lil-gui)(\/|$)/;
 const DOM_GLOBALS = /\b(document|window|navigator|WebGL2?RenderingContext|HTMLElement|HTMLCanvasElement|OffscreenCanvas|requestAnimationFrame)\b/;
 const GLSL_IN_TS = /#version\s+300\s+es|\bgl_FragColor\b|\bgl_Position\s*=/;
@@ -189,6 +214,53 @@ function checkModuleState(file, source, code) {
   }
 }
 
+/** Specifiers this file imports or re-exports with `import type` / `export type` only. */
+function typeOnlySpecs(code) {
+  return new Set([...code.matchAll(/(?:^|\n)\s*(?:import|export)\s+type\b[^;]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]));
+}
+/** Specifiers this file imports as values (any import that is not `import type`). */
+function valueSpecs(code) {
+  return new Set([...code.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]/g)].map((m) => m[1] ?? m[2]));
+}
+
+/**
+ * src/workers/ holds only entry files, the clients that post to them and protocol.ts: a client makes
+ * a worker or posts to one (POSTS_TO_WORKER), or imports a client; an entry file imports nothing of
+ * src/workers/ but protocol.ts. Anything else there (a job body, a policy, a worker's state) belongs
+ * in src/jobs/ (or lod/, mesher/, field/).
+ */
+function checkWorkersFolder() {
+  const files = walk(join(ROOT, 'src', 'workers')).map((file) => {
+    const rel = relative(ROOT, file).split(sep).join('/');
+    const code = stripComments(readFileSync(file, 'utf8'));
+    const imports = [...code.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.[^'"]+)['"]/g)]
+      .map((m) => relative(ROOT, resolve(dirname(file), m[1])).split(sep).join('/').replace(/(\.ts)?$/, '.ts'))
+      .filter((target) => WORKERS_DIR.test(target));
+    return { file, rel, code, imports };
+  });
+  const clients = new Set(files.filter((f) => !WORKER_ENTRY.test(f.rel) && f.rel !== WORKERS_PROTOCOL && POSTS_TO_WORKER.test(f.code)).map((f) => f.rel));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const f of files) {
+      if (clients.has(f.rel) || WORKER_ENTRY.test(f.rel) || f.rel === WORKERS_PROTOCOL) continue;
+      if (f.imports.some((target) => clients.has(target))) {
+        clients.add(f.rel);
+        grew = true;
+      }
+    }
+  }
+  for (const f of files) {
+    if (WORKER_ENTRY.test(f.rel)) {
+      for (const target of f.imports) {
+        if (target !== WORKERS_PROTOCOL && !WORKER_ENTRY.test(target))
+          report(f.file, 1, `worker entry imports ${target}: an entry file takes its jobs from src/jobs/ and its messages from ${WORKERS_PROTOCOL}`);
+      }
+    } else if (f.rel !== WORKERS_PROTOCOL && !clients.has(f.rel)) {
+      report(f.file, 1, `src/workers/ holds only *.worker.ts entry files, the clients that post to them and protocol.ts; this file neither makes nor posts to a worker: a job body, worker state or policy goes in src/jobs/`);
+    }
+  }
+}
+
 for (const file of walk(join(ROOT, 'src'))) {
   const rel = relative(ROOT, file).split(sep).join('/');
   const layer = rel.split('/')[1];
@@ -218,8 +290,9 @@ for (const file of walk(join(ROOT, 'src'))) {
             report(file, line, `src/${layer}/ must not import ?raw files outside ${GLSL_MODULES.source}`);
           continue;
         }
-        if (!allowed.includes(target[0]) && !FILE_IMPORTS[rel]?.includes(target.join('/')))
-          report(file, line, `src/${layer}/ may not import src/${target[0]}/ (allowed: ${allowed.join(', ')})`);
+        const typeOnly = TYPE_IMPORTS[layer]?.includes(target[0]) && typeOnlySpecs(code).has(spec) && !valueSpecs(code).has(spec);
+        if (!allowed.includes(target[0]) && !typeOnly && !FILE_IMPORTS[rel]?.includes(target.join('/').replace(/\.ts$/, '')))
+          report(file, line, `src/${layer}/ may not import src/${target[0]}/ (allowed: ${allowed.join(', ')}${TYPE_IMPORTS[layer] ? `; types only from ${TYPE_IMPORTS[layer].join(', ')}` : ''})`);
       } else if (WORKER_CODE.test(rel) && ENGINE_PACKAGES.test(spec)) {
         report(file, line, `worker code imports "${spec}": job bodies stay free of three.js (a three.js step is a render/ bridge the entry file calls)`);
       } else if (PURE_LAYERS.includes(layer) && ENGINE_PACKAGES.test(spec)) {
@@ -236,6 +309,8 @@ for (const file of walk(join(ROOT, 'src'))) {
       report(file, line, 'GLSL in a TypeScript string: put it in glsl/ and import it with ?raw');
   });
 }
+
+checkWorkersFolder();
 
 for (const file of walk(join(ROOT, 'test'))) {
   const code = stripComments(readFileSync(file, 'utf8'));

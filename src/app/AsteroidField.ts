@@ -36,7 +36,7 @@ import { Sun } from '../render/Sun';
 import { FailedPlaceholders } from '../render/failedPlaceholder';
 import { ASTEROID_LEVEL_CELLS, asteroidLevel, asteroidLodStep } from '../lod/asteroidLevels';
 import { spinSweepM, type AsteroidFieldSpec, type AsteroidSpec } from '../scene/index';
-import type { BodyMeshResult } from '../workers/bodyJob';
+import type { BodyMeshResult } from '../jobs/bodyJob';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { BudgetedApply } from './budgetedApply';
 import type { Progress } from './progress';

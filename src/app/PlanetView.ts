@@ -21,7 +21,7 @@ import { DrawnMatrixGroup } from '../render/drawnMatrixGroup';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetJobs } from '../workers/PlanetJobs';
-import type { PlanetProbe } from '../workers/planetProbe';
+import type { PlanetProbe } from '../jobs/planetProbe';
 import { BudgetedApply } from './budgetedApply';
 import { startBudgetMs } from './frameBudget';
 import { PlanetBrushes } from './planetBrushes';

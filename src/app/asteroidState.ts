@@ -10,7 +10,7 @@ import type { BodyMaterial } from '../render/BodyMaterial';
 import { RetryState } from '../lod/retry';
 import { asteroidGrid, type AsteroidSpec } from '../scene/index';
 import type { BodyJob } from '../workers/BodyMesher';
-import type { BodyMeshParams, BodyMeshResult } from '../workers/bodyJob';
+import type { BodyMeshParams, BodyMeshResult } from '../jobs/bodyJob';
 import { BODY_SIMPLIFY } from '../mesher/index';
 import { bodyGeometryBytes, createBodyGeometry } from '../render/bodyGeometry';
 

@@ -15,7 +15,7 @@ import { compileForFrames, type FrameOutput } from '../render/FrameOutput';
 import { frameMesh } from '../render/frameMesh';
 import { BODY_SIMPLIFY } from '../mesher/index';
 import { asteroidGrid, sceneSpec, type AsteroidSpec } from '../scene/index';
-import type { BodyMeshResult } from '../workers/bodyJob';
+import type { BodyMeshResult } from '../jobs/bodyJob';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { renderThumbnail, type ThumbJob, type ThumbSource } from './galleryThumbs';
 

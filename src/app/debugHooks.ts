@@ -7,7 +7,7 @@ import { exportMeshBase64, type MeshFormat } from './exportMesh';
 import { measureShadowFraction, type FrameMeasure } from './frameProbe';
 import { timeFramesGpu, timeFramesSerial, type GpuTiming } from './frameTiming';
 import type { PickInfo, Picker } from './Picker';
-import type { SamplingMeasurement } from '../workers/samplingDecision';
+import type { SamplingMeasurement } from '../jobs/samplingDecision';
 
 /**
  * `window.__sr`: read-only introspection for browser tests, the headless screenshot CLI
@@ -87,7 +87,7 @@ export interface DebugHooks {
    */
   draw(on?: boolean): boolean;
   /** The GPU sampling worker's counters (program sets built, pass timings), or null off that path. */
-  samplerStats(): Promise<import('../workers/gpuSampler.worker').GpuWorkerStats | null>;
+  samplerStats(): Promise<import('../workers/protocol').GpuWorkerStats | null>;
 }
 
 declare global {

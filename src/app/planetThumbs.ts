@@ -1,7 +1,7 @@
 /**
  * The planet gallery's thumbnails (`mode=gallery&kind=planets`): each seed's planet — what
  * `mode=planet&seed=…` shows, in the seed's own class — seen whole from orbit. One body job per
- * planet meshes it coarsely (`meshPlanetThumb`, src/workers/planetThumbJob.ts: the six cube faces
+ * planet meshes it coarsely (`meshPlanetThumb`, src/jobs/planetThumbJob.ts: the six cube faces
  * as root chunks, 32 cells a face, and the seams between them; ~0.2–1 s in JS) with the ground's
  * colours per vertex (src/field/groundColours.ts, the palette PlanetView's pieces get); drawn with
  * the planet's own ground material (src/render/planetGround.ts, no close-range detail: it cannot
@@ -33,7 +33,7 @@ import type { SeaSpec } from '../field/atmosphere';
 import { PLANET_CLASS_LABELS, planetClassOf, sceneSpec, type ScenePlanet } from '../scene/index';
 import { planetGround } from '../scene/planets';
 import type { BodyMesher } from '../workers/BodyMesher';
-import type { PlanetThumbParams, PlanetThumbResult } from '../workers/planetThumbJob';
+import type { PlanetThumbParams, PlanetThumbResult } from '../jobs/planetThumbJob';
 import { GALLERY_BACKGROUND } from './asteroidThumbs';
 import { renderThumbnail, type ThumbJob, type ThumbSource } from './galleryThumbs';
 

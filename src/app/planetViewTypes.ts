@@ -6,7 +6,7 @@ import type { Atmosphere } from '../render/Atmosphere';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
-import type { GpuSpill } from '../workers/gpuQueueLimit';
+import type { GpuSpill } from '../jobs/gpuQueueLimit';
 import type { Progress } from './progress';
 import type { LodView, ReselectMode } from '../lod/index';
 

@@ -9,7 +9,7 @@
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, type SamplingChoice, type SamplingPath } from '../workers/samplingPath';
-import type { PlanetProbe } from '../workers/planetProbe';
+import type { PlanetProbe } from '../jobs/planetProbe';
 
 export interface SamplingStartHooks {
   /** False once the app is disposed: a late answer's GPU worker is then disposed, not used. */

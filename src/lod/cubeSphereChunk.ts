@@ -2,7 +2,7 @@
  * One chunk of the cube-sphere (the part of a planet a worker job handles): its samples through the
  * canonical face mapping, narrow-band where it can, face planes shared between neighbours, and its
  * Dual Contouring mesh with the coarser neighbours' restriction. Pure TypeScript; the planet chunk
- * job (src/workers/planetChunkJob.ts) and the whole-planet mesher (planetMesh.ts) both use it.
+ * job (src/jobs/planetChunkJob.ts) and the whole-planet mesher (planetMesh.ts) both use it.
  */
 import type { FieldFn } from '../field/index.ts';
 import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';

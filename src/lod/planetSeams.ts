@@ -82,7 +82,7 @@ export function chunkBoxInFrame(space: CubeSphereSpace, a: ChunkAddress, face: n
  * seam owned by `owner` can read: those whose closed cell touches the owner's box (grown by one unit,
  * for the owner box's quarter-unit face-edge sides). buildSeam keeps an edge only when its midpoint
  * lies in the owner box and the cells around an edge all contain its midpoint, so no other record
- * takes part and the seam built from these copies is the same (test/workers/planetSeamJob.test.ts);
+ * takes part and the seam built from these copies is the same (test/jobs/planetSeamJob.test.ts);
  * of the owner's own records, only those on the sides its owner box holds.
  * A face neighbour keeps about a sixth of its records, an edge or corner neighbour a handful: what
  * the renderer copies and transfers per seam job, instead of every chunk's whole boundary.

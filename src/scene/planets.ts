@@ -21,7 +21,7 @@
  *
  * Precision: the JS back end is double precision everywhere. The GLSL back end gets body-local
  * float32 positions (0.5 m apart at 6000 km): the planet's GPU sampling is used only for levels
- * whose cells are ≥ 128 float32 ulps of the radius (src/workers/planetGpuSamples.ts); finer levels
+ * whose cells are ≥ 128 float32 ulps of the radius (src/jobs/planetGpuSamples.ts); finer levels
  * sample in JS.
  */
 import { compileClosures } from '../field/compileJs';

@@ -4,7 +4,7 @@
  * deterministic (Node-tested); App builds the asteroid field, the planet and the sky from it,
  * and the gallery shows `sceneSpec(seed, 'asteroid')` per cell.
  *
- * Body ids name a recipe for the workers (`registerBody`, src/workers/bodyRegistry.ts): a job
+ * Body ids name a recipe for the workers (`registerBody`, src/jobs/bodyRegistry.ts): a job
  * carries the id, not the recipe. An id is a function of what generates the recipe (family of
  * generator and seed), so two scenes that show the same body share its registration.
  */

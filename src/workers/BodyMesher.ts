@@ -8,8 +8,8 @@
  * the workers forget a body when its last holder releases it.
  */
 import type { GpuJob } from '../gpu/GpuFieldSampler';
-import type { BodyMeshParams, BodyMeshResult } from './bodyJob';
-import type { BodyDefinition, BodyRegistrationMessage } from './bodyRegistry';
+import type { BodyMeshParams, BodyMeshResult } from '../jobs/bodyJob';
+import type { BodyDefinition, BodyRegistrationMessage } from '../jobs/bodyRegistry';
 import type { GpuSamplerClient } from './GpuSamplerClient';
 import { JobCancelledError, WorkerPool, type PoolJob } from './WorkerPool';
 import type { SamplingPath } from './samplingPath';

@@ -5,14 +5,13 @@
  * Errors keep their names (`GpuContextLostError`, `GpuShaderError`, `RecipeError`),
  * a crashed worker rejects everything pending, and nothing waits forever.
  */
-import type { BodyDefinition } from './bodyRegistry';
+import type { BodyDefinition } from '../jobs/bodyRegistry';
 import type { FieldRecipe } from '../field/index';
 import type { ChunkGrid, GpuChunkSamples, GpuCollect, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
-import type { GpuBodyReadyEvent, GpuWorkerProbe, GpuWorkerRequest, GpuWorkerStats } from './gpuSampler.worker';
-import type { SamplingMeasurement } from './samplingDecision';
-import type { PreparedMeasurement } from './samplingMeasure';
-import type { PlanetProbe } from './planetProbe';
-import { deserializeError, type WorkerResponse } from './protocol';
+import type { SamplingMeasurement } from '../jobs/samplingDecision';
+import type { PreparedMeasurement } from '../jobs/samplingMeasure';
+import type { PlanetProbe } from '../jobs/planetProbe';
+import { deserializeError, type GpuBodyReadyEvent, type GpuWorkerProbe, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
 

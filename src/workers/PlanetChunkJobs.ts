@@ -15,9 +15,9 @@
  */
 import type { CubeSphereSpace } from '../lod/index';
 import type { GpuSamplerClient } from './GpuSamplerClient';
-import type { PlanetChunkParams, PlanetChunkReply } from './planetChunkJob';
-import { GpuQueueLimit, type GpuSpill } from './gpuQueueLimit';
-import { gpuSamplesLevel } from './planetGpuSamples';
+import type { PlanetChunkParams, PlanetChunkReply } from '../jobs/planetChunkJob';
+import { GpuQueueLimit, type GpuSpill } from '../jobs/gpuQueueLimit';
+import { gpuSamplesLevel } from '../jobs/planetGpuSamples';
 import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
 
 

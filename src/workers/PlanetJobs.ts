@@ -12,11 +12,11 @@ import type { ChunkJob, ChunkKey, ChunkOutcome, CubeSphereSpace, JobHandle, JobR
 import { parseChunkKey } from '../lod/index';
 import { BODY_SIMPLIFY, type PackedBoundaryLeaves, type PieceData } from '../mesher/index';
 import type { BodyMesher } from './BodyMesher';
-import type { BodyDefinition } from './bodyRegistry';
+import type { BodyDefinition } from '../jobs/bodyRegistry';
 import { PlanetChunkJobs, type PlanetGpuStats } from './PlanetChunkJobs';
-import type { PlanetChunkParams, PlanetChunkReply } from './planetChunkJob';
-import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamReply } from './planetSeamJob';
-import type { GpuSpill } from './gpuQueueLimit';
+import type { PlanetChunkParams, PlanetChunkReply } from '../jobs/planetChunkJob';
+import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamReply } from '../jobs/planetSeamJob';
+import type { GpuSpill } from '../jobs/gpuQueueLimit';
 import { JobCancelledError, type PoolJob, type WorkerPool } from './WorkerPool';
 
 /**

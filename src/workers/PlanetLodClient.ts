@@ -12,9 +12,8 @@
  */
 import type { Brush, FieldRecipe } from '../field/index';
 import type { ChunkKey, CubeSphereOptions, LodSelectResult, LodView, SelectOptions } from '../lod/index';
-import type { LodWorkerRequest } from './lod.worker';
-import { deserializeError, type WorkerResponse } from './protocol';
-import { SilenceWatch } from './silenceWatch';
+import { deserializeError, type LodWorkerRequest, type WorkerResponse } from './protocol';
+import { SilenceWatch } from '../jobs/silenceWatch';
 
 export interface PlanetLodClientOptions {
   recipe: FieldRecipe;

@@ -30,7 +30,7 @@
  * buffers transferred back belong to the caller.
  */
 import { deserializeError, type PoolWorkerMessage } from './protocol';
-import { GRACE_MS, LATE_MS, stallAllowance } from './silenceWatch';
+import { GRACE_MS, LATE_MS, stallAllowance } from '../jobs/silenceWatch';
 
 export class JobCancelledError extends Error {
   constructor() {

@@ -7,13 +7,13 @@
  * outside any job; nothing starts after it), to exercise the pool's replace-and-retry path.
  */
 import { attachBodyBvh } from '../render/bodyBvh';
-import { bodyResultTransfer, meshBody, type BodyMeshParams } from './bodyJob';
-import { WorkerJobQueue, type JobOutput } from './jobQueue';
-import { meshPlanetChunk, planetChunkReply, type PlanetChunkParams } from './planetChunkJob';
-import { buildPlanetSeamJob, planetSeamReply, type PlanetSeamParams } from './planetSeamJob';
-import { meshPlanetThumb, planetThumbTransfer, type PlanetThumbParams } from './planetThumbJob';
-import type { WorkerRequest } from './protocol';
-import { createWorkerState } from './workerState';
+import { bodyResultTransfer, meshBody, type BodyMeshParams } from '../jobs/bodyJob';
+import { WorkerJobQueue } from '../jobs/jobQueue';
+import { meshPlanetChunk, planetChunkReply, type PlanetChunkParams } from '../jobs/planetChunkJob';
+import { buildPlanetSeamJob, planetSeamReply, type PlanetSeamParams } from '../jobs/planetSeamJob';
+import { meshPlanetThumb, planetThumbTransfer, type PlanetThumbParams } from '../jobs/planetThumbJob';
+import type { JobOutput, WorkerRequest } from './protocol';
+import { createWorkerState } from '../jobs/workerState';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 /** This worker's bodies and caches, handed to every job (workerState.ts). */

@@ -11,50 +11,17 @@
  * on this GPU and in JS here (samplingMeasure.ts; the scene's planet chunks: planetProbe.ts), for the
  * start-up choice of sampling path.
  */
-import { GpuFieldSampler, type ChunkGrid, type GpuCollect, type GpuJob, type GpuSamplerTiming } from '../gpu/GpuFieldSampler';
+import { GpuFieldSampler, type GpuCollect, type GpuJob } from '../gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../gpu/samplerTypes';
 import { CubeSphereSpace, parseChunkKey } from '../lod/index';
 import mapCubeSphere from '../../glsl/sr_map_cubesphere.glsl?raw';
-import { derived, type BodyRegistrationMessage, type RegisteredBody } from './bodyRegistry';
-import { createWorkerState } from './workerState';
+import { derived, type RegisteredBody } from '../jobs/bodyRegistry';
+import { createWorkerState } from '../jobs/workerState';
 import type { FieldRecipe } from '../field/index';
-import { planetChunkGrid } from './planetGpuSamples';
-import { measureGpu, prepareMeasurement, type PreparedMeasurement } from './samplingMeasure';
-import { measurePlanetGpu, preparePlanetMeasurement, type PlanetProbe } from './planetProbe';
-import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
-
-export interface GpuWorkerProbe {
-  ok: boolean;
-  renderer: string;
-  reason: string;
-}
-
-export type GpuWorkerRequest =
-  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: GpuCollect }>
-  | BodyRegistrationMessage
-  | WorkerRequest<'grid', { body: string; grid: ChunkGrid }>
-  | WorkerRequest<'edges', { body: string; grid: ChunkGrid; edgeIds: Uint32Array }>
-  | WorkerRequest<'chunk', { body: string; grid: ChunkGrid }>
-  | WorkerRequest<'planetChunk', { body: string; key: string }>
-  | WorkerRequest<'cancel', { id: number }>
-  | WorkerRequest<'stats', Record<string, never>>
-  | WorkerRequest<'prepareBody', { body: string }>
-  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe; planet?: PlanetProbe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe; planet?: PlanetProbe }>;
-
-/** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
-export interface GpuWorkerStats {
-  planet: GpuSamplerTiming | null;
-  /** The bodies' (asteroids') sampler. */
-  bodies: GpuSamplerTiming | null;
-  /**
-   * Program sets (a grid and an edge pass each) the bodies' and the planet's samplers built: with
-   * numbers as data, one per recipe shape, not per recipe (issue 16).
-   */
-  programSets: { bodies: number; planet: number };
-  /** Time handling requests (planet chunk setup, enqueueing) and replying (posting results). */
-  handlerMs: number;
-  replyMs: number;
-}
+import { planetChunkGrid } from '../jobs/planetGpuSamples';
+import { measureGpu, prepareMeasurement } from '../jobs/samplingMeasure';
+import { measurePlanetGpu, preparePlanetMeasurement } from '../jobs/planetProbe';
+import { serializeError, type GpuBodyReadyEvent, type GpuWorkerProbe, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 /** The bodies registered here, and the planet probe's chunk caches (workerState.ts). */
@@ -106,13 +73,6 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
   return (probe = { ok: true, renderer, reason: '' });
 }
 
-/** What the worker tells unasked: a body's programs linked (`ok`) or failed to (`reason`). */
-export interface GpuBodyReadyEvent {
-  event: 'bodyReady';
-  body: string;
-  ok: boolean;
-  reason: string;
-}
 
 /** Bodies whose programs were asked for since their registration (prepareBody runs once each). */
 const prepared = new Set<string>();

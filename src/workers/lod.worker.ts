@@ -3,27 +3,13 @@
  * (src/lod/planetLodSelector.ts). Selection near the surface of a large planet takes 0.1–0.5 s
  * (docs/lod.md), far too long for the main thread.
  */
-import { compileToJs, recipeBounds, type Brush, type FieldRecipe } from '../field/index';
+import { compileToJs, recipeBounds, type FieldRecipe } from '../field/index';
 import {
   levelErrorsM,
   CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetLodSelector, planetShell,
-  type ChunkKey, type CubeSphereOptions, type LodView, type PlanetShell, type SelectOptions,
+  type PlanetShell,
 } from '../lod/index';
-import { serializeError, type WorkerRequest, type WorkerResponse } from './protocol';
-
-export type { LodSelectResult, LodSnapshot } from '../lod/index';
-
-export type LodWorkerRequest =
-  | WorkerRequest<'init', { recipe: FieldRecipe; space: CubeSphereOptions; select: SelectOptions }>
-  /** `errorFactor`: the renderer's memory factor on the error threshold (≥ 1). */
-  | WorkerRequest<'select', { view: LodView; errorFactor: number }>
-  | WorkerRequest<'ready', { keys: ChunkKey[] }>
-  | WorkerRequest<'evicted', { keys: ChunkKey[] }>
-  | WorkerRequest<'homogeneous', { key: ChunkKey; state: 'empty' | 'full'; proven: boolean }>
-  /** The user's brushes, all of them in order, and those this edit added or took back (issue 19). */
-  | WorkerRequest<'edit', { brushes: Brush[]; changed: Brush[] }>
-  /** Test hook (issue 45): the worker stops answering, as a hung one would. */
-  | WorkerRequest<'debugHang', Record<string, never>>;
+import { serializeError, type LodWorkerRequest, type WorkerResponse } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let selector: PlanetLodSelector | null = null;

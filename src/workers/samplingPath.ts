@@ -17,10 +17,10 @@ import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClie
 import {
   decideSamplingPath, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_VERSION,
   type SamplingMeasurement,
-} from './samplingDecision';
+} from '../jobs/samplingDecision';
 import { defaultWorkerCount } from './WorkerPool';
 import { fieldEvaluatorStatus, type FieldRecipe } from '../field/index';
-import type { PlanetProbe } from './planetProbe';
+import type { PlanetProbe } from '../jobs/planetProbe';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 

@@ -16,8 +16,8 @@ import { compileToJs, recipeBounds } from '../../src/field/index';
 import { CubeSphereSpace } from '../../src/lod/index';
 import { drawShifted } from '../../src/render/floatingOrigin';
 import { planetRecipe } from '../../src/scene/index';
-import { meshPlanetChunk } from '../workers/oneWorker';
-import { registerBody } from '../workers/oneWorker';
+import { meshPlanetChunk } from '../jobs/oneWorker';
+import { registerBody } from '../jobs/oneWorker';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';

@@ -14,9 +14,9 @@ import { compileToJs, recipeBounds } from '../../src/field/index.ts';
 import { CubeSphereSpace } from '../../src/lod/index.ts';
 import { asteroidGrid, singleAsteroidSpec } from '../../src/scene/index.ts';
 import { planetRecipe } from '../../src/scene/planets.ts';
-import { meshPlanetChunk } from '../workers/oneWorker';
-import { meshBody } from '../workers/oneWorker';
-import { registerBody } from '../workers/oneWorker';
+import { meshPlanetChunk } from '../jobs/oneWorker';
+import { meshBody } from '../jobs/oneWorker';
+import { registerBody } from '../jobs/oneWorker';
 import type { Benchmark } from './harness.ts';
 
 const spec = singleAsteroidSpec(6).asteroids[0];

@@ -18,12 +18,12 @@
 import { compileToJs, type FieldFn } from '../../src/field/index.ts';
 import { canonicalSampleMapping, CubeSphereSpace, keyOf, meshCubeSphereChunk, planetLod, type ChunkAddress, type ChunkKey, type PlanetLod } from '../../src/lod/index.ts';
 import { packBoundaryLeaves, sampleChunk, unpackBoundaryLeaves, type PackedBoundaryLeaves } from '../../src/mesher/index.ts';
-import { buildPlanetSeamJob, type PlanetSeamPart } from '../workers/oneWorker';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../jobs/oneWorker';
 import { planetGround, planetRecipe } from '../../src/scene/index.ts';
-import { clearSampleCache, meshPlanetChunk, planetContext } from '../workers/oneWorker';
+import { clearSampleCache, meshPlanetChunk, planetContext } from '../jobs/oneWorker';
 import { median, rowFrom } from './harness.ts';
 import type { Benchmark, BenchRow } from './harness.ts';
-import { registerBody } from '../workers/oneWorker';
+import { registerBody } from '../jobs/oneWorker';
 
 /** The planet the jobs below name (registered with this thread's body registry, as a worker's would be). */
 const PLANET = 'test:planet';

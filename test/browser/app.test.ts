@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { newPage, resultPath, type Served, useBrowser } from './harness';
-import { decideSamplingPath } from '../../src/workers/samplingDecision';
+import { decideSamplingPath } from '../../src/jobs/samplingDecision';
 import { screenshotUrl } from '../../scripts/screenshot';
 
 let browser: Browser;

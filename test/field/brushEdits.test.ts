@@ -14,8 +14,8 @@ import {
 } from '../../src/field/index';
 import { validateMesh } from '../../src/mesher/index';
 import { asteroidGrid, asteroidRecipe } from '../../src/scene/index';
-import { meshBody } from '../workers/oneWorker';
-import { registerBody } from '../workers/oneWorker';
+import { meshBody } from '../jobs/oneWorker';
+import { registerBody } from '../jobs/oneWorker';
 
 const dig = (target: EditTarget, c: number[], r: number): BrushEdit => ({ target, brush: makeBrush('dig', c, r) });
 const build = (target: EditTarget, c: number[], r: number): BrushEdit => ({ target, brush: makeBrush('build', c, r) });

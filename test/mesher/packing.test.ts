@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { compileToJs } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
 import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, pieceDataBytes, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
-import { boundaryLeavesBytes } from '../workers/oneWorker';
+import { boundaryLeavesBytes } from '../jobs/oneWorker';
 import { planetGround, planetRecipe } from '../../src/scene/index';
-import { meshPlanetChunk, planetChunkReply } from '../workers/oneWorker';
-import { buildPlanetSeamJob } from '../workers/oneWorker';
+import { meshPlanetChunk, planetChunkReply } from '../jobs/oneWorker';
+import { buildPlanetSeamJob } from '../jobs/oneWorker';
 import { surfaceChunks } from '../bench/planetChunk.bench';
-import { registerBody } from '../workers/oneWorker';
+import { registerBody } from '../jobs/oneWorker';
 import { triangleSet } from './helpers';
 import { groundPalette } from '../../src/field/groundColours';
 

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import { asteroidRecipe, ASTEROID_FAMILIES } from '../../src/scene/index';
-import { fnv1a } from '../workers/oneWorker';
+import { fnv1a } from '../jobs/oneWorker';
 
 const SEEDS = [3, 8, 21];
 const N = 10;

@@ -14,14 +14,14 @@ import { probeGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import { gpuCollectNote, gpuCollectParam } from './gpuCollectParam';
-import type { GpuWorkerStats } from '../../../src/workers/gpuSampler.worker';
+import type { GpuWorkerStats } from '../../../src/workers/protocol';
 import { asteroidRecipe, parsePlanetClass, planetRecipe, sceneSpec } from '../../../src/scene/index';
 import { compileToJs, recipeBounds, type FieldRecipe } from '../../../src/field/index';
 import { canonicalSampleMapping, CubeSphereSpace, isReselectMode, keyOf, parseChunkKey, type ChunkKey } from '../../../src/lod/index';
 import { sampleChunk } from '../../../src/mesher/index';
-import { planetContext } from '../../workers/oneWorker';
-import { registerBody } from '../../workers/oneWorker';
-import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
+import { planetContext } from '../../jobs/oneWorker';
+import { registerBody } from '../../jobs/oneWorker';
+import { gpuFieldToleranceM } from '../../../src/jobs/planetGpuSamples';
 
 const W = 480;
 const H = 360;

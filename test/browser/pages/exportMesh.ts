@@ -10,8 +10,8 @@ import { countTriangles, exportMeshBase64 } from '../../../src/app/exportMesh';
 import { BodyMaterial } from '../../../src/render/BodyMaterial';
 import { createBodyGeometry } from '../../../src/render/bodyGeometry';
 import { asteroidGrid, singleAsteroidSpec } from '../../../src/scene/index';
-import { meshBody } from '../../workers/oneWorker';
-import { registerBody } from '../../workers/oneWorker';
+import { meshBody } from '../../jobs/oneWorker';
+import { registerBody } from '../../jobs/oneWorker';
 
 export async function exportAsteroid(seed: number, cells: number) {
   const spec = singleAsteroidSpec(seed).asteroids[0];

@@ -10,10 +10,10 @@ import {
 import { sampleChunk, validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh } from '../../../src/mesher/index';
 import { planetRecipe } from '../../../src/scene/planets';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
-import { clearSampleCache, meshPlanetChunk, planetContext } from '../../workers/oneWorker';
-import { registerBody } from '../../workers/oneWorker';
-import { gpuFieldToleranceM } from '../../../src/workers/planetGpuSamples';
-import { buildPlanetSeamJob, type PlanetSeamPart } from '../../workers/oneWorker';
+import { clearSampleCache, meshPlanetChunk, planetContext } from '../../jobs/oneWorker';
+import { registerBody } from '../../jobs/oneWorker';
+import { gpuFieldToleranceM } from '../../../src/jobs/planetGpuSamples';
+import { buildPlanetSeamJob, type PlanetSeamPart } from '../../jobs/oneWorker';
 
 async function client(): Promise<GpuSamplerClient> {
   const c = await GpuSamplerClient.create({ poison: true });

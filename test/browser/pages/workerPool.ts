@@ -4,7 +4,7 @@
  */
 import { recipeBounds } from '../../../src/field/index';
 import { asteroidRecipe } from '../../../src/scene/index';
-import type { BodyMeshParams, BodyMeshResult } from '../../../src/workers/bodyJob';
+import type { BodyMeshParams, BodyMeshResult } from '../../../src/jobs/bodyJob';
 import { WorkerPool } from '../../../src/workers/WorkerPool';
 
 function params(seed: number, cells = 12): BodyMeshParams {

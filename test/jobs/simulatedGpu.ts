@@ -6,7 +6,7 @@ import { canonicalSampleMapping, keyOf, type ChunkAddress, type CubeSphereSpace 
 import { sampleChunk } from '../../src/mesher/index';
 import { signChangingEdges } from '../../src/gpu/edgeList';
 import { planetContext } from './oneWorker';
-import type { GpuHermite } from '../../src/workers/planetGpuSamples';
+import type { GpuHermite } from '../../src/jobs/planetGpuSamples';
 
 /** A deterministic value in [-1, 1) from a chunk key and a point index. */
 function jitter(key: string, p: number): number {

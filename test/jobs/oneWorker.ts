@@ -1,27 +1,27 @@
 /**
- * One worker's state (src/workers/workerState.ts), made as a worker's entry file makes it, and the
+ * One worker's state (src/jobs/workerState.ts), made as a worker's entry file makes it, and the
  * jobs bound to it with the signatures a test wants: `registerBody(id, definition)` then
  * `meshPlanetChunk(params)`, as the messages a worker receives. For tests and benches that call
  * job bodies directly; each test file gets its own state (Vitest isolates modules per file).
  * `meshBody` builds the BVH as body.worker.ts does, unless `bvh: false`.
  */
 import { attachBodyBvh } from '../../src/render/bodyBvh';
-import * as bodyJob from '../../src/workers/bodyJob';
-import type { BodyDefinition } from '../../src/workers/bodyRegistry';
+import * as bodyJob from '../../src/jobs/bodyJob';
+import type { BodyDefinition } from '../../src/jobs/bodyRegistry';
 import type { BoundaryLeaves } from '../../src/mesher/index';
-import * as chunkJob from '../../src/workers/planetChunkJob';
-import * as probeJob from '../../src/workers/planetProbe';
-import * as seamJob from '../../src/workers/planetSeamJob';
-import * as thumbJob from '../../src/workers/planetThumbJob';
-import { createWorkerState } from '../../src/workers/workerState';
+import * as chunkJob from '../../src/jobs/planetChunkJob';
+import * as probeJob from '../../src/jobs/planetProbe';
+import * as seamJob from '../../src/jobs/planetSeamJob';
+import * as thumbJob from '../../src/jobs/planetThumbJob';
+import { createWorkerState } from '../../src/jobs/workerState';
 
-export * from '../../src/workers/bodyJob';
-export * from '../../src/workers/bodyRegistry';
-export * from '../../src/workers/leafStore';
-export * from '../../src/workers/planetChunkJob';
-export * from '../../src/workers/planetProbe';
-export * from '../../src/workers/planetSeamJob';
-export * from '../../src/workers/planetThumbJob';
+export * from '../../src/jobs/bodyJob';
+export * from '../../src/jobs/bodyRegistry';
+export * from '../../src/jobs/leafStore';
+export * from '../../src/jobs/planetChunkJob';
+export * from '../../src/jobs/planetProbe';
+export * from '../../src/jobs/planetSeamJob';
+export * from '../../src/jobs/planetThumbJob';
 
 /** The state every function below works on. */
 export const worker = createWorkerState();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GPU_QUEUE_HARD_FACTOR, GPU_QUEUE_INITIAL, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/workers/gpuQueueLimit';
+import { GPU_QUEUE_HARD_FACTOR, GPU_QUEUE_INITIAL, GPU_QUEUE_MAX, GPU_QUEUE_MIN, GpuQueueLimit } from '../../src/jobs/gpuQueueLimit';
 
 /** Completions at `perS` chunks a second, in batches of 32 (as the sampler returns them). */
 function feed(q: GpuQueueLimit, perS: number, count: number, t0 = 0): number {

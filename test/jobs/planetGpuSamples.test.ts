@@ -16,7 +16,7 @@ import { planetRecipe } from '../../src/scene/planets';
 import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from './oneWorker';
 import {
   float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
-} from '../../src/workers/planetGpuSamples';
+} from '../../src/jobs/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from './oneWorker';
 import { registerBody } from './oneWorker';
 import { simulatedEdgePass as simulatedEdges, simulatedGpuValues as simulatedValues } from './simulatedGpu';

@@ -10,7 +10,7 @@ import type { GpuJob } from '../../src/gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../../src/gpu/samplerTypes';
 import { meshPlanetChunk } from './oneWorker';
 import { measurePlanetGpu, planetProbePoints, preparePlanetMeasurement, PLANET_PROBE_CHUNKS, type PlanetProbe } from './oneWorker';
-import { decideSamplingPath } from '../../src/workers/samplingDecision';
+import { decideSamplingPath } from '../../src/jobs/samplingDecision';
 import { registeredPlanet } from './oneWorker';
 import { simulatedEdgePass, simulatedGpuValues } from './simulatedGpu';
 

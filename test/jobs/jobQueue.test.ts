@@ -1,6 +1,6 @@
 /** The worker side of the pool (WorkerJobQueue): order, priority changes, cancels, a dying worker. */
 import { describe, expect, it } from 'vitest';
-import { WorkerJobQueue } from '../../src/workers/jobQueue';
+import { WorkerJobQueue } from '../../src/jobs/jobQueue';
 import type { PoolWorkerMessage } from '../../src/workers/protocol';
 
 function setup() {

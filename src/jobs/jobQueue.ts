@@ -6,13 +6,7 @@
  * with `{ id, started: true }` before it runs, so the pool knows which job a dying worker was running.
  * Pure (no DOM): the worker entry gives it its `postMessage` and a way to yield.
  */
-import { serializeError, type PoolWorkerMessage, type WorkerRequest } from './protocol';
-
-/** What a handler returns: the result and the buffers to transfer with it. */
-export interface JobOutput {
-  result: unknown;
-  transfer?: Transferable[];
-}
+import { serializeError, type JobOutput, type PoolWorkerMessage, type WorkerRequest } from '../workers/protocol';
 
 interface Pending {
   id: number;

@@ -1,5 +1,5 @@
 /**
- * The planet gallery's job (src/workers/planetThumbJob.ts): a whole planet as one coarse, closed
+ * The planet gallery's job (src/jobs/planetThumbJob.ts): a whole planet as one coarse, closed
  * mesh with the ground's colour per vertex, deterministic.
  */
 import { describe, expect, it } from 'vitest';

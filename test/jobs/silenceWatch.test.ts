@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SilenceWatch, stallAllowance } from '../../src/workers/silenceWatch';
+import { SilenceWatch, stallAllowance } from '../../src/jobs/silenceWatch';
 
 describe('the liveness rule (issue 45: body workers and the planet LOD worker alike)', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   decideSamplingPath, pathRates, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_MAX_AGE_MS, SAMPLING_PROBE_STORAGE_KEY,
   SAMPLING_PROBE_VERSION, type CachedSamplingProbe, type SamplingMeasurement,
-} from '../../src/workers/samplingDecision';
-import { probeChunk, probeRecipe, timeJsChunk } from '../../src/workers/samplingMeasure';
+} from '../../src/jobs/samplingDecision';
+import { probeChunk, probeRecipe, timeJsChunk } from '../../src/jobs/samplingMeasure';
 
 const m = (gpuMs: number, jsSampleMs: number, jsMeshMs: number): SamplingMeasurement => ({
   points: 33, batch: 4, gpuMs, gpuFirstMs: gpuMs * 20, jsSampleMs, jsMeshMs,
