@@ -89,7 +89,7 @@ const FILE_IMPORTS = {
   // imports only types from src/jobs/, so there is no cycle at run time).
   'src/jobs/jobQueue.ts': ['workers/protocol'],
   // The planet sampling measure sends full batches: the batch size is the sampler's constant.
-  'src/jobs/planetProbe.ts': ['gpu/batches'],
+  'src/jobs/planetSamplingMeasure.ts': ['gpu/batches'],
 };
 /** Worker code: entry files, their clients, the protocol (src/workers) and the job bodies (src/jobs). */
 const WORKER_CODE = /^src\/(workers|jobs)\//;

@@ -11,7 +11,7 @@ import type { AsteroidField } from './AsteroidField';
 import type { PlanetView } from './PlanetView';
 import type { SceneBodies } from './SceneBodies';
 import type { GpuCapabilities } from './capabilities';
-import type { FrameMeasure } from './frameProbe';
+import type { FrameMeasure } from './frameMeasure';
 import { FrameCompileWatch } from './frameCompiles';
 import type { CaptureResult } from './screenshot';
 import { Progress } from './progress';
@@ -198,7 +198,7 @@ export class App {
       settled: () => this.modes.settled(),
       pauseFrames: (paused) => void (this.framesPaused = paused),
       gpuDrained: () => whenGpuDrained(this.renderer.getContext() as WebGL2RenderingContext, GPU_DRAIN_CAP_MS),
-      planetProbe: () => this.planet?.probeBody() ?? null,
+      planetMeasureBody: () => this.planet?.measureBody() ?? null,
       gpuFirst: () => this.state.mode === 'planet',
       onSampling: (choice) => this.stats.setLine('sampling', `sampling: ${(this.sampling = choice).path} — ${choice.detail}`),
       onWorkerLost: (why) => this.notices.show('warning', `${why[0].toUpperCase()}${why.slice(1)}.`, 'worker-lost'),

@@ -21,7 +21,7 @@ import { DrawnMatrixGroup } from '../render/drawnMatrixGroup';
 import type { BodyMesher } from '../workers/BodyMesher';
 import { PlanetLodClient } from '../workers/PlanetLodClient';
 import { PlanetJobs } from '../workers/PlanetJobs';
-import type { PlanetProbe } from '../jobs/planetProbe';
+import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 import { BudgetedApply } from './budgetedApply';
 import { startBudgetMs } from './frameBudget';
 import { PlanetBrushes } from './planetBrushes';
@@ -208,8 +208,8 @@ export class PlanetView {
     this.timed('materials', t);
   }
 
-  /** Its registration and drawn surface chunks, finest first: the sampling probe's body (planetProbe.ts). */
-  probeBody(): PlanetProbe {
+  /** Its registration and drawn surface chunks, finest first: the sampling probe's body (planetSamplingMeasure.ts). */
+  measureBody(): PlanetMeasureBody {
     const keys = [...this.streaming.drawnPieces()].filter((d) => d.kind === 'chunk' && d.triangles > 0).map((d) => d.key);
     return { body: this.jobs.body, definition: { recipe: this.recipe, space: this.space }, keys: keys.sort((a, b) => parseChunkKey(b).level - parseChunkKey(a).level) };
   }

@@ -1,11 +1,11 @@
 /**
  * Pictures of the view: screenshots at any size (screenshot.ts tiles and stitches them), named so
  * that their view code reproduces them, the screenshot button's download, and single frames
- * measured for tests and the debug overlay (frameProbe.ts).
+ * measured for tests and the debug overlay (frameMeasure.ts).
  */
 import { Vector2 } from 'three';
 import type { App } from './App';
-import { measureFrame, type FrameMeasure } from './frameProbe';
+import { measureFrame, type FrameMeasure } from './frameMeasure';
 import { captureView, download, type CaptureResult } from './screenshot';
 import { encodeView } from './urlState';
 

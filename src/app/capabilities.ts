@@ -15,7 +15,7 @@ export interface GpuCapabilities {
   renderer: string;
 }
 
-export function probeGpu(doc: Document = document): GpuCapabilities {
+export function detectGpu(doc: Document = document): GpuCapabilities {
   const canvas = doc.createElement('canvas');
   const gl = canvas.getContext('webgl2');
   if (!gl) {

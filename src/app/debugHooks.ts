@@ -4,7 +4,7 @@ import type { AsteroidStatus } from './AsteroidField';
 import type { GpuCapabilities } from './capabilities';
 import type { PlanetStats } from './PlanetView';
 import { exportMeshBase64, type MeshFormat } from './exportMesh';
-import { measureShadowFraction, type FrameMeasure } from './frameProbe';
+import { measureShadowFraction, type FrameMeasure } from './frameMeasure';
 import { timeFramesGpu, timeFramesSerial, type GpuTiming } from './frameTiming';
 import type { PickInfo, Picker } from './Picker';
 import type { SamplingMeasurement } from '../jobs/samplingDecision';

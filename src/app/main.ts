@@ -1,6 +1,6 @@
 import './style.css';
 import { App } from './App';
-import { missingCapability, probeGpu } from './capabilities';
+import { missingCapability, detectGpu } from './capabilities';
 import { installDebugHooks } from './debugHooks';
 import { BrushTool } from './BrushTool';
 import { Picker } from './Picker';
@@ -10,7 +10,7 @@ import { parseAppState } from './urlState';
 function boot(): void {
   const container = document.getElementById('app');
   if (!container) throw new Error('index.html has no #app element');
-  const caps = probeGpu();
+  const caps = detectGpu();
   const missing = missingCapability(caps);
   if (missing) {
     const box = document.createElement('div');

@@ -9,7 +9,7 @@
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
 import { chooseSamplingPath, type SamplingChoice, type SamplingPath } from '../workers/samplingPath';
-import type { PlanetProbe } from '../jobs/planetProbe';
+import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 
 export interface SamplingStartHooks {
   /** False once the app is disposed: a late answer's GPU worker is then disposed, not used. */
@@ -24,8 +24,8 @@ export interface SamplingStartHooks {
   pauseFrames(paused: boolean): void;
   /** Resolves once the GPU has done what the page issued so far (gpuDrain.ts), at most GPU_DRAIN_CAP_MS. */
   gpuDrained(): Promise<void>;
-  /** The scene's planet as the probe times it (PlanetView.probeBody), or null when it has none. */
-  planetProbe(): PlanetProbe | null;
+  /** The scene's planet as the probe times it (PlanetView.measureBody), or null when it has none. */
+  planetMeasureBody(): PlanetMeasureBody | null;
   /**
    * True when the scene's work is its planet's surface (planet mode): where the cached answer says
    * the GPU wins, the GPU path starts at once, not after the scene settles (default false: explore,
@@ -71,8 +71,8 @@ export async function startMesher(
   const choice = await chooseSamplingPath(caps, prefer, {}, {
     ...(workers !== undefined ? { workers } : {}),
     measureInBackground: true,
-    probeBody: () => {
-      const planet = hooks.planetProbe();
+    measureBody: () => {
+      const planet = hooks.planetMeasureBody();
       return planet && planet.keys.length > 0 ? planet : asteroidRecipe(1, { family: 'potato' });
     },
     quietGpu: async () => {

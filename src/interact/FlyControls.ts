@@ -8,10 +8,10 @@ export interface FlyControlsOptions {
    * `from` to `to`, returns the allowed end point (write into `to` and return it).
    */
   collide?: (from: Vector3, to: Vector3) => Vector3;
-  /** Speed = altitude × this, per second (default 0.6): slow near the ground, fast in space. */
-  speedPerAltitude?: number;
+  /** Speed in altitudes per second: speed (m/s) = altitude (m) × this (default 0.6): slow near the ground, fast in space. */
+  altitudesPerS?: number;
   /** Floor on the speed, m/s (default 0.5). */
-  minSpeed?: number;
+  minSpeedMS?: number;
   /** Look sensitivity, radians per pixel (default 0.003). */
   lookRadPerPx?: number;
 }
@@ -55,8 +55,8 @@ export class FlyControls {
     options: FlyControlsOptions,
   ) {
     this.opts = {
-      speedPerAltitude: 0.6,
-      minSpeed: 0.5,
+      altitudesPerS: 0.6,
+      minSpeedMS: 0.5,
       lookRadPerPx: 0.003,
       ...options,
     };
@@ -71,7 +71,7 @@ export class FlyControls {
 
   /** Current speed, m/s. */
   speed(): number {
-    return Math.max(this.opts.minSpeed, this.opts.altitude() * this.opts.speedPerAltitude) * this.speedScale;
+    return Math.max(this.opts.minSpeedMS, this.opts.altitude() * this.opts.altitudesPerS) * this.speedScale;
   }
 
   update(dtS: number): void {

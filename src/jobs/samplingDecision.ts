@@ -15,19 +15,19 @@
  */
 
 /** Bump when the sampler, the probe or this rule changes: cached answers from before are measured again. */
-export const SAMPLING_PROBE_VERSION = 10;
+export const SAMPLING_MEASURE_VERSION = 10;
 /** A cached answer older than this is measured again (drivers and browsers update in place). */
-export const SAMPLING_PROBE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
-export const SAMPLING_PROBE_STORAGE_KEY = 'space-renderer.samplingProbe';
+export const SAMPLING_MEASURE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
+export const SAMPLING_MEASURE_STORAGE_KEY = 'space-renderer.samplingProbe';
 
 /** What the GPU sampling worker measured on probe chunks (the best of warm runs). */
 export interface SamplingMeasurement {
   /** Grid points per axis of the probe chunk. */
   points: number;
-  /** What was timed: the scene's planet chunks (planetProbe.ts) or an asteroid-like body's (absent in older answers). */
+  /** What was timed: the scene's planet chunks (planetSamplingMeasure.ts) or an asteroid-like body's (absent in older answers). */
   body?: 'planet' | 'asteroid';
   /**
-   * The compile built the programs the GPU path runs next (the planet's: planetProbe.ts), so it is
+   * The compile built the programs the GPU path runs next (the planet's: planetSamplingMeasure.ts), so it is
    * paid already and not weighed against the GPU's lead. A later load compiles them again in the
    * background while its chunks run in JS (the worker's `bodyReady`).
    */
@@ -51,7 +51,7 @@ export interface SamplingDecision {
 }
 
 /** A cached measurement, with what it is valid for. */
-export interface CachedSamplingProbe {
+export interface CachedSamplingMeasurement {
   version: number;
   renderer: string;
   cores: number;
@@ -106,14 +106,14 @@ function isMeasurement(v: unknown): v is SamplingMeasurement {
  * The cached probe for this GPU, core count and worker count, or null when there is none, it is
  * stale, from another version, or unreadable (a damaged entry is measured again, never trusted).
  */
-export function readCachedProbe(
+export function readCachedMeasurement(
   storage: Pick<Storage, 'getItem'> | null,
   key: { renderer: string; cores: number; workers: number },
   nowMs: number,
-): CachedSamplingProbe | null {
+): CachedSamplingMeasurement | null {
   let raw: string | null = null;
   try {
-    raw = storage?.getItem(SAMPLING_PROBE_STORAGE_KEY) ?? null;
+    raw = storage?.getItem(SAMPLING_MEASURE_STORAGE_KEY) ?? null;
   } catch {
     return null; // storage blocked (privacy settings): measure every time
   }
@@ -125,17 +125,17 @@ export function readCachedProbe(
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null) return null;
-  const c = parsed as Partial<CachedSamplingProbe>;
-  if (c.version !== SAMPLING_PROBE_VERSION || c.renderer !== key.renderer || c.cores !== key.cores || c.workers !== key.workers) return null;
-  if (!finitePositive(c.atMs) || nowMs - c.atMs > SAMPLING_PROBE_MAX_AGE_MS || c.atMs > nowMs + 60_000) return null;
+  const c = parsed as Partial<CachedSamplingMeasurement>;
+  if (c.version !== SAMPLING_MEASURE_VERSION || c.renderer !== key.renderer || c.cores !== key.cores || c.workers !== key.workers) return null;
+  if (!finitePositive(c.atMs) || nowMs - c.atMs > SAMPLING_MEASURE_MAX_AGE_MS || c.atMs > nowMs + 60_000) return null;
   if (!isMeasurement(c.measurement)) return null;
-  return c as CachedSamplingProbe;
+  return c as CachedSamplingMeasurement;
 }
 
 /** Stores a measurement; a full or blocked storage only means the next load measures again. */
-export function writeCachedProbe(storage: Pick<Storage, 'setItem'> | null, probe: CachedSamplingProbe): void {
+export function writeCachedMeasurement(storage: Pick<Storage, 'setItem'> | null, probe: CachedSamplingMeasurement): void {
   try {
-    storage?.setItem(SAMPLING_PROBE_STORAGE_KEY, JSON.stringify(probe));
+    storage?.setItem(SAMPLING_MEASURE_STORAGE_KEY, JSON.stringify(probe));
   } catch {
     // quota or privacy mode: nothing lost but the shortcut
   }

@@ -8,7 +8,7 @@
  *
  * The probe body is the caller's (the app passes a blob asteroid where the scene has no planet, so
  * the programs it compiles are the ones the scene's blob asteroids use next; a scene's planet is
- * timed by planetProbe.ts instead), else a sphere under ten octaves of noise, as many as a blob
+ * timed by planetSamplingMeasure.ts instead), else a sphere under ten octaves of noise, as many as a blob
  * asteroid's two layers.
  */
 import { compileToJs, parseRecipe, recipeBounds, type FieldRecipe } from '../field/index';
@@ -17,7 +17,7 @@ import { BODY_SIMPLIFY, cartesianMapping, meshChunk, sampleChunk } from '../mesh
 import type { SamplingMeasurement } from './samplingDecision';
 
 /** Cells per axis of the first probe chunk: an asteroid's middle level (asteroidLevels.ts). */
-export const PROBE_CELLS = 32;
+export const MEASURE_CELLS = 32;
 const WARM_RUNS = 3;
 /** Cells per axis of the fine probe chunk: an asteroid's finest level, where most of its work is. */
 export const FINE_CELLS = 64;
@@ -41,14 +41,14 @@ const COARSE_LOST_BY = 3;
 const COARSE_BATCH = 8;
 
 /** The probe chunk: the recipe's bounding box in PROBE_CELLS³ cells. */
-export function probeChunk(recipe: FieldRecipe, cells = PROBE_CELLS): ChunkGrid {
+export function measureChunk(recipe: FieldRecipe, cells = MEASURE_CELLS): ChunkGrid {
   const b = recipeBounds(recipe);
   const extent = Math.max(b.boxMax[0] - b.boxMin[0], b.boxMax[1] - b.boxMin[1], b.boxMax[2] - b.boxMin[2]);
   return { originM: [b.boxMin[0], b.boxMin[1], b.boxMin[2]], stepM: extent / cells, points: cells + 1 };
 }
 
 /** A 100 m sphere under 6 + 4 octaves of noise (fixed seeds): a blob asteroid's noise load. */
-export function probeRecipe(): FieldRecipe {
+export function measureRecipe(): FieldRecipe {
   return parseRecipe({
     version: 1,
     name: 'sampling probe',
@@ -80,7 +80,7 @@ export function timeJsChunk(recipe: FieldRecipe, grid: ChunkGrid): { sampleMs: n
 export interface PreparedMeasurement {
   /** Best of warm runs of a PROBE_CELLS³ chunk, and one run of a FINE_CELLS³ chunk. */
   js: Record<'coarse' | 'fine', { points: number; sampleMs: number; meshMs: number }>;
-  /** The GPU compile when the first phase did it (the planet probe, planetProbe.ts), ms. */
+  /** The GPU compile when the first phase did it (the planet probe, planetSamplingMeasure.ts), ms. */
   gpuFirstMs?: number;
 }
 
@@ -88,12 +88,12 @@ export interface PreparedMeasurement {
  * Phase 1, the JS figures (in the GPU worker's thread: the page's frames may run meanwhile, they
  * share no GPU with it).
  */
-export function prepareMeasurement(recipe: FieldRecipe = probeRecipe()): PreparedMeasurement {
-  const grid = probeChunk(recipe);
+export function prepareMeasurement(recipe: FieldRecipe = measureRecipe()): PreparedMeasurement {
+  const grid = measureChunk(recipe);
   timeJsChunk(recipe, grid); // JIT warm-up, not counted
   const runs: Array<{ sampleMs: number; meshMs: number }> = [];
   for (let i = 0; i < WARM_RUNS; i++) runs.push(timeJsChunk(recipe, grid));
-  const fineGrid = probeChunk(recipe, FINE_CELLS);
+  const fineGrid = measureChunk(recipe, FINE_CELLS);
   const fine = { points: fineGrid.points, ...timeJsChunk(recipe, fineGrid) };
   const coarse = { points: grid.points, sampleMs: Math.min(...runs.map((r) => r.sampleMs)), meshMs: Math.min(...runs.map((r) => r.meshMs)) };
   return { js: { coarse, fine } };
@@ -105,7 +105,7 @@ export function prepareMeasurement(recipe: FieldRecipe = probeRecipe()): Prepare
  * batch measured 11 ms a chunk).
  */
 async function compileGpu(sampler: GpuFieldSampler, recipe: FieldRecipe): Promise<number> {
-  const grid = probeChunk(recipe);
+  const grid = measureChunk(recipe);
   const start = performance.now();
   await sampler.sampleChunk(recipe, { ...grid, points: 2 }).promise;
   while (!sampler.programsReady(recipe)) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -138,15 +138,15 @@ async function gpuPerChunk(sampler: GpuFieldSampler, recipe: FieldRecipe, grid: 
  * weigh more than its passes, and the two paths tied on the H100 (183 vs 172/s) where the
  * asteroids bench ran the GPU path 2.5× faster.
  */
-export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = probeRecipe()): Promise<SamplingMeasurement> {
+export async function measureGpu(sampler: GpuFieldSampler, prepared: PreparedMeasurement, workers: number, recipe: FieldRecipe = measureRecipe()): Promise<SamplingMeasurement> {
   const w = Math.max(1, workers);
   const { coarse, fine } = prepared.js;
   const gpuFirstMs = await compileGpu(sampler, recipe);
-  const first = await gpuPerChunk(sampler, recipe, probeChunk(recipe), [COARSE_BATCH], Infinity);
+  const first = await gpuPerChunk(sampler, recipe, measureChunk(recipe), [COARSE_BATCH], Infinity);
   const result = (js: typeof coarse, gpu: { ms: number; batch: number }): SamplingMeasurement => ({
     body: 'asteroid', points: js.points, batch: gpu.batch, gpuMs: gpu.ms, gpuFirstMs, jsSampleMs: js.sampleMs, jsMeshMs: js.meshMs,
   });
   if (first.ms > (COARSE_LOST_BY * (coarse.sampleMs + coarse.meshMs)) / w) return result(coarse, first);
-  const fineGpu = await gpuPerChunk(sampler, recipe, probeChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);
+  const fineGpu = await gpuPerChunk(sampler, recipe, measureChunk(recipe, FINE_CELLS), [2, 4], (LOST_BY * (fine.sampleMs + fine.meshMs)) / w);
   return result(fine, fineGpu);
 }

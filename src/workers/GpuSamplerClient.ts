@@ -10,8 +10,8 @@ import type { FieldRecipe } from '../field/index';
 import type { ChunkGrid, GpuChunkSamples, GpuCollect, EdgeSamples, GpuJob, GridSamples } from '../gpu/GpuFieldSampler';
 import type { SamplingMeasurement } from '../jobs/samplingDecision';
 import type { PreparedMeasurement } from '../jobs/samplingMeasure';
-import type { PlanetProbe } from '../jobs/planetProbe';
-import { deserializeError, type GpuBodyReadyEvent, type GpuWorkerProbe, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
+import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
+import { deserializeError, type GpuBodyReadyEvent, type GpuWorkerCapabilities, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -44,7 +44,7 @@ export class GpuSamplerClient {
 
   private constructor(
     private readonly worker: Worker,
-    readonly probe: GpuWorkerProbe,
+    readonly capabilities: GpuWorkerCapabilities,
   ) {
     worker.onmessage = (event: MessageEvent<WorkerResponse | GpuBodyReadyEvent>) => this.onMessage(event.data);
     worker.onerror = (event) => this.fail(new Error(`GPU sampling worker crashed: ${event.message}`));
@@ -61,9 +61,9 @@ export class GpuSamplerClient {
     } catch {
       return null;
     }
-    const probe = await new Promise<GpuWorkerProbe | null>((resolve) => {
+    const capabilities = await new Promise<GpuWorkerCapabilities | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), PROBE_TIMEOUT_MS);
-      worker.onmessage = (event: MessageEvent<WorkerResponse<GpuWorkerProbe>>) => {
+      worker.onmessage = (event: MessageEvent<WorkerResponse<GpuWorkerCapabilities>>) => {
         clearTimeout(timer);
         resolve('result' in event.data ? event.data.result : null);
       };
@@ -71,14 +71,14 @@ export class GpuSamplerClient {
         clearTimeout(timer);
         resolve(null);
       };
-      const request: GpuWorkerRequest = { id: 0, kind: 'probe', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs, collect: options.collect } };
+      const request: GpuWorkerRequest = { id: 0, kind: 'init', params: { poison: options.poison, permutationTexture: options.permutationTexture, maxBatchJobs: options.maxBatchJobs, collect: options.collect } };
       worker.postMessage(request);
     });
-    if (!probe || !probe.ok) {
+    if (!capabilities || !capabilities.ok) {
       worker.terminate();
       return null;
     }
-    return new GpuSamplerClient(worker, probe);
+    return new GpuSamplerClient(worker, capabilities);
   }
 
   get pendingJobs(): number {
@@ -145,12 +145,12 @@ export class GpuSamplerClient {
 
   /**
    * Probe chunks timed on this worker's GPU and in JS beside it, for `workers` body workers:
-   * `body` a probe recipe (samplingMeasure.ts; default its noisy sphere) or the scene's planet and
-   * chunks it draws (planetProbe.ts). `quietGpu` is called around the GPU's compile and timed
+   * `body` a recipe to time (samplingMeasure.ts; default its noisy sphere) or the scene's planet and
+   * chunks it draws (planetSamplingMeasure.ts). `quietGpu` is called around the GPU's compile and timed
    * batches (the page pauses its frames and lets its queued GPU work finish; it resolves with the
    * resume): the JS figures come first, outside it.
    */
-  async measure(workers: number, body?: FieldRecipe | PlanetProbe, quietGpu: () => Promise<() => void> = () => Promise.resolve(() => {})): Promise<SamplingMeasurement> {
+  async measure(workers: number, body?: FieldRecipe | PlanetMeasureBody, quietGpu: () => Promise<() => void> = () => Promise.resolve(() => {})): Promise<SamplingMeasurement> {
     const source = body && 'keys' in body ? { planet: body } : { recipe: body };
     const prepared = await this.send<PreparedMeasurement>({ id: 0, kind: 'measure', params: { phase: 'prepare', ...source } }).promise;
     // The compile and the timed batches with the page's frames off the GPU: a page whose frames fill

@@ -2,13 +2,13 @@
  * Worker entry: owns a WebGL2 context on an OffscreenCanvas and a GpuFieldSampler, so field
  * sampling never touches the main thread. Thin adapter around the sampler (docs/design.md, house rule 9).
  *
- * Requests: `probe` → capabilities; `registerBody` / `unregisterBody` (bodyRegistry.ts: every
+ * Requests: `init` → the samplers made, and what this worker can do (GpuWorkerCapabilities); `registerBody` / `unregisterBody` (bodyRegistry.ts: every
  * sampling job names a body registered here); `grid` / `edges` / `chunk` → samples of a cartesian grid;
  * `planetChunk` → a cube-sphere planet chunk's grid values and hermite data (planetGpuSamples.ts:
  * one band-limited program for every level, the mapping relative to the chunk); buffers
  * transferred: the main thread owns them afterwards. `cancel` → drops job `params.id`. `stats` →
- * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → probe chunks timed
- * on this GPU and in JS here (samplingMeasure.ts; the scene's planet chunks: planetProbe.ts), for the
+ * where this worker's time went (GpuWorkerStats, for benchmarks). `measure` → chunks timed
+ * on this GPU and in JS here (samplingMeasure.ts; the scene's planet chunks: planetSamplingMeasure.ts), for the
  * start-up choice of sampling path.
  */
 import { GpuFieldSampler, type GpuCollect, type GpuJob } from '../gpu/GpuFieldSampler';
@@ -20,16 +20,16 @@ import { createWorkerState } from '../jobs/workerState';
 import type { FieldRecipe } from '../field/index';
 import { planetChunkGrid } from '../jobs/planetGpuSamples';
 import { measureGpu, prepareMeasurement } from '../jobs/samplingMeasure';
-import { measurePlanetGpu, preparePlanetMeasurement } from '../jobs/planetProbe';
-import { serializeError, type GpuBodyReadyEvent, type GpuWorkerProbe, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
+import { measurePlanetGpu, preparePlanetMeasurement } from '../jobs/planetSamplingMeasure';
+import { serializeError, type GpuBodyReadyEvent, type GpuWorkerCapabilities, type GpuWorkerRequest, type GpuWorkerStats, type WorkerResponse } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-/** The bodies registered here, and the planet probe's chunk caches (workerState.ts). */
+/** The bodies registered here, and the planet sampling measurement's chunk caches (workerState.ts). */
 const state = createWorkerState();
 let sampler: GpuFieldSampler | null = null;
 /** Planet chunks: the cube-sphere mapping and a band-limited field (`sr_band`), on the same context. */
 let planetSampler: GpuFieldSampler | null = null;
-let probe: GpuWorkerProbe | null = null;
+let capabilities: GpuWorkerCapabilities | null = null;
 const jobs = new Map<number, GpuJob<unknown>>();
 const loop = { handlerMs: 0, replyMs: 0 };
 
@@ -37,14 +37,14 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, collect?: GpuCollect): GpuWorkerProbe {
-  if (probe) return probe;
+function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number, collect?: GpuCollect): GpuWorkerCapabilities {
+  if (capabilities) return capabilities;
   if (typeof OffscreenCanvas === 'undefined') {
-    return (probe = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });
+    return (capabilities = { ok: false, renderer: '', reason: 'no OffscreenCanvas in workers' });
   }
   const canvas = new OffscreenCanvas(1, 1);
   const gl = canvas.getContext('webgl2', { antialias: false, depth: false, stencil: false });
-  if (!gl) return (probe = { ok: false, renderer: '', reason: 'no WebGL2 on OffscreenCanvas in workers' });
+  if (!gl) return (capabilities = { ok: false, renderer: '', reason: 'no WebGL2 on OffscreenCanvas in workers' });
   const debug = gl.getExtension('WEBGL_debug_renderer_info');
   const renderer = String(debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
   try {
@@ -59,7 +59,7 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
       label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs, collect: collect ?? 'poll',
     });
   } catch (e) {
-    return (probe = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
+    return (capabilities = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
   }
   canvas.addEventListener('webglcontextlost', (event) => {
     event.preventDefault();
@@ -70,7 +70,7 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
     sampler?.contextRestored();
     planetSampler?.contextRestored();
   });
-  return (probe = { ok: true, renderer, reason: '' });
+  return (capabilities = { ok: true, renderer, reason: '' });
 }
 
 
@@ -147,15 +147,15 @@ function handle(msg: GpuWorkerRequest): void {
       reply({ id: msg.id, result: stats });
       return;
     }
-    if (msg.kind === 'probe') {
+    if (msg.kind === 'init') {
       const p = msg.params;
       reply({ id: msg.id, result: init(p.poison ?? false, p.permutationTexture ?? true, p.maxBatchJobs, p.collect) });
       return;
     }
     if (msg.kind === 'measure') {
-      if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
+      if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${capabilities?.reason}`);
       const p = msg.params;
-      // On a planet (planetProbe.ts): its chunks and its programs, which the GPU path needs next anyway.
+      // On a planet (planetSamplingMeasure.ts): its chunks and its programs, which the GPU path needs next anyway.
       let work: Promise<unknown>;
       if (p.planet) {
         const { body } = p.planet;
@@ -190,7 +190,7 @@ function handle(msg: GpuWorkerRequest): void {
       if (msg.kind === 'registerBody' && state.registry.body(msg.params.body).space) prepareBody(msg.params.body);
       return;
     }
-    if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${probe?.reason}`);
+    if (!init(false).ok || !sampler) throw new Error(`GPU sampling unavailable in this worker: ${capabilities?.reason}`);
     const job: GpuJob<unknown> =
       msg.kind === 'planetChunk'
         ? samplePlanetChunk(msg.params.body, msg.params.key)

@@ -10,7 +10,7 @@ import type { ChunkGrid, GpuCollect, GpuSamplerTiming } from '../gpu/GpuFieldSam
 import type { Brush, FieldRecipe } from '../field/index';
 import type { ChunkKey, CubeSphereOptions, LodView, SelectOptions } from '../lod/index';
 import type { BodyRegistrationMessage } from '../jobs/bodyRegistry';
-import type { PlanetProbe } from '../jobs/planetProbe';
+import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 import type { PreparedMeasurement } from '../jobs/samplingMeasure';
 
 export interface WorkerRequest<K extends string = string, P = unknown> {
@@ -54,14 +54,14 @@ export interface JobOutput {
 
 // --- The GPU sampling worker (gpuSampler.worker.ts; its client GpuSamplerClient.ts) ---
 
-export interface GpuWorkerProbe {
+export interface GpuWorkerCapabilities {
   ok: boolean;
   renderer: string;
   reason: string;
 }
 
 export type GpuWorkerRequest =
-  | WorkerRequest<'probe', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: GpuCollect }>
+  | WorkerRequest<'init', { poison?: boolean; permutationTexture?: boolean; maxBatchJobs?: number; collect?: GpuCollect }>
   | BodyRegistrationMessage
   | WorkerRequest<'grid', { body: string; grid: ChunkGrid }>
   | WorkerRequest<'edges', { body: string; grid: ChunkGrid; edgeIds: Uint32Array }>
@@ -70,7 +70,7 @@ export type GpuWorkerRequest =
   | WorkerRequest<'cancel', { id: number }>
   | WorkerRequest<'stats', Record<string, never>>
   | WorkerRequest<'prepareBody', { body: string }>
-  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe; planet?: PlanetProbe } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe; planet?: PlanetProbe }>;
+  | WorkerRequest<'measure', { phase: 'prepare'; recipe?: FieldRecipe; planet?: PlanetMeasureBody } | { phase: 'gpu'; prepared: PreparedMeasurement; workers: number; recipe?: FieldRecipe; planet?: PlanetMeasureBody }>;
 
 /** Where the sampling worker's time went (benchmarks): the planet sampler's passes and this loop. */
 export interface GpuWorkerStats {

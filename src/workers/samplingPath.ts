@@ -15,12 +15,12 @@
  */
 import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClient';
 import {
-  decideSamplingPath, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_VERSION,
+  decideSamplingPath, readCachedMeasurement, writeCachedMeasurement, SAMPLING_MEASURE_VERSION,
   type SamplingMeasurement,
 } from '../jobs/samplingDecision';
 import { defaultWorkerCount } from './WorkerPool';
 import { fieldEvaluatorStatus, type FieldRecipe } from '../field/index';
-import type { PlanetProbe } from '../jobs/planetProbe';
+import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
 
@@ -48,7 +48,7 @@ export const SAMPLING_PATHS: readonly SamplingPath[] = ['gpu-worker', 'gpu-main'
 
 /**
  * Longest the measurement may take before the GPU is taken as too slow (a stalled or software GPU).
- * A planet probe compiles the planet's programs (planetProbe.ts): 4–7 s on the H100 machine, with no
+ * A planet probe compiles the planet's programs (planetSamplingMeasure.ts): 4–7 s on the H100 machine, with no
  * parallel compile there, and 8.5 s on SwiftShader here, whose whole probe then takes ~11 s. The page
  * runs in JS meanwhile.
  */
@@ -74,9 +74,9 @@ export interface SamplingProbeEnv {
   measureInBackground?: boolean;
   /**
    * The probe body, asked for when the measurement starts (default: samplingMeasure's noisy sphere):
-   * a recipe, or the scene's planet and chunks it draws (planetProbe.ts). A scene body shares its programs.
+   * a recipe, or the scene's planet and chunks it draws (planetSamplingMeasure.ts). A scene body shares its programs.
    */
-  probeBody?: () => FieldRecipe | PlanetProbe;
+  measureBody?: () => FieldRecipe | PlanetMeasureBody;
   /** Keeps the page's frames off the GPU during its compile and timed batches; returns the resume (GpuSamplerClient.measure). */
   quietGpu?: () => Promise<() => void>;
 }
@@ -92,7 +92,7 @@ function defaultStorage(): Storage | null {
 function measureWithin(client: GpuSamplerClient, workers: number, env: SamplingProbeEnv, ms: number): Promise<SamplingMeasurement> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the GPU probe took over ${ms / 1000} s`)), ms);
-    client.measure(workers, env.probeBody?.(), env.quietGpu).then(
+    client.measure(workers, env.measureBody?.(), env.quietGpu).then(
       (m) => { clearTimeout(timer); resolve(m); },
       (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
     );
@@ -159,13 +159,13 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 0 : 0;
   const key = { renderer, cores, workers };
   const nowMs = env.nowMs ?? Date.now();
-  const cachedProbe = readCachedProbe(storage, key, nowMs);
+  const cachedMeasurement = readCachedMeasurement(storage, key, nowMs);
 
-  if (cachedProbe) {
-    const decision = decideSamplingPath(cachedProbe.measurement, workers);
-    const when = new Date(cachedProbe.atMs).toISOString().slice(0, 10);
+  if (cachedMeasurement) {
+    const decision = decideSamplingPath(cachedMeasurement.measurement, workers);
+    const when = new Date(cachedMeasurement.atMs).toISOString().slice(0, 10);
     const detail = `${decision.why} (cached ${when})`;
-    const base = { measurement: cachedProbe.measurement, cached: true, upgrade: null };
+    const base = { measurement: cachedMeasurement.measurement, cached: true, upgrade: null };
     if (decision.path === 'js-worker') return { path: 'js-worker', detail: `JS field in workers: ${detail}`, gpuWorker: null, ...base };
     const start = async (): Promise<SamplingChoice> => {
       const gpuWorker = await GpuSamplerClient.create(gpuOptions);
@@ -179,7 +179,7 @@ async function measuredChoice(renderer: string, gpuOptions: GpuSamplerClientOpti
   }
 
   const run = () => measure(gpuOptions, workers, env, (measurement) =>
-    writeCachedProbe(storage, { version: SAMPLING_PROBE_VERSION, ...key, atMs: Date.now(), measurement }));
+    writeCachedMeasurement(storage, { version: SAMPLING_MEASURE_VERSION, ...key, atMs: Date.now(), measurement }));
   if (!env.measureInBackground) return run();
   return { path: 'js-worker', detail: 'JS field in workers until the GPU is measured…', gpuWorker: null, measurement: null, cached: false, upgrade: run };
 }

@@ -7,11 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 
 const upgrades: string[] = [];
 vi.mock('../../src/workers/samplingPath', () => ({
-  chooseSamplingPath: async (_caps: unknown, _prefer: unknown, _gpu: unknown, env: { probeBody: () => unknown }) => ({
+  chooseSamplingPath: async (_caps: unknown, _prefer: unknown, _gpu: unknown, env: { measureBody: () => unknown }) => ({
     path: 'js-worker', detail: 'JS until the GPU takes over', gpuWorker: null, measurement: null,
-    cached: (globalThis as { cachedProbe?: boolean }).cachedProbe ?? false,
+    cached: (globalThis as { cachedMeasurement?: boolean }).cachedMeasurement ?? false,
     upgrade: async () => {
-      upgrades.push(`upgrade with probe ${JSON.stringify(env.probeBody()).slice(0, 20)}`);
+      upgrades.push(`upgrade with probe ${JSON.stringify(env.measureBody()).slice(0, 20)}`);
       return { path: 'gpu-worker', detail: 'GPU', gpuWorker: { dispose() {} }, measurement: null, cached: false, upgrade: null };
     },
   }),
@@ -38,7 +38,7 @@ function hooks(o: { gpuFirst: boolean; keys: () => number }) {
     settled: () => false, // never settles within the test
     pauseFrames: () => {},
     gpuDrained: async () => {},
-    planetProbe: () => ({ body: 'planet:4', definition: {}, keys: Array.from({ length: o.keys() }, (_, i) => `0/3/0/0/${i}`) }) as never,
+    planetMeasureBody: () => ({ body: 'planet:4', definition: {}, keys: Array.from({ length: o.keys() }, (_, i) => `0/3/0/0/${i}`) }) as never,
     gpuFirst: () => o.gpuFirst,
   };
 }
@@ -46,7 +46,7 @@ function hooks(o: { gpuFirst: boolean; keys: () => number }) {
 describe('startMesher: when the GPU takes over', () => {
   it('explore (not gpuFirst): not before the scene settles', async () => {
     upgrades.length = 0;
-    (globalThis as { cachedProbe?: boolean }).cachedProbe = true;
+    (globalThis as { cachedMeasurement?: boolean }).cachedMeasurement = true;
     const mesher = await startMesher(caps, 'auto', hooks({ gpuFirst: false, keys: () => 5 }));
     await tick(600);
     expect(upgrades).toEqual([]);
@@ -55,7 +55,7 @@ describe('startMesher: when the GPU takes over', () => {
 
   it('a planet surface with a cached GPU answer: at once, before any chunk key', async () => {
     upgrades.length = 0;
-    (globalThis as { cachedProbe?: boolean }).cachedProbe = true;
+    (globalThis as { cachedMeasurement?: boolean }).cachedMeasurement = true;
     const mesher = await startMesher(caps, 'auto', hooks({ gpuFirst: true, keys: () => 0 }));
     await tick(50);
     expect(upgrades.length).toBe(1);
@@ -64,7 +64,7 @@ describe('startMesher: when the GPU takes over', () => {
 
   it('a planet surface, first visit: measured after the scene settles, as everywhere (a measurement beside its compiles chose JS)', async () => {
     upgrades.length = 0;
-    (globalThis as { cachedProbe?: boolean }).cachedProbe = false;
+    (globalThis as { cachedMeasurement?: boolean }).cachedMeasurement = false;
     let settled = false;
     const h = { ...hooks({ gpuFirst: true, keys: () => 3 }), settled: () => settled };
     const mesher = await startMesher(caps, 'auto', h);

@@ -10,7 +10,7 @@ import * as bodyJob from '../../src/jobs/bodyJob';
 import type { BodyDefinition } from '../../src/jobs/bodyRegistry';
 import type { BoundaryLeaves } from '../../src/mesher/index';
 import * as chunkJob from '../../src/jobs/planetChunkJob';
-import * as probeJob from '../../src/jobs/planetProbe';
+import * as measureJob from '../../src/jobs/planetSamplingMeasure';
 import * as seamJob from '../../src/jobs/planetSeamJob';
 import * as thumbJob from '../../src/jobs/planetThumbJob';
 import { createWorkerState } from '../../src/jobs/workerState';
@@ -19,7 +19,7 @@ export * from '../../src/jobs/bodyJob';
 export * from '../../src/jobs/bodyRegistry';
 export * from '../../src/jobs/leafStore';
 export * from '../../src/jobs/planetChunkJob';
-export * from '../../src/jobs/planetProbe';
+export * from '../../src/jobs/planetSamplingMeasure';
 export * from '../../src/jobs/planetSeamJob';
 export * from '../../src/jobs/planetThumbJob';
 
@@ -59,11 +59,11 @@ export const planetSeamReply = (r: seamJob.PlanetSeamResult, params: Pick<seamJo
 
 export const meshPlanetThumb = (params: thumbJob.PlanetThumbParams): thumbJob.PlanetThumbResult => thumbJob.meshPlanetThumb(worker.registry, params);
 
-export const preparePlanetMeasurement = (probe: probeJob.PlanetProbe, sample: Parameters<typeof probeJob.preparePlanetMeasurement>[2]) =>
-  probeJob.preparePlanetMeasurement(worker, probe, sample);
+export const preparePlanetMeasurement = (probe: measureJob.PlanetMeasureBody, sample: Parameters<typeof measureJob.preparePlanetMeasurement>[2]) =>
+  measureJob.preparePlanetMeasurement(worker, probe, sample);
 export const measurePlanetGpu = (
-  probe: probeJob.PlanetProbe,
-  sample: Parameters<typeof probeJob.measurePlanetGpu>[2],
-  prepared: Parameters<typeof probeJob.measurePlanetGpu>[3],
+  probe: measureJob.PlanetMeasureBody,
+  sample: Parameters<typeof measureJob.measurePlanetGpu>[2],
+  prepared: Parameters<typeof measureJob.measurePlanetGpu>[3],
   workers: number,
-) => probeJob.measurePlanetGpu(worker, probe, sample, prepared, workers);
+) => measureJob.measurePlanetGpu(worker, probe, sample, prepared, workers);

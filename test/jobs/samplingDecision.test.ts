@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decideSamplingPath, pathRates, readCachedProbe, writeCachedProbe, SAMPLING_PROBE_MAX_AGE_MS, SAMPLING_PROBE_STORAGE_KEY,
-  SAMPLING_PROBE_VERSION, type CachedSamplingProbe, type SamplingMeasurement,
+  decideSamplingPath, pathRates, readCachedMeasurement, writeCachedMeasurement, SAMPLING_MEASURE_MAX_AGE_MS, SAMPLING_MEASURE_STORAGE_KEY,
+  SAMPLING_MEASURE_VERSION, type CachedSamplingMeasurement, type SamplingMeasurement,
 } from '../../src/jobs/samplingDecision';
-import { probeChunk, probeRecipe, timeJsChunk } from '../../src/jobs/samplingMeasure';
+import { measureChunk, measureRecipe, timeJsChunk } from '../../src/jobs/samplingMeasure';
 
 const m = (gpuMs: number, jsSampleMs: number, jsMeshMs: number): SamplingMeasurement => ({
   points: 33, batch: 4, gpuMs, gpuFirstMs: gpuMs * 20, jsSampleMs, jsMeshMs,
@@ -64,43 +64,43 @@ describe('decideSamplingPath', () => {
 
 describe('the cached probe', () => {
   const key = { renderer: 'ANGLE (NVIDIA H100)', cores: 16, workers: 15 };
-  const probe: CachedSamplingProbe = { version: SAMPLING_PROBE_VERSION, ...key, atMs: 1_000_000, measurement: m(1.5, 40, 20) };
+  const probe: CachedSamplingMeasurement = { version: SAMPLING_MEASURE_VERSION, ...key, atMs: 1_000_000, measurement: m(1.5, 40, 20) };
 
   it('round-trips for the same renderer, cores and workers', () => {
     const storage = new MemoryStorage();
-    writeCachedProbe(storage, probe);
-    expect(readCachedProbe(storage, key, 2_000_000)).toEqual(probe);
+    writeCachedMeasurement(storage, probe);
+    expect(readCachedMeasurement(storage, key, 2_000_000)).toEqual(probe);
   });
 
   it('is measured again for another GPU, core count, worker count, version, or when stale', () => {
     const storage = new MemoryStorage();
-    writeCachedProbe(storage, probe);
-    expect(readCachedProbe(storage, { ...key, renderer: 'ANGLE (SwiftShader)' }, 2_000_000)).toBeNull();
-    expect(readCachedProbe(storage, { ...key, cores: 8 }, 2_000_000)).toBeNull();
-    expect(readCachedProbe(storage, { ...key, workers: 7 }, 2_000_000)).toBeNull();
-    expect(readCachedProbe(storage, key, probe.atMs + SAMPLING_PROBE_MAX_AGE_MS + 1)).toBeNull();
-    writeCachedProbe(storage, { ...probe, version: SAMPLING_PROBE_VERSION - 1 });
-    expect(readCachedProbe(storage, key, 2_000_000)).toBeNull();
+    writeCachedMeasurement(storage, probe);
+    expect(readCachedMeasurement(storage, { ...key, renderer: 'ANGLE (SwiftShader)' }, 2_000_000)).toBeNull();
+    expect(readCachedMeasurement(storage, { ...key, cores: 8 }, 2_000_000)).toBeNull();
+    expect(readCachedMeasurement(storage, { ...key, workers: 7 }, 2_000_000)).toBeNull();
+    expect(readCachedMeasurement(storage, key, probe.atMs + SAMPLING_MEASURE_MAX_AGE_MS + 1)).toBeNull();
+    writeCachedMeasurement(storage, { ...probe, version: SAMPLING_MEASURE_VERSION - 1 });
+    expect(readCachedMeasurement(storage, key, 2_000_000)).toBeNull();
   });
 
   it('never trusts a damaged entry, and a throwing storage costs only the shortcut', () => {
     const storage = new MemoryStorage();
     for (const raw of ['{', 'null', '42', JSON.stringify({ ...probe, measurement: { ...probe.measurement, gpuMs: -1 } }),
       JSON.stringify({ ...probe, measurement: { ...probe.measurement, jsMeshMs: 'fast' } }), JSON.stringify({ ...probe, atMs: 'x' })]) {
-      storage.items.set(SAMPLING_PROBE_STORAGE_KEY, raw);
-      expect(readCachedProbe(storage, key, 2_000_000), raw).toBeNull();
+      storage.items.set(SAMPLING_MEASURE_STORAGE_KEY, raw);
+      expect(readCachedMeasurement(storage, key, 2_000_000), raw).toBeNull();
     }
     const throwing = { getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('quota'); } };
-    expect(readCachedProbe(throwing, key, 2_000_000)).toBeNull();
-    expect(() => writeCachedProbe(throwing, probe)).not.toThrow();
-    expect(readCachedProbe(null, key, 2_000_000)).toBeNull();
+    expect(readCachedMeasurement(throwing, key, 2_000_000)).toBeNull();
+    expect(() => writeCachedMeasurement(throwing, probe)).not.toThrow();
+    expect(readCachedMeasurement(null, key, 2_000_000)).toBeNull();
   });
 });
 
 describe('the probe chunk', () => {
   it('is a 33³ grid over a noisy sphere that crosses its surface, and JS times it', () => {
-    const recipe = probeRecipe();
-    const grid = probeChunk(recipe);
+    const recipe = measureRecipe();
+    const grid = measureChunk(recipe);
     expect(grid.points).toBe(33);
     expect(recipe.name).toBe('sampling probe');
     const t = timeJsChunk(recipe, grid);

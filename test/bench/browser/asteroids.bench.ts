@@ -10,7 +10,7 @@ import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { rowFrom, type Benchmark, type BenchRow } from '../harness';
 import { AsteroidField } from '../../../src/app/AsteroidField';
 import { Progress } from '../../../src/app/progress';
-import { probeGpu } from '../../../src/app/capabilities';
+import { detectGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath, type SamplingPath } from '../../../src/workers/samplingPath';
 import { asteroidFieldSpec, asteroidRecipe } from '../../../src/scene/index';
@@ -54,7 +54,7 @@ async function setup(): Promise<void> {
   renderer.shadowMap.enabled = true;
   document.body.appendChild(renderer.domElement);
   // As the app: the probe measures a blob asteroid (its programs are the blob shape's), never cached here.
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', gpuCollectParam(), { probeBody: () => asteroidRecipe(1, { family: 'potato' }), storage: null });
+  const choice = await chooseSamplingPath(detectGpu(), 'auto', gpuCollectParam(), { measureBody: () => asteroidRecipe(1, { family: 'potato' }), storage: null });
   path = choice.path;
   pathWhy = choice.detail;
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });

@@ -10,7 +10,7 @@ import { PCFShadowMap, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from '
 import { rowFrom, type Benchmark, type BenchRow } from '../harness';
 import { PlanetView } from '../../../src/app/PlanetView';
 import { Progress } from '../../../src/app/progress';
-import { probeGpu } from '../../../src/app/capabilities';
+import { detectGpu } from '../../../src/app/capabilities';
 import { BodyMesher } from '../../../src/workers/BodyMesher';
 import { chooseSamplingPath } from '../../../src/workers/samplingPath';
 import { gpuCollectNote, gpuCollectParam } from './gpuCollectParam';
@@ -55,8 +55,8 @@ async function setup(): Promise<void> {
   // `?gpuBatch=N`: at most N chunks a GPU batch (1: a fence and a readback per chunk, as before batching).
   const gpuBatch = Number(new URLSearchParams(location.search).get('gpuBatch') ?? NaN);
   // Measured afresh each run (not the app's cached answer) at setup, before a planet exists: on a blob asteroid.
-  const choice = await chooseSamplingPath(probeGpu(), 'auto', { permutationTexture, ...gpuCollectParam(), ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
-    storage: null, probeBody: () => asteroidRecipe(1, { family: 'potato' }),
+  const choice = await chooseSamplingPath(detectGpu(), 'auto', { permutationTexture, ...gpuCollectParam(), ...(gpuBatch >= 1 ? { maxBatchJobs: gpuBatch } : {}) }, {
+    storage: null, measureBody: () => asteroidRecipe(1, { family: 'potato' }),
   });
   samplingWhy = choice.detail + gpuCollectNote();
   mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker });

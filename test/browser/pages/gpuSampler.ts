@@ -334,7 +334,7 @@ export async function workerGridParity(recipe: FieldRecipe, points: number, coll
     const grid = gridAround(recipe, points);
     client.registerBody('parity', { recipe });
     const { values, latencyMs } = await client.sampleGrid('parity', grid).promise;
-    return { ...compareGrid(recipe, grid, values, latencyMs), renderer: client.probe.renderer };
+    return { ...compareGrid(recipe, grid, values, latencyMs), renderer: client.capabilities.renderer };
   } finally {
     client.dispose();
   }

@@ -85,7 +85,7 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
         toleranceM: gpuFieldToleranceM(space, level, ctx.maxRadiusM, ctx.lipschitz), edges: r.hermite.count, unresolvedEdges: unresolved,
       });
     }
-    return { renderer: gpu.probe.renderer, rows };
+    return { renderer: gpu.capabilities.renderer, rows };
   } finally {
     gpu.dispose();
   }

@@ -1,5 +1,5 @@
 /**
- * The sampling probe on a planet (planetProbe.ts) in Node: its JS figures from real planet chunk
+ * The sampling probe on a planet (planetSamplingMeasure.ts) in Node: its JS figures from real planet chunk
  * jobs, its GPU phase against a simulated GPU sampler (simulatedGpu.ts): what it asks of the sampler,
  * when it stops early, and the measurement it hands the decision.
  */
@@ -9,7 +9,7 @@ import { CubeSphereSpace, keyOf, parseChunkKey, type ChunkAddress } from '../../
 import type { GpuJob } from '../../src/gpu/GpuFieldSampler';
 import type { GpuChunkSamples } from '../../src/gpu/samplerTypes';
 import { meshPlanetChunk } from './oneWorker';
-import { measurePlanetGpu, planetProbePoints, preparePlanetMeasurement, PLANET_PROBE_CHUNKS, type PlanetProbe } from './oneWorker';
+import { measurePlanetGpu, planetMeasurePoints, preparePlanetMeasurement, PLANET_MEASURE_CHUNKS, type PlanetMeasureBody } from './oneWorker';
 import { decideSamplingPath } from '../../src/jobs/samplingDecision';
 import { registeredPlanet } from './oneWorker';
 import { simulatedEdgePass, simulatedGpuValues } from './simulatedGpu';
@@ -54,7 +54,7 @@ function simulatedSampler(delayMs: number): { sample: (key: string) => GpuJob<Gp
 }
 
 describe('the sampling probe on a planet', () => {
-  const probe: PlanetProbe = { body: BODY, definition: { recipe, space: spaceOptions }, keys: surfaceKeys() };
+  const probe: PlanetMeasureBody = { body: BODY, definition: { recipe, space: spaceOptions }, keys: surfaceKeys() };
 
   it('the keys are surface chunks (the probe times meshing, not empty chunks)', async () => {
     const { sample } = simulatedSampler(0);
@@ -69,7 +69,7 @@ describe('the sampling probe on a planet', () => {
     const prepared = await preparePlanetMeasurement(probe, sample);
     expect(registeredPlanet(BODY).space).toEqual(spaceOptions);
     expect(asked).toEqual([probe.keys[0]]);
-    expect(prepared.js.coarse.points).toBe(planetProbePoints(probe));
+    expect(prepared.js.coarse.points).toBe(planetMeasurePoints(probe));
     expect(prepared.js.coarse.sampleMs).toBeGreaterThan(0);
     expect(prepared.js.coarse.meshMs).toBeGreaterThan(0);
     expect(prepared.gpuFirstMs).toBeGreaterThanOrEqual(0);
@@ -80,7 +80,7 @@ describe('the sampling probe on a planet', () => {
     const prepared = await preparePlanetMeasurement(probe, sample);
     const { sample: timed, asked } = simulatedSampler(0);
     const m = await measurePlanetGpu(probe, timed, prepared, 1); // one worker: the JS bar is a whole chunk, far above a simulated answer
-    const keys = Math.min(PLANET_PROBE_CHUNKS, probe.keys.length);
+    const keys = Math.min(PLANET_MEASURE_CHUNKS, probe.keys.length);
     expect(asked.length).toBe(keys + 3 * 32);
     expect(new Set(asked)).toEqual(new Set(probe.keys));
     expect(m).toMatchObject({ body: 'planet', compileSunk: true, points: 9, batch: 32 });

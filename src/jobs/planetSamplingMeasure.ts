@@ -22,39 +22,39 @@ import type { SamplingMeasurement } from './samplingDecision';
 import { BODY_SIMPLIFY } from '../mesher/index';
 
 /** What the page gives the probe: its planet (as registered with the workers) and chunks it draws. */
-export interface PlanetProbe {
+export interface PlanetMeasureBody {
   body: string;
   definition: BodyDefinition;
-  /** Drawn chunk keys with a surface, finest first; the probe takes up to {@link PLANET_PROBE_CHUNKS}. */
+  /** Drawn chunk keys with a surface, finest first; the probe takes up to {@link PLANET_MEASURE_CHUNKS}. */
   keys: string[];
 }
 
 /** Chunks a planet probe meshes in JS (and again from GPU samples). */
-export const PLANET_PROBE_CHUNKS = 8;
+export const PLANET_MEASURE_CHUNKS = 8;
 /**
  * Chunks in the probe's GPU batches (its keys repeated): a streaming planet keeps the GPU's batches
  * full, and a batch of 8 would pay its round trips over a quarter as many chunks.
  */
-const PLANET_PROBE_BATCH = MAX_BATCH_JOBS;
+const PLANET_MEASURE_BATCH = MAX_BATCH_JOBS;
 /** No more full batches after one this many times slower than the JS path. */
 const LOST_BY = 3;
 /** No full batches where one would take longer than this at the keys' batch's rate (ms; the H100 machine's take ~40 ms). */
 const FULL_BATCH_CAP_MS = 1000;
 
-function chunkParams(probe: PlanetProbe, key: string) {
+function chunkParams(probe: PlanetMeasureBody, key: string) {
   const a = parseChunkKey(key);
   return { body: probe.body, face: a.face, level: a.level, ci: a.ci, cj: a.cj, ck: a.ck, coarser: [], simplify: BODY_SIMPLIFY };
 }
 
 /** The keys the probe times (throws when the page gave none). */
-function probeKeys(probe: PlanetProbe): string[] {
-  const keys = probe.keys.slice(0, PLANET_PROBE_CHUNKS);
+function measureKeys(probe: PlanetMeasureBody): string[] {
+  const keys = probe.keys.slice(0, PLANET_MEASURE_CHUNKS);
   if (keys.length === 0) throw new Error('sampling probe: the planet has no drawn surface chunk to time');
   return keys;
 }
 
 /** Grid points per axis of the planet's chunks. */
-export function planetProbePoints(probe: PlanetProbe): number {
+export function planetMeasurePoints(probe: PlanetMeasureBody): number {
   if (!probe.definition.space) throw new Error(`sampling probe: body "${probe.body}" has no chunk space: not a planet`);
   return new CubeSphereSpace(probe.definition.space).chunkCells + 1;
 }
@@ -68,11 +68,11 @@ export function planetProbePoints(probe: PlanetProbe): number {
  */
 export async function preparePlanetMeasurement(
   worker: WorkerState,
-  probe: PlanetProbe,
+  probe: PlanetMeasureBody,
   sample: (key: string) => GpuJob<GpuChunkSamples>,
 ): Promise<PreparedMeasurement> {
   worker.registry.register(probe.body, probe.definition);
-  const keys = probeKeys(probe);
+  const keys = measureKeys(probe);
   const run = (key: string) => {
     worker.planet.clear(); // a kept sample would skip the sampling this times
     return meshPlanetChunk(worker, chunkParams(probe, key));
@@ -84,7 +84,7 @@ export async function preparePlanetMeasurement(
     sampleMs += r.sampleMs;
     meshMs += r.ms - r.sampleMs;
   }
-  const chunk = { points: planetProbePoints(probe), sampleMs: sampleMs / keys.length, meshMs: meshMs / keys.length };
+  const chunk = { points: planetMeasurePoints(probe), sampleMs: sampleMs / keys.length, meshMs: meshMs / keys.length };
   const start = performance.now();
   await sample(keys[0]).promise; // compile, link, and the driver's first-draw pipelines
   return { js: { coarse: chunk, fine: chunk }, gpuFirstMs: performance.now() - start };
@@ -96,12 +96,12 @@ export async function preparePlanetMeasurement(
  */
 export async function measurePlanetGpu(
   worker: WorkerState,
-  probe: PlanetProbe,
+  probe: PlanetMeasureBody,
   sample: (key: string) => GpuJob<GpuChunkSamples>,
   prepared: PreparedMeasurement,
   workers: number,
 ): Promise<SamplingMeasurement> {
-  const keys = probeKeys(probe);
+  const keys = measureKeys(probe);
   const js = prepared.js.coarse;
   const jsPerWorkerMs = (js.sampleMs + js.meshMs) / Math.max(1, workers);
   const timeBatch = async (batch: string[]) => {
@@ -116,9 +116,9 @@ export async function measurePlanetGpu(
   // ms a chunk, then 1.0–1.2 in full batches).
   const alone = await timeBatch(keys);
   let gpuMs = alone.ms, samples = alone.samples, batchSize = keys.length;
-  if (gpuMs * PLANET_PROBE_BATCH <= FULL_BATCH_CAP_MS) {
+  if (gpuMs * PLANET_MEASURE_BATCH <= FULL_BATCH_CAP_MS) {
     // Best of three full batches: one alone came out 1.1–2.9 ms a chunk over four H100 loads.
-    const batch = Array.from({ length: PLANET_PROBE_BATCH }, (_, n) => keys[n % keys.length]);
+    const batch = Array.from({ length: PLANET_MEASURE_BATCH }, (_, n) => keys[n % keys.length]);
     for (let i = 0; i < 3; i++) {
       const full = await timeBatch(batch);
       // Full batches are what a streaming planet runs: the first replaces the keys' batch.
@@ -139,7 +139,7 @@ export async function measurePlanetGpu(
   });
   gpuPathMeshMs /= keys.length;
   return {
-    body: 'planet', compileSunk: true, points: planetProbePoints(probe), batch: batchSize, gpuMs, gpuFirstMs,
+    body: 'planet', compileSunk: true, points: planetMeasurePoints(probe), batch: batchSize, gpuMs, gpuFirstMs,
     jsSampleMs: Math.max(0, js.sampleMs + js.meshMs - gpuPathMeshMs), jsMeshMs: gpuPathMeshMs,
   };
 }
