@@ -19,6 +19,9 @@ import {
   MIN_BRUSH_RADIUS_M,
   type BrushEdit,
   type BrushOp,
+  asteroidEdit,
+  editTargetName,
+  PLANET_EDIT,
   type EditTarget,
 } from '../field/index';
 import type { App } from './App';
@@ -33,7 +36,8 @@ const CLICK_PX = 5;
 const WHEEL_FACTOR = 1.15;
 
 export interface BrushResult {
-  target: EditTarget;
+  /** The edited body's name ({@link editTargetName}: `planet` or `asteroid:<index>`). */
+  target: string;
   /** Time from the edit to its mesh drawn, ms. */
   drawnMs: number;
 }
@@ -82,7 +86,7 @@ export class BrushTool {
   brushAt(op: BrushOp, at: readonly number[], radiusM: number): Promise<BrushResult> {
     const bodies = this.need();
     const point = new Vector3(at[0], at[1], at[2]);
-    const target: EditTarget = bodies.atPlanet(point) || !bodies.field ? 'planet' : `asteroid:${bodies.field.nearest(point).spec.index}`;
+    const target = bodies.atPlanet(point) || !bodies.field ? PLANET_EDIT : asteroidEdit(bodies.field.nearest(point).spec.index);
     return this.edit(bodies, target, op, point, radiusM);
   }
 
@@ -130,7 +134,7 @@ export class BrushTool {
 
   private edit(bodies: SceneBodies, target: EditTarget, op: BrushOp, point: Vector3, radiusM: number): Promise<BrushResult> {
     const t0 = performance.now();
-    const local = target === 'planet' ? bodies.planet!.toBodyFrame(point) : bodies.field!.toBodyFrame(Number(target.slice('asteroid:'.length)), point);
+    const local = target.kind === 'planet' ? bodies.planet!.toBodyFrame(point) : bodies.field!.toBodyFrame(target.index, point);
     // The one gate (editGate.ts): NaN, ∞ and out-of-range values are refused with the reason.
     const gate = gateEdit({ target, op, center: local, radiusM });
     let problem: string | null = gate.reason;
@@ -149,7 +153,7 @@ export class BrushTool {
     return new Promise((resolve, reject) => {
       const poll = (): void => {
         if (this.app.bodies !== bodies) reject(new Error('the scene changed before the edit was drawn'));
-        else if (bodies.editsDrawn()) resolve({ target, drawnMs: performance.now() - t0 });
+        else if (bodies.editsDrawn()) resolve({ target: editTargetName(target), drawnMs: performance.now() - t0 });
         else requestAnimationFrame(poll);
       };
       poll();
@@ -186,13 +190,13 @@ export class BrushTool {
     if (!bodies) return;
     const target = this.focusTarget(bodies);
     const recipe = bodies.recipeOf(target);
-    const name = `sr-seed${this.app.state.seed}-${target.replace(':', '')}-recipe.json`;
+    const name = `sr-seed${this.app.state.seed}-${editTargetName(target).replace(':', '')}-recipe.json`;
     download(new Blob([JSON.stringify(recipe, null, 2)], { type: 'application/json' }), name);
   }
 
   private focusTarget(bodies: SceneBodies): EditTarget {
     const at = this.app.controls.target;
-    return bodies.atPlanet(this.app.camera.position) || !bodies.field ? 'planet' : `asteroid:${bodies.field.nearest(at).spec.index}`;
+    return bodies.atPlanet(this.app.camera.position) || !bodies.field ? PLANET_EDIT : asteroidEdit(bodies.field.nearest(at).spec.index);
   }
 
   /**
@@ -281,5 +285,5 @@ export class BrushTool {
 }
 
 function targetOf(hit: PickInfo): EditTarget {
-  return hit.asteroid ? `asteroid:${hit.asteroid.index}` : 'planet';
+  return hit.asteroid ? asteroidEdit(hit.asteroid.index) : PLANET_EDIT;
 }

@@ -14,7 +14,10 @@ import { Atmosphere } from '../render/Atmosphere';
 import { PlanetLayers } from '../render/PlanetLayers';
 import type { PlanetGroundOptions } from '../render/planetGround';
 import { planetGround } from '../scene/planets';
-import { EditHistory, MAX_EDITS, parseEdits, type BrushEdit, type EditTarget, type FieldRecipe, type ParsedEdits } from '../field/index';
+import {
+  asteroidEdit, editTargetName, EditHistory, MAX_EDITS, parseEdits, PLANET_EDIT,
+  type BrushEdit, type EditTarget, type FieldRecipe, type ParsedEdits,
+} from '../field/index';
 import { PlanetEdits } from '../lod/index';
 import type { ScenePlanet, SceneSpec } from '../scene/index';
 import type { BodyMesher } from '../workers/BodyMesher';
@@ -73,7 +76,8 @@ export class SceneBodies {
   /** The brush edits shown now; each body's brushes are its own list filtered from them. */
   readonly edits: EditHistory;
   /** Bodies that had edits (an undo of a body's last edit must still reach it). */
-  private readonly editedTargets = new Set<EditTarget>();
+  /** Bodies that have or had edits, by {@link editTargetName}. */
+  private readonly editedTargets = new Map<string, EditTarget>();
   /** What cast into the planet's shadow maps at the last fit, and its version (fitPlanetShadows). */
   private readonly castersSeen = { pieces: -1, asteroids: -1, probes: -1, timeS: Number.NaN, version: 0 };
   /** What the asteroid field's shadow map was last rendered for (fitFieldShadows). */
@@ -146,8 +150,8 @@ export class SceneBodies {
   private editProblem(e: BrushEdit): string | null {
     const problem = this.checkTarget(e.target);
     if (problem) return problem;
-    if (e.target === 'planet') return new PlanetEdits(this.planet!.chunkSpace).problem([e.brush]);
-    return this.field!.brushProblem(Number(e.target.slice('asteroid:'.length)), e.brush);
+    if (e.target.kind === 'planet') return new PlanetEdits(this.planet!.chunkSpace).problem([e.brush]);
+    return this.field!.brushProblem(e.target.index, e.brush);
   }
 
   /** A new edit (a click of the brush tool); null, or why it was refused (nothing changed then). */
@@ -187,7 +191,7 @@ export class SceneBodies {
    */
   private show(edits: readonly BrushEdit[]): string | null {
     const next = new EditHistory(edits);
-    const targets = new Set<EditTarget>([...this.editedTargets, ...edits.map((e) => e.target)]);
+    const targets = [...new Map<string, EditTarget>([...this.editedTargets, ...edits.map((e) => [editTargetName(e.target), e.target] as const)]).values()];
     for (const t of targets) {
       const problem = this.checkTarget(t);
       if (problem) return problem;
@@ -202,38 +206,37 @@ export class SceneBodies {
       }
       applied.push(t);
     }
-    for (const t of targets) this.editedTargets.add(t);
+    for (const t of targets) this.editedTargets.set(editTargetName(t), t);
     return null;
   }
 
   private checkTarget(t: EditTarget): string | null {
-    if (t === 'planet') return this.planet ? null : 'this scene has no planet';
-    const index = Number(t.slice('asteroid:'.length));
-    return this.field && index < this.field.spec.asteroids.length ? null : `this scene has no asteroid ${index}`;
+    if (t.kind === 'planet') return this.planet ? null : 'this scene has no planet';
+    return this.field && t.index < this.field.spec.asteroids.length ? null : `this scene has no asteroid ${t.index}`;
   }
 
   private setBrushes(t: EditTarget, brushes: ReturnType<EditHistory['brushesFor']>): string | null {
-    if (t === 'planet') return this.planet!.setBrushes(brushes);
-    return this.field!.setBrushes(Number(t.slice('asteroid:'.length)), brushes);
+    if (t.kind === 'planet') return this.planet!.setBrushes(brushes);
+    return this.field!.setBrushes(t.index, brushes);
   }
 
   /** Every body the user may edit here. */
   editTargets(): EditTarget[] {
-    const out: EditTarget[] = this.planet ? ['planet'] : [];
-    for (const a of this.field?.spec.asteroids ?? []) out.push(`asteroid:${a.index}`);
+    const out: EditTarget[] = this.planet ? [PLANET_EDIT] : [];
+    for (const a of this.field?.spec.asteroids ?? []) out.push(asteroidEdit(a.index));
     return out;
   }
 
   /** A body's recipe: with the scene's edits as brushes (export), or as generated (`edited` false). */
   recipeOf(t: EditTarget, edited = true): FieldRecipe {
-    const base = t === 'planet' ? this.spec.planet!.recipe : this.spec.asteroids!.asteroids[Number(t.slice('asteroid:'.length))].recipe;
+    const base = t.kind === 'planet' ? this.spec.planet!.recipe : this.spec.asteroids!.asteroids[t.index].recipe;
     return edited ? { ...base, brushes: [...base.brushes, ...this.edits.brushesFor(t)] } : base;
   }
 
   /** Every edited body draws its newest edit. */
   editsDrawn(): boolean {
-    for (const t of this.editedTargets) {
-      const drawn = t === 'planet' ? this.planet!.editDrawn() : this.field!.editDrawn(Number(t.slice('asteroid:'.length)));
+    for (const t of this.editedTargets.values()) {
+      const drawn = t.kind === 'planet' ? this.planet!.editDrawn() : this.field!.editDrawn(t.index);
       if (!drawn) return false;
     }
     return true;

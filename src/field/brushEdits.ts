@@ -14,8 +14,32 @@ import type { Brush, FieldRecipe } from './recipe';
 
 export type BrushOp = 'dig' | 'build';
 
-/** `asteroid:<index>` (index in the scene's asteroid list) or `planet`. */
-export type EditTarget = `asteroid:${number}` | 'planet';
+/**
+ * Which body of the scene a brush edit changes: its planet, or asteroid `index` — the asteroid's
+ * place in the scene's list, not its seed (body ids are `asteroid:<seed>`: a different thing).
+ * Compare with {@link sameEditTarget}; name with {@link editTargetName}.
+ */
+export type EditTarget = { readonly kind: 'planet' } | { readonly kind: 'asteroid'; readonly index: number };
+
+/** The scene's planet as an edit target. */
+export const PLANET_EDIT: EditTarget = Object.freeze({ kind: 'planet' });
+
+/** Asteroid `index` of the scene's list as an edit target. */
+export function asteroidEdit(index: number): EditTarget {
+  return { kind: 'asteroid', index };
+}
+
+export function sameEditTarget(a: EditTarget, b: EditTarget): boolean {
+  return a.kind === 'planet' ? b.kind === 'planet' : b.kind === 'asteroid' && a.index === b.index;
+}
+
+/**
+ * The target's name in messages, keys, file names and the debug hooks: `planet` or
+ * `asteroid:<index>`.
+ */
+export function editTargetName(t: EditTarget): string {
+  return t.kind === 'planet' ? 'planet' : `asteroid:${t.index}`;
+}
 
 export interface BrushEdit {
   target: EditTarget;
@@ -93,7 +117,7 @@ export class EditHistory {
 
   /** The brushes of one body, in the order they were made. */
   brushesFor(target: EditTarget): Brush[] {
-    return this.done.filter((e) => e.target === target).map((e) => e.brush);
+    return this.done.filter((e) => sameEditTarget(e.target, target)).map((e) => e.brush);
   }
 }
 
@@ -106,7 +130,7 @@ function formatNumber(x: number): string {
 export function encodeEdits(edits: readonly BrushEdit[]): string {
   return edits
     .map(({ target, brush: b }) => {
-      const t = target === 'planet' ? 'p' : `a${target.slice('asteroid:'.length)}`;
+      const t = target.kind === 'planet' ? 'p' : `a${target.index}`;
       return `${t}${b.op === 'carve' ? 'd' : 'b'}${[...b.center, b.radius].map(formatNumber).join(',')}`;
     })
     .join(';');
@@ -136,13 +160,13 @@ export function editsFromRecipe(
   if (!target) throw new Error('the recipe is not one of this scene\'s bodies (its root differs from every body\'s)');
   const base = baseOf(target).brushes;
   const own = imported.brushes.slice(0, base.length);
-  if (JSON.stringify(own) !== JSON.stringify(base)) throw new Error(`the recipe's first ${base.length} brushes are not ${target}'s own`);
+  if (JSON.stringify(own) !== JSON.stringify(base)) throw new Error(`the recipe's first ${base.length} brushes are not ${editTargetName(target)}'s own`);
   const added = imported.brushes.slice(base.length).map((b, i) => {
     const gate = gateEdit({ target, op: b.op === 'add' ? 'build' : 'dig', center: b.center, radiusM: b.radius });
     if (gate.reason !== null) throw new Error(`brush ${base.length + i + 1}: ${gate.reason}`);
     return gate.edit;
   });
-  return [...current.filter((e) => e.target !== target), ...added];
+  return [...current.filter((e) => !sameEditTarget(e.target, target)), ...added];
 }
 
 /** A short content hash of a brush list (body ids and chunk revisions of edited bodies). */

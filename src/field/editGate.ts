@@ -5,7 +5,10 @@
  * tool's 1 cm grid ({@link makeBrush}). The URL is read entry by entry ({@link parseEdits}): the good
  * entries are kept, each bad one is named, none takes the others with it.
  */
-import { makeBrush, MAX_BRUSH_RADIUS_M, MAX_EDITS, MIN_BRUSH_RADIUS_M, type BrushEdit, type BrushOp, type EditTarget } from './brushEdits';
+import {
+  asteroidEdit, editTargetName, makeBrush, MAX_BRUSH_RADIUS_M, MAX_EDITS, MIN_BRUSH_RADIUS_M, PLANET_EDIT,
+  type BrushEdit, type BrushOp, type EditTarget,
+} from './brushEdits';
 
 /** Centre coordinates within ±1e8 m (the far plane: no body lies further out). */
 export const MAX_EDIT_COORD_M = 1e8;
@@ -20,11 +23,17 @@ export interface EditRequest {
 
 export type GateResult = { edit: BrushEdit; reason: null } | { edit: null; reason: string };
 
+/** The planet, or an asteroid index of at most four digits (the URL's `a<index>`). */
+function knownTarget(t: EditTarget | undefined): boolean {
+  if (t?.kind === 'planet') return true;
+  return t?.kind === 'asteroid' && Number.isInteger(t.index) && t.index >= 0 && t.index <= 9999;
+}
+
 /** The edit `request` asks for, or why it is refused. */
 export function gateEdit(request: EditRequest): GateResult {
   const refuse = (reason: string): GateResult => ({ edit: null, reason });
   const { target, op, center, radiusM } = request;
-  if (target !== 'planet' && !/^asteroid:\d{1,4}$/.test(String(target))) return refuse(`no body "${String(target)}" to edit`);
+  if (!knownTarget(target)) return refuse(`no body "${target?.kind === 'asteroid' ? editTargetName(target) : String(target?.kind ?? target)}" to edit`);
   if (op !== 'dig' && op !== 'build') return refuse(`"${String(op)}" is neither dig nor build`);
   if (!Array.isArray(center) || center.length !== 3) return refuse('the centre needs three coordinates');
   for (const c of center) {
@@ -79,7 +88,7 @@ export function parseEdits(text: string): ParsedEdits {
       out.problems.push(`${entryName(i, entry)} is not <a<index>|p><d|b><x>,<y>,<z>,<radius>`);
       return;
     }
-    const target: EditTarget = m[1] === 'p' ? 'planet' : `asteroid:${Number(m[2])}`;
+    const target: EditTarget = m[1] === 'p' ? PLANET_EDIT : asteroidEdit(Number(m[2]));
     const gate = gateEdit({ target, op: m[3] === 'd' ? 'dig' : 'build', center: [m[4], m[5], m[6]].map(Number), radiusM: Number(m[7]) });
     if (gate.reason !== null) {
       out.problems.push(`${entryName(i, entry)}: ${gate.reason}`);

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asteroidEdit,
   brushesHash,
   compileToJs,
   decodeEdits,
   EditHistory,
   editsFromRecipe,
+  editTargetName,
   encodeEdits,
   makeBrush,
+  PLANET_EDIT,
   recipeBounds,
   type BrushEdit,
   type EditTarget,
@@ -23,16 +26,16 @@ const build = (target: EditTarget, c: number[], r: number): BrushEdit => ({ targ
 describe('EditHistory', () => {
   it('undoes and redoes in order, per body lists keep their order, a new edit drops the redo list', () => {
     const h = new EditHistory();
-    h.push(dig('asteroid:3', [1, 2, 3], 4));
-    h.push(build('planet', [10, 0, 0], 5));
-    h.push(dig('asteroid:3', [4, 5, 6], 2));
-    expect(h.brushesFor('asteroid:3').map((b) => b.center)).toEqual([[1, 2, 3], [4, 5, 6]]);
+    h.push(dig(asteroidEdit(3), [1, 2, 3], 4));
+    h.push(build(PLANET_EDIT, [10, 0, 0], 5));
+    h.push(dig(asteroidEdit(3), [4, 5, 6], 2));
+    expect(h.brushesFor(asteroidEdit(3)).map((b) => b.center)).toEqual([[1, 2, 3], [4, 5, 6]]);
     expect(h.undo()?.brush.center).toEqual([4, 5, 6]);
-    expect(h.undo()?.target).toBe('planet');
+    expect(h.undo()?.target).toEqual(PLANET_EDIT);
     expect(h.canRedo).toBe(true);
-    expect(h.redo()?.target).toBe('planet');
+    expect(h.redo()?.target).toEqual(PLANET_EDIT);
     expect(h.edits.length).toBe(2);
-    h.push(dig('asteroid:0', [0, 0, 0], 1));
+    h.push(dig(asteroidEdit(0), [0, 0, 0], 1));
     expect(h.canRedo).toBe(false);
     expect(h.redo()).toBeNull();
     h.undo();
@@ -45,7 +48,7 @@ describe('EditHistory', () => {
 
 describe('edits in the URL', () => {
   it('round-trips exactly: brushes are made on the 1 cm grid the text holds', () => {
-    const edits = [dig('asteroid:12', [10.256, -3.5, 7.001], 4.123), build('planet', [6_000_123.456, -2_000_000.004, 5.5], 120)];
+    const edits = [dig(asteroidEdit(12), [10.256, -3.5, 7.001], 4.123), build(PLANET_EDIT, [6_000_123.456, -2_000_000.004, 5.5], 120)];
     const text = encodeEdits(edits);
     expect(text).toBe('a12d10.26,-3.5,7,4.12;pb6000123.46,-2000000,5.5,120');
     expect(decodeEdits(text)).toEqual(edits);
@@ -72,16 +75,16 @@ describe('edits in the URL', () => {
 
 describe('import of an exported recipe', () => {
   const bases: Record<string, FieldRecipe> = { 'asteroid:0': asteroidRecipe(5), 'asteroid:1': asteroidRecipe(6) };
-  const targets = Object.keys(bases) as EditTarget[];
+  const targets = [asteroidEdit(0), asteroidEdit(1)];
   it('finds the body by its root and makes its brushes that body\'s edits, keeping the others\'', () => {
-    const current = [dig('asteroid:0', [1, 1, 1], 2), dig('asteroid:1', [0, 0, 0], 3)];
+    const current = [dig(asteroidEdit(0), [1, 1, 1], 2), dig(asteroidEdit(1), [0, 0, 0], 3)];
     const exported: FieldRecipe = { ...bases['asteroid:1'], brushes: [makeBrush('build', [5, 5, 5], 6), makeBrush('dig', [7, 7, 7], 1)] };
-    const next = editsFromRecipe(current, JSON.parse(JSON.stringify(exported)), (t) => bases[t], targets);
-    expect(next).toEqual([current[0], build('asteroid:1', [5, 5, 5], 6), dig('asteroid:1', [7, 7, 7], 1)]);
+    const next = editsFromRecipe(current, JSON.parse(JSON.stringify(exported)), (t) => bases[editTargetName(t)], targets);
+    expect(next).toEqual([current[0], build(asteroidEdit(1), [5, 5, 5], 6), dig(asteroidEdit(1), [7, 7, 7], 1)]);
   });
 
   it('refuses a recipe of no body in the scene', () => {
-    expect(() => editsFromRecipe([], asteroidRecipe(7), (t) => bases[t], targets)).toThrow(/not one of this scene's bodies/);
+    expect(() => editsFromRecipe([], asteroidRecipe(7), (t) => bases[editTargetName(t)], targets)).toThrow(/not one of this scene's bodies/);
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { clampRadius, encodeEdits, gateEdit, MAX_EDITS, parseEdits } from '../../src/field/index';
+import { asteroidEdit, clampRadius, encodeEdits, gateEdit, MAX_EDITS, parseEdits } from '../../src/field/index';
 
 describe('the edit gate (issue 45)', () => {
   it('refuses NaN, ∞ and out-of-range values with a reason', () => {
-    const ok = { target: 'asteroid:0' as const, op: 'dig' as const, center: [1, 2, 3], radiusM: 20 };
+    const ok = { target: asteroidEdit(0), op: 'dig' as const, center: [1, 2, 3], radiusM: 20 };
     expect(gateEdit(ok).reason).toBeNull();
     expect(gateEdit(ok).edit!.brush).toMatchObject({ op: 'carve', center: [1, 2, 3], radius: 20 });
     expect(gateEdit({ ...ok, radiusM: NaN }).reason).toMatch(/radius NaN is not a finite number/);
@@ -14,7 +14,7 @@ describe('the edit gate (issue 45)', () => {
     expect(gateEdit({ ...ok, center: [0, -Infinity, 0] }).reason).toMatch(/not a finite number/);
     expect(gateEdit({ ...ok, center: [2e8, 0, 0] }).reason).toMatch(/beyond/);
     expect(gateEdit({ ...ok, center: [1, 2] }).reason).toMatch(/three coordinates/);
-    expect(gateEdit({ ...ok, target: 'moon' as never }).reason).toMatch(/no body/);
+    expect(gateEdit({ ...ok, target: { kind: 'moon' } as never }).reason).toMatch(/no body/);
   });
 
   it('a clamp says so', () => {
