@@ -249,7 +249,7 @@ describe('real time at low frame rates (issue 45)', () => {
 });
 
 describe('time dropped on a spinning collider (issue 45)', () => {
-  it('at 0.5 fps (1 s of every 2 dropped) a probe on a turning sphere is carried with it: it rests, never sunk into the rock', () => {
+  it('at 0.5 fps (the clock takes 4× steps to keep up, stepClock.ts) a probe on a turning sphere is carried with it: it rests, never sunk into the rock', () => {
     const world = new PhysicsWorld({ gravityAt: toOrigin(1), maxProbes: 4 });
     const spin = 0.2; // rad/s about y: the surface moves 4 m/s at 20 m
     const pose = (t: number) => ({
@@ -270,9 +270,13 @@ describe('time dropped on a spinning collider (issue 45)', () => {
       if (world.stats().resting === 1) restedAt = t;
     }
     const s = world.stats();
-    console.log(`0.5 fps on a turning sphere: rested after ${restedAt} s, ${s.droppedS.toFixed(1)} s dropped, worst penetration ${s.worstPenetrationM.toFixed(3)} m, deepest ${deepest.toFixed(2)} m`);
+    console.log(`0.5 fps on a turning sphere: rested after ${restedAt} s, ${s.coarseSteps} coarse steps, ${s.droppedS.toFixed(1)} s dropped, worst penetration ${s.worstPenetrationM.toFixed(3)} m, deepest ${deepest.toFixed(2)} m`);
     expect(restedAt).toBeGreaterThan(0);
-    expect(s.droppedS).toBeGreaterThan(0);
+    // 2 s a frame is owed at 0.5 fps: more than the frame's budget of fine steps, so the clock
+    // lengthens them rather than dropping the time. The budget is CPU time: on a loaded machine a
+    // little is still dropped (0–0.9 s here), never the half of it the clock dropped before.
+    expect(s.coarseSteps).toBeGreaterThan(0);
+    expect(s.droppedS).toBeLessThan(0.1 * t);
     expect(s.worstPenetrationM).toBeLessThan(0.1);
   });
 });
