@@ -8,7 +8,7 @@
  */
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
-import { chooseSamplingPath, type SamplingChoice, type SamplingPath } from '../workers/samplingPath';
+import { chooseSamplingPath, type SamplingChoice, type SamplingPreference } from '../workers/samplingPath';
 import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 
 export interface SamplingStartHooks {
@@ -60,7 +60,7 @@ function whenSettled(settled: () => boolean, capMs: number): Promise<void> {
  */
 export async function startMesher(
   caps: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
-  prefer: SamplingPath | 'auto',
+  prefer: SamplingPreference,
   hooks: SamplingStartHooks,
   workers?: number,
 ): Promise<BodyMesher | null> {

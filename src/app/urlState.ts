@@ -36,7 +36,7 @@ export interface CameraState {
   target: [number, number, number];
 }
 
-export const SAMPLING_CHOICES = ['auto', 'gpu-worker', 'gpu-main', 'js-worker'] as const;
+export const SAMPLING_CHOICES = ['auto', 'measure', 'gpu-worker', 'gpu-main', 'js-worker'] as const;
 export type SamplingChoiceParam = (typeof SAMPLING_CHOICES)[number];
 
 export const QUALITIES = ['auto', 'low', 'high'] as const;
@@ -45,7 +45,7 @@ export type Quality = (typeof QUALITIES)[number];
 export interface AppState {
   seed: number;
   mode: Mode;
-  /** Where field sampling runs: `auto` lets the start-up probe decide. */
+  /** Where field sampling runs: `auto` lets the start-up probe decide (`measure`: even on a software GPU). */
   sampling: SamplingChoiceParam;
   /** null: the mode's default view. */
   camera: CameraState | null;

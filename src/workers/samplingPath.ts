@@ -12,6 +12,12 @@
  * compares the two pipelines (the workers sampling and meshing, or the GPU sampling while they
  * mesh). The answer is cached per renderer, core count and worker count, so only a profile's
  * first load measures; the overlay says which figures chose the path and whether they were cached.
+ *
+ * A software rasteriser (SwiftShader, llvmpipe) is not measured under `auto`: its "GPU" is the CPU
+ * the workers already use, it always lost (JS 17–25 chunks/s against 9–11 on SwiftShader), and
+ * its probe draws ran for seconds each — long enough, beside a busy page, for Chromium's GPU
+ * watchdog to kill the GPU process and every WebGL context with it (docs/robustness.md).
+ * `?sampling=measure` measures it anyway.
  */
 import { GpuSamplerClient, type GpuSamplerClientOptions } from './GpuSamplerClient';
 import {
@@ -23,6 +29,9 @@ import { fieldEvaluatorStatus, type FieldRecipe } from '../field/index';
 import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 
 export type SamplingPath = 'gpu-worker' | 'gpu-main' | 'js-worker';
+
+/** What a caller may ask for: a path, `auto` (measure a real GPU), or `measure` (a software one too). */
+export type SamplingPreference = SamplingPath | 'auto' | 'measure';
 
 export interface SamplingChoice {
   path: SamplingPath;
@@ -107,7 +116,7 @@ function measureWithin(client: GpuSamplerClient, workers: number, env: SamplingP
  */
 export async function chooseSamplingPath(
   main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
-  prefer: SamplingPath | 'auto' = 'auto',
+  prefer: SamplingPreference = 'auto',
   gpuOptions: GpuSamplerClientOptions = {},
   env: SamplingProbeEnv = {},
 ): Promise<SamplingChoice> {
@@ -135,7 +144,7 @@ function withEvaluatorNote(choice: SamplingChoice): SamplingChoice {
 
 async function choosePath(
   main: { webgl2: boolean; floatRenderTargets: boolean; renderer: string },
-  prefer: SamplingPath | 'auto',
+  prefer: SamplingPreference,
   gpuOptions: GpuSamplerClientOptions,
   env: SamplingProbeEnv,
 ): Promise<SamplingChoice> {
@@ -149,6 +158,9 @@ async function choosePath(
     const gpuWorker = await GpuSamplerClient.create(gpuOptions);
     if (gpuWorker) return { path: 'gpu-worker', detail: 'GPU in a worker (OffscreenCanvas WebGL2), forced by ?sampling', gpuWorker, ...forced };
     return { path: 'js-worker', detail: 'JS field in workers: no WebGL2 in workers for ?sampling=gpu-worker', gpuWorker: null, ...forced };
+  }
+  if (prefer === 'auto' && isSoftwareRenderer(main.renderer)) {
+    return { path: 'js-worker', detail: 'JS field in workers: a software GPU runs on the same CPU (not measured; ?sampling=measure times it)', gpuWorker: null, ...forced };
   }
   return measuredChoice(main.renderer, gpuOptions, env);
 }
