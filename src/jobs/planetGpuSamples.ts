@@ -16,7 +16,7 @@
  */
 import type { BandSlot } from '../field/index';
 import { bandSlotValues } from '../field/index';
-import { canonicalSampleMapping, cubeSphereMapUniforms, levelMinWavelengthM, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
+import { canonicalSampleMapping, cubeSphereMapUniforms, levelMinWavelengthM, sampleSigns, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
 import { HermiteMemo, type FieldFn } from '../mesher/index';
 
 /** A level's band limit (src/lod/levelErrors.ts), re-exported for the chunk jobs. */
@@ -135,14 +135,7 @@ export function settleSharedFaces(
       }
     }
   }
-  let inside = 0, minAbs = Infinity;
-  for (let p = 0; p < values.length; p++) {
-    const v = values[p];
-    if (v < 0) inside++;
-    const abs = Math.abs(v);
-    if (abs < minAbs) minAbs = abs;
-  }
-  return { resampled, inside, minAbs };
+  return { resampled, ...sampleSigns(values) };
 }
 
 /**

@@ -167,6 +167,18 @@ export class HomogeneousRecord {
   }
 }
 
+/** How many samples are inside (negative), and the least |value| (Infinity for none). */
+export function sampleSigns(values: ArrayLike<number>): { inside: number; minAbs: number } {
+  let inside = 0, minAbs = Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v < 0) inside++;
+    const a = Math.abs(v);
+    if (a < minAbs) minAbs = a;
+  }
+  return { inside, minAbs };
+}
+
 /**
  * Classifies a chunk from its grid samples: null when the samples change sign; otherwise empty/full,
  * `proven` when min |value| > lipschitz · maxGapM (every point of the chunk is within maxGapM of a
@@ -175,13 +187,7 @@ export class HomogeneousRecord {
 export function homogeneityFromSamples(
   values: ArrayLike<number>, lipschitz: number, maxGapM: number,
 ): { state: Homogeneous; proven: boolean } | null {
-  let inside = 0, minAbs = Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v < 0) inside++;
-    const a = Math.abs(v);
-    if (a < minAbs) minAbs = a;
-  }
+  const { inside, minAbs } = sampleSigns(values);
   if (inside !== 0 && inside !== values.length) return null;
   return { state: inside === 0 ? 'empty' : 'full', proven: minAbs > lipschitz * maxGapM };
 }
