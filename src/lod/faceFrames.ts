@@ -194,18 +194,27 @@ export function edgeBeyond(faceUnits: number, gi: number, gj: number): number {
 const scratchP = new Float64Array(3);
 
 /**
+ * The transform from `face`'s extended frame into the frame of the face beyond the edge that
+ * (gi, gj) lies past, or null when the point is on `face`. Throws in a missing corner quadrant.
+ */
+function beyondEdgeTransform(space: CubeSphereSpace, face: number, gi: number, gj: number): FaceFrameTransform | null {
+  const e = edgeBeyond(space.faceUnits, gi, gj);
+  if (e < 0) return null;
+  if (e === 4) throw new RangeError(`point (${gi}, ${gj}) of face ${face} lies beyond a cube corner`);
+  return edgeTransform(space.faceUnits, face, e);
+}
+
+/**
  * World position of a point in `face`'s EXTENDED frame: on the face itself through its own mapping,
  * beyond one edge through the neighbour face's mapping. Throws in a missing corner quadrant. Continuous
  * across the edges (both sides agree on the edge lines exactly, up to rounding).
  */
 export function extendedToWorld(space: CubeSphereSpace, face: number, gi: number, gj: number, gk: number, out: Float64Array | number[]): void {
-  const e = edgeBeyond(space.faceUnits, gi, gj);
-  if (e < 0) {
+  const m = beyondEdgeTransform(space, face, gi, gj);
+  if (m === null) {
     space.toWorld(face, gi, gj, gk, out);
     return;
   }
-  if (e === 4) throw new RangeError(`point (${gi}, ${gj}) of face ${face} lies beyond a cube corner`);
-  const m = edgeTransform(space.faceUnits, face, e);
   transformPoint(m, gi, gj, gk, scratchP);
   space.toWorld(m.toFace, scratchP[0], scratchP[1], scratchP[2], out);
 }
@@ -221,13 +230,11 @@ export function extendedFaceMapping(space: CubeSphereSpace, face: number): GridM
   return {
     toWorld: (gi, gj, gk, out) => extendedToWorld(space, face, gi, gj, gk, out),
     normalToWorld: (gi, gj, gk, n) => {
-      const e = edgeBeyond(space.faceUnits, gi, gj);
-      if (e < 0) {
+      const m = beyondEdgeTransform(space, face, gi, gj);
+      if (m === null) {
         space.normalToWorld(face, gi, gj, gk, n);
         return;
       }
-      if (e === 4) throw new RangeError(`point (${gi}, ${gj}) of face ${face} lies beyond a cube corner`);
-      const m = edgeTransform(space.faceUnits, face, e);
       transformPoint(m, gi, gj, gk, p);
       // ∂f/∂p_A = Rᵀ ∂f/∂p_B, so n_B = R n_A (R orthogonal).
       transformVector(m, n);
