@@ -178,6 +178,14 @@ export function parseAppState(search: string, cores = coreCount()): { state: App
   const bad = (param: string, value: string, expected: string, fallback: string): void => {
     problems.push({ param, value, message: `${param} "${clip(value)}" is not ${expected}; using ${fallback}` });
   };
+  /** `param`'s value when it is one of `choices`; null when it is absent or not one of them (a problem). */
+  const choice = <T extends string>(param: string, choices: readonly T[], fallback: string): T | null => {
+    const value = params.get(param);
+    if (value === null) return null;
+    if ((choices as readonly string[]).includes(value)) return value as T;
+    bad(param, value, `one of ${choices.join(', ')}`, fallback);
+    return null;
+  };
 
   const seed = params.get('seed');
   if (seed !== null) {
@@ -186,17 +194,11 @@ export function parseAppState(search: string, cores = coreCount()): { state: App
     else state.seed = parsed;
   }
 
-  const mode = params.get('mode');
-  if (mode !== null) {
-    if ((MODES as readonly string[]).includes(mode)) state.mode = mode as Mode;
-    else bad('mode', mode, `one of ${MODES.join(', ')}`, DEFAULT_STATE.mode);
-  }
+  const mode = choice('mode', MODES, DEFAULT_STATE.mode);
+  if (mode !== null) state.mode = mode;
 
-  const sampling = params.get('sampling');
-  if (sampling !== null) {
-    if ((SAMPLING_CHOICES as readonly string[]).includes(sampling)) state.sampling = sampling as SamplingChoiceParam;
-    else bad('sampling', sampling, `one of ${SAMPLING_CHOICES.join(', ')}`, 'auto');
-  }
+  const sampling = choice('sampling', SAMPLING_CHOICES, 'auto');
+  if (sampling !== null) state.sampling = sampling;
 
   const cam = params.get('cam');
   if (cam !== null) {
@@ -229,11 +231,8 @@ export function parseAppState(search: string, cores = coreCount()): { state: App
     else bad('workers', workers, `a whole number from 1 to ${cores} (this browser's cores)`, 'the default');
   }
 
-  const quality = params.get('quality');
-  if (quality !== null) {
-    if ((QUALITIES as readonly string[]).includes(quality)) state.quality = quality as Quality;
-    else bad('quality', quality, `one of ${QUALITIES.join(', ')}`, 'auto');
-  }
+  const quality = choice('quality', QUALITIES, 'auto');
+  if (quality !== null) state.quality = quality;
 
   const ui = params.get('ui');
   if (ui !== null) {
@@ -278,11 +277,8 @@ export function parseAppState(search: string, cores = coreCount()): { state: App
     else state.planetClass = parsed;
   }
 
-  const kind = params.get('kind');
-  if (kind !== null) {
-    if ((GALLERY_KINDS as readonly string[]).includes(kind)) state.galleryKind = kind as GalleryKind;
-    else bad('kind', kind, `one of ${GALLERY_KINDS.join(', ')}`, DEFAULT_STATE.galleryKind);
-  }
+  const kind = choice('kind', GALLERY_KINDS, DEFAULT_STATE.galleryKind);
+  if (kind !== null) state.galleryKind = kind;
 
   const count = params.get('count');
   if (count !== null) {
