@@ -29,10 +29,8 @@ import {
   HalfFloatType,
   LinearFilter,
   Mesh,
-  OrthographicCamera,
   PlaneGeometry,
   RGBAFormat,
-  Scene,
   ShaderMaterial,
   SrcColorFactor,
   Vector2,
@@ -46,6 +44,7 @@ import {
 } from 'three';
 import { transmittanceToTop, type AtmosphereSpec } from '../field/atmosphere';
 import { GpuResources, type Disposable } from './disposal';
+import { FullscreenQuad } from './fullscreenQuad';
 import { glslWithIncludes } from './glslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';
@@ -118,9 +117,7 @@ export class Atmosphere implements Disposable {
   private readonly aerialT: WebGLRenderTarget;
   private readonly multi: WebGLRenderTarget;
   private readonly skyView: WebGLRenderTarget;
-  private readonly lutScene = new Scene();
-  private readonly lutCamera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
-  private readonly lutQuad: Mesh<PlaneGeometry, ShaderMaterial>;
+  private readonly lutPass: FullscreenQuad;
   /** The tables, the passes' and the sky's materials, the two quads. */
   private readonly gpu = new GpuResources();
   private readonly passes: {
@@ -202,9 +199,7 @@ export class Atmosphere implements Disposable {
       aerialL: this.lutMaterial('atmosphere aerial light', aerialFragment, aerialUniforms),
       aerialT: this.lutMaterial('atmosphere aerial transmittance', aerialFragment, aerialUniforms, { SR_AERIAL_T: '' }),
     };
-    this.lutQuad = new Mesh(this.gpu.own(new PlaneGeometry(2, 2)), this.passes.transmittance);
-    this.lutQuad.frustumCulled = false;
-    this.lutScene.add(this.lutQuad);
+    this.lutPass = new FullscreenQuad(this.gpu, this.passes.transmittance);
 
     const transmit = this.skyMaterial('atmosphere sky transmittance', true);
     transmit.blending = CustomBlending;
@@ -338,10 +333,9 @@ export class Atmosphere implements Disposable {
   private renderPass(renderer: WebGLRenderer, material: ShaderMaterial, target: WebGLRenderTarget): void {
     const previous = renderer.getRenderTarget();
     const autoClear = renderer.autoClear;
-    this.lutQuad.material = material;
     renderer.autoClear = false;
     renderer.setRenderTarget(target);
-    renderer.render(this.lutScene, this.lutCamera);
+    this.lutPass.render(renderer, material);
     renderer.setRenderTarget(previous);
     renderer.autoClear = autoClear;
   }

@@ -14,12 +14,8 @@
 import {
   LinearFilter,
   LinearMipmapLinearFilter,
-  Mesh,
   NoToneMapping,
-  OrthographicCamera,
-  PlaneGeometry,
   RGBAFormat,
-  Scene,
   ShaderMaterial,
   UnsignedByteType,
   Vector3,
@@ -28,6 +24,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { GpuResources, type Disposable } from './disposal';
+import { FullscreenQuad } from './fullscreenQuad';
 import { glslWithIncludes } from './glslChunks';
 import lutVertex from '../../glsl/atmo_lut.vert.glsl?raw';
 import coverFragment from '../../glsl/clouds_cover.frag.glsl?raw';
@@ -76,9 +73,7 @@ export class CloudCover implements Disposable {
   readonly texelM: number;
   private readonly target: WebGLCubeRenderTarget;
   private readonly material: ShaderMaterial;
-  private readonly scene = new Scene();
-  private readonly camera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
-  private readonly quad: Mesh<PlaneGeometry, ShaderMaterial>;
+  private readonly pass: FullscreenQuad;
   /** The cube target, the bake's material and quad. */
   private readonly gpu = new GpuResources();
   private dirty = true;
@@ -113,9 +108,7 @@ export class CloudCover implements Disposable {
       depthTest: false,
       depthWrite: false,
     }));
-    this.quad = new Mesh(this.gpu.own(new PlaneGeometry(2, 2)), this.material);
-    this.quad.frustumCulled = false;
-    this.scene.add(this.quad);
+    this.pass = new FullscreenQuad(this.gpu, this.material);
   }
 
   /** The map is rendered again on the next {@link update} (after a WebGL context restore). */
@@ -141,7 +134,7 @@ export class CloudCover implements Disposable {
     for (let face = 0; face < 6; face++) {
       this.material.uniforms.uCoverFace.value = face;
       renderer.setRenderTarget(this.target, face);
-      renderer.render(this.scene, this.camera);
+      this.pass.render(renderer);
     }
     renderer.setRenderTarget(previous, previousFace, previousLevel);
     renderer.toneMapping = toneMapping;
