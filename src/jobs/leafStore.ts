@@ -8,6 +8,7 @@
  * Least recently used out past a byte budget.
  */
 import type { BoundaryLeaves } from '../mesher/index';
+import { recallRecent } from './recentlyUsed';
 
 /** The store's budget when one worker meshes all of a planet's chunks (bytes). */
 export const LEAF_STORE_BYTES = 96 * 2 ** 20;
@@ -53,15 +54,7 @@ export class LeafStore {
 
   /** The leaves kept under `id` (marked recently used), or undefined. */
   get(id: string): BoundaryLeaves | undefined {
-    const entry = this.kept.get(id);
-    if (!entry) {
-      this.stats.misses++;
-      return undefined;
-    }
-    this.stats.hits++;
-    this.kept.delete(id);
-    this.kept.set(id, entry);
-    return entry.leaves;
+    return recallRecent(this.kept, id, this.stats)?.leaves;
   }
 
   forget(id: string): void {

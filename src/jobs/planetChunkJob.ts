@@ -27,6 +27,7 @@ import { HermiteMemo, sampleChunk, type BoundaryLeaves, type ChunkStats, type Co
 import { fnv1a } from './bodyJob';
 import type { RegisteredBody } from './bodyRegistry';
 import { pieceColours } from './pieceColours';
+import { recallRecent } from './recentlyUsed';
 import type { WorkerState } from './workerState';
 import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
 import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
@@ -210,15 +211,7 @@ export class PlanetChunkCache {
 
   /** The kept samples of chunk `key` (marked recently used), or undefined. */
   get(key: string): KeptChunk | undefined {
-    const s = this.samples.get(key);
-    if (!s) {
-      this.stats.misses++;
-      return undefined;
-    }
-    this.stats.hits++;
-    this.samples.delete(key); // most recent last
-    this.samples.set(key, s);
-    return s;
+    return recallRecent(this.samples, key, this.stats);
   }
 
   keep(key: string, s: KeptChunk): void {
