@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 // One config for the app build, the dev server and both test projects.
 // Unit tests run in Node (src/field, src/mesher, src/lod are DOM-free by design);
@@ -29,6 +30,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'node_modules/**'],
+          // One test file per core (Vitest's default leaves one core to its own process, which
+          // idles here): the unit stage took 231 s on CI's 2 cores with one worker, 170 s with two.
+          maxWorkers: availableParallelism(),
           testTimeout: 60_000,
         },
       },

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, resultPath, type Served, useBrowser } from './harness';
+import { newPage, resultPath, type Served, undrawn, useBrowser } from './harness';
 import { decideSamplingPath } from '../../src/jobs/samplingDecision';
 import { screenshotUrl } from '../../scripts/screenshot';
 
@@ -29,7 +29,7 @@ describe('app shell (production build)', () => {
     await waitForFrames(page, 3);
     expect(await page.evaluate(() => window.__sr!.webgl2())).toBe(true);
     // The explore scene: wait until the asteroid field has been generated.
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 }));
 
     const frame = await page.evaluate(() => window.__sr!.measure());
     expect(frame).not.toBeNull();
@@ -42,7 +42,7 @@ describe('app shell (production build)', () => {
     // Shadows: one asteroid seen from across the terminator, where relief casts long shadows:
     // pixels the shadow map darkens by ≥ 25% must be a visible part of the frame.
     await page.goto(`${server.url}/?mode=asteroid&seed=11`, { timeout: 120_000 }); // over 30 s once on a loaded 2-core machine
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 }));
     await page.evaluate(() => {
       const app = window.__sr!.app!;
       const sun = app.field!.sun.direction;
@@ -52,7 +52,7 @@ describe('app shell (production build)', () => {
       app.controls.target.set(0, 0, 0);
       app.camera.lookAt(0, 0, 0);
     });
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 120_000, polling: 250 }));
     const shadowed = await page.evaluate(() => window.__sr!.shadowFraction());
     console.log(`shadowed fraction of the frame: ${(100 * shadowed).toFixed(2)}%`);
     await page.screenshot({ path: resultPath('app-shadows.png') });
@@ -113,7 +113,7 @@ describe('app shell (production build)', () => {
     expect(text).toMatch(/“seed”.*abc/);
     expect(await page.locator('.sr-notices').isVisible()).toBe(true);
     // The default scene's asteroids, not only the sky (point stars give the sky little contrast).
-    await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 120_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 120_000, polling: 250 }));
     const frame = await page.evaluate(() => window.__sr!.measure());
     expect(frame!.lumaStdDev).toBeGreaterThan(0.03);
     await page.screenshot({ path: resultPath('app-bad-params.png') });
@@ -144,7 +144,7 @@ describe('app shell (production build)', () => {
     // Lost with the scene settled (the asteroids drawn, the planet streamed in: it dims the frame's
     // contrast when it arrives, so it must not arrive between the two measurements); after the
     // restore everything must be drawn again (not only the sky).
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 180_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 180_000, polling: 250 }));
     const before = await page.evaluate(() => window.__sr!.measure());
     expect(before!.lumaStdDev, 'not blank before the loss').toBeGreaterThan(0.01);
     await page.evaluate(() => {
@@ -268,7 +268,7 @@ describe('app shell (production build)', () => {
   it('P saves a screenshot without freezing time in the URL', async () => {
     const { page } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?mode=asteroid&seed=2`);
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 }));
     // What the URL writer would see while a capture is in flight: the URL's time stays unset.
     const during = await page.evaluate(async () => {
       const app = window.__sr!.app!;
@@ -294,7 +294,7 @@ describe('app shell (production build)', () => {
   it('a body worker that stops answering is found in seconds, replaced, and the user told', async () => {
     const { page, log } = await newPage(browser, SMALL);
     await page.goto(`${server.url}/?mode=asteroid&seed=3`);
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 }));
     // Kill every body worker silently (as the browser or devtools would: no error event), then
     // ask for work: a new seed.
     await page.evaluate(() => {
@@ -305,7 +305,7 @@ describe('app shell (production build)', () => {
     const notice = page.locator('.sr-notice-warning', { hasText: 'stopped answering' });
     await notice.waitFor({ timeout: 120_000 });
     expect(await notice.innerText()).toMatch(/Body workers: a worker stopped answering \(no word for \d+\.\d s.*\); replaced it/);
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 }));
     const after = await page.evaluate(() => ({ crashes: window.__sr!.jobs().crashes, asteroids: window.__sr!.asteroids() }));
     expect(after.crashes).toBeGreaterThanOrEqual(1);
     expect(after.asteroids[0]).toMatchObject({ failed: null, placeholder: false });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, resultPath, type Served, useBrowser } from './harness';
+import { newPage, resultPath, type Served, undrawn, useBrowser } from './harness';
 import { above, complete } from './planetCamera';
 
 let browser: Browser;
@@ -15,8 +15,9 @@ let server: Served;
 useBrowser('preview', (b, s) => ([browser, server] = [b, s]));
 
 const hashOf = (page: Page): Promise<string> => page.evaluate(() => window.__sr!.asteroids()[0].hash);
+/** Settled (meshes generated, edits drawn), drawing nothing meanwhile (harness `undrawn`). */
 const settled = (page: Page): Promise<unknown> =>
-  page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 200_000, polling: 250 });
+  undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 200_000, polling: 250 }));
 
 describe('brushes on an asteroid', () => {
   it('click digs, shift-click builds, undo/redo restore the mesh hashes, the URL reproduces the edit', { timeout: 600_000 }, async () => {

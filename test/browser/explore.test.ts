@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, newPage, type PageLog, resultPath, type Served, useBrowser } from './harness';
+import { closePages, newPage, type PageLog, resultPath, type Served, undrawn, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
@@ -22,9 +22,10 @@ async function openExplore(search: string, init?: () => void): Promise<{ page: P
   return opened;
 }
 
+/** Waits until every asteroid has its wanted mesh, drawing nothing meanwhile (harness `undrawn`); returns the wait's ms. */
 async function waitGenerated(page: Page): Promise<number> {
   const t0 = Date.now();
-  await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 150_000, polling: 250 });
+  await undrawn(page, () => page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 150_000, polling: 250 }));
   return Date.now() - t0;
 }
 
@@ -63,7 +64,7 @@ describe('explore: the seed’s asteroid field', () => {
     const atAsteroids = await page.evaluate(() => window.__sr!.planet());
     // Wait on the state itself (settled and the planet complete, read together), with a cap far
     // beyond a healthy run: on a loaded machine the streaming is slower, not different.
-    await page.waitForFunction(() => window.__sr?.settled() === true && window.__sr.app!.planet!.stats().complete, null, { timeout: 400_000, polling: 500 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true && window.__sr.app!.planet!.stats().complete, null, { timeout: 400_000, polling: 500 }));
     const planet = await page.evaluate(() => {
       const app = window.__sr!.app!;
       const p = app.planet!;

@@ -98,6 +98,29 @@ export async function newPage(
   return { page, log };
 }
 
+/**
+ * Runs `wait` while the app's frames update the scene but draw nothing (`__sr.draw(false)`), then
+ * draws again (two frames) whether it succeeded or not. For waits on what workers build — meshes
+ * generated, a planet completed — where the check comes after the wait: SwiftShader's draws would
+ * take the two cores from the body worker (explore seed 1 generated in ~half the time undrawn).
+ * Frames drawn before the wait (two) leave what the first frame compiles compiled.
+ */
+export async function undrawn<T>(page: Page, wait: () => Promise<T>): Promise<T> {
+  const twoFrames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() => window.__sr?.app !== undefined && window.__sr.app !== null, null, { timeout: 120_000, polling: 100 });
+  const drew = await page.evaluate(() => window.__sr!.draw());
+  await twoFrames();
+  if (drew) await page.evaluate(() => window.__sr!.draw(false));
+  try {
+    return await wait();
+  } finally {
+    if (drew) {
+      await page.evaluate(() => window.__sr!.draw(true));
+      await twoFrames();
+    }
+  }
+}
+
 /** `test-results/<name>`, creating the folder. */
 export function resultPath(name: string): string {
   mkdirSync(RESULTS_DIR, { recursive: true });

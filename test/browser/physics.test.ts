@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, resultPath, type Served, useBrowser } from './harness';
+import { newPage, resultPath, type Served, undrawn, useBrowser } from './harness';
 import { above, complete } from './planetCamera';
 
 let browser: Browser;
@@ -17,7 +17,7 @@ describe('probes', () => {
   it('twenty probes thrown at an asteroid come to rest on its surface, less than 5 cm deep', { timeout: 560_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 480, height: 360 });
     await page.goto(`${server.url}/?mode=asteroid&seed=6&ui=0`);
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 }));
     expect(await page.evaluate(() => window.__sr!.physics())).toMatchObject({ bodies: 0, colliders: 0 });
     // Seed 6: a 152 m cratered asteroid, the camera ~330 m from its surface (probes of 3.3 m at 130
     // m/s). Aimed around its centre, one throw every 0.2 s as a user pressing T would.

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { newPage, resultPath, type Served, useBrowser } from './harness';
+import { newPage, resultPath, type Served, undrawn, useBrowser } from './harness';
 
 let browser: Browser;
 let server: Served;
@@ -16,7 +16,7 @@ describe('picking', () => {
   it('hovering an asteroid names it on the overlay; clicking it flies the camera to it', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 480, height: 360 });
     await page.goto(`${server.url}/?seed=1`);
-    await page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 200_000, polling: 500 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.allGenerated() === true, null, { timeout: 200_000, polling: 500 }));
     // An asteroid other than the one the camera orbits whose centre pixel shows that asteroid.
     const target = await page.evaluate(() => {
       const app = window.__sr!.app!;

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type Served } from './harness';
+import { closePages, launchChromium, newPage, resultPath, startPreviewServer, type Served, undrawn } from './harness';
 
 let browser: Browser;
 let server: Served;
@@ -249,7 +249,7 @@ describe('every worker watched (issue 45)', () => {
     expect(silentS).toBeGreaterThanOrEqual(allowedS - 0.05);
     expect(silentS).toBeLessThan(allowedS + 5); // a timer late by a long frame
     expect(replacedS).toBeLessThan(allowedS + 20);
-    await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 });
+    await undrawn(page, () => page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 150_000, polling: 250 }));
     expect(await page.evaluate(() => window.__sr!.planet()!.complete)).toBe(true);
     expect(log.errors).toEqual([]);
   }, 300_000);

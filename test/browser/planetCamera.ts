@@ -1,5 +1,6 @@
 /** Planet-mode helpers for browser tests: put the camera over the terrain, wait for the planet to complete. */
 import type { Page } from 'playwright-core';
+import { undrawn } from './harness';
 
 /** Camera `altitudeM` above the planet (seed direction), looking at the ground `ahead` × altitude away. */
 export async function above(page: Page, altitudeM: number, ahead: number): Promise<void> {
@@ -32,21 +33,9 @@ export async function above(page: Page, altitudeM: number, ahead: number): Promi
 
 /**
  * Waits until the planet's LOD is complete (`timeoutMs`: tests that stream a whole surface on
- * SwiftShader need more). While it waits, frames update the scene but draw nothing
- * (`__sr.draw(false)`): SwiftShader's draws would take the two cores from the body worker, and what
- * is checked after a wait is the completed state. Drawing is back (two frames drawn) when it returns,
- * whether the wait succeeded or not.
+ * SwiftShader need more), drawing nothing meanwhile (harness `undrawn`): what is checked after a
+ * wait is the completed state.
  */
 export async function complete(page: Page, timeoutMs = 150_000): Promise<void> {
-  const drew = await page.evaluate(() => window.__sr!.draw());
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  if (drew) await page.evaluate(() => window.__sr!.draw(false));
-  try {
-    await page.waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: timeoutMs, polling: 250 });
-  } finally {
-    if (drew) {
-      await page.evaluate(() => window.__sr!.draw(true));
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    }
-  }
+  await undrawn(page, () => page.waitForFunction(() => window.__sr?.planet()?.complete === true, null, { timeout: timeoutMs, polling: 250 }));
 }

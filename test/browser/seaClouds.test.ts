@@ -209,24 +209,11 @@ describe(`sea and clouds (ocean planet ${SEED})`, () => {
     expect(nearHorizon, 'the sea is brighter towards the horizon').toBeGreaterThan(1.15 * below);
     expect(nearHorizon, 'near the horizon the sea mirrors the sky (Fresnel → 1)').toBeGreaterThan(0.7 * sky);
 
-    // What the two layers cost here (SwiftShader, 320×180: a software rasteriser's figure, noisy on shared cores).
-    const timing = await page.evaluate(async () => {
-      const layers = window.__sr!.app!.bodies!.layers!;
-      const median = (v: number[]): number => v.sort((a, b) => a - b)[v.length >> 1];
-      const on = median(await window.__sr!.renderTiming(7));
-      layers.mesh('sea')!.visible = false;
-      const clouds = median(await window.__sr!.renderTiming(7));
-      layers.root.visible = false;
-      const off = median(await window.__sr!.renderTiming(7));
-      layers.root.visible = true;
-      layers.mesh('sea')!.visible = true;
-      return { on, clouds, off };
-    });
-    console.log(`frame at 30 m over the sea: ${timing.on.toFixed(0)} ms with the sea and clouds, ${timing.clouds.toFixed(0)} ms with the clouds alone, ${timing.off.toFixed(0)} ms without`);
-
-    // The clouds from below: looking 20° up towards four azimuths, the cloudiest kept.
+    // The clouds from below: looking 20° up towards up to four azimuths, until one shows clouds
+    // (the cloudiest of those tried kept). What the layers cost a frame is the bench's, not this test's.
     let bestDiff = -1;
-    for (let k = 0; k < 4; k++) {
+    const enough = 0.02 * water.width * water.height;
+    for (let k = 0; k < 4 && bestDiff <= enough; k++) {
       await page.evaluate((k) => {
         const app = window.__sr!.app!;
         const p = app.camera.position;
@@ -247,7 +234,7 @@ describe(`sea and clouds (ocean planet ${SEED})`, () => {
       }
     }
     console.log(`clouds from below: ${(100 * bestDiff / (water.width * water.height)).toFixed(0)} % of the frame changed by the cloudiest view's clouds`);
-    expect(bestDiff, 'clouds seen from below').toBeGreaterThan(0.02 * water.width * water.height);
+    expect(bestDiff, 'clouds seen from below').toBeGreaterThan(enough);
 
     await placeOverSea(page, 'coast', 300, 'down');
     await settleUpTo(page, 90_000);
