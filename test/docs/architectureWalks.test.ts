@@ -1,7 +1,7 @@
 /**
- * docs/ARCHITECTURE.md's walks (issue 44): a URL seed to a drawn planet chunk, and a brush click to
- * a re-meshed chunk, hop by hop. Each hop opens with a backticked `src/…` path; every backticked
- * name after a path is attributed to that path's file. Checked here: every path exists, every name
+ * docs/ARCHITECTURE.md's walks (issue 44): a URL seed to a drawn planet chunk, a brush click to a
+ * re-meshed chunk, and an asteroid, hop by hop. Each hop opens with a backticked `src/…` path;
+ * every backticked name after a path is attributed to that path's file. Checked here: every path exists, every name
  * occurs in its file (each part of `Class.method`; where the file declares the class, the method
  * is defined there), and every quoted message (`'meshPlanetChunk'`) is a string in its file. A file
  * renamed or a method removed fails this test; whether a hop really calls the next one is the
@@ -15,7 +15,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const DOC = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
 
 /** The walks, by the start of their `###` heading. */
-const WALKS = ['### A URL seed to a drawn planet chunk', '### A brush click to a re-meshed planet chunk'];
+const WALKS = ['### A URL seed to a drawn planet chunk', '### A brush click to a re-meshed planet chunk', '### An asteroid'];
 
 const PATH = /^src\/[\w./-]+\.(?:ts|css|glsl)$/;
 const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
