@@ -2,6 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 
+/** The GPU field's parity files (dev-server pages, no app): run alone, after the app's browser files. */
+const GPU_PARITY_FILES = [
+  'test/browser/gpuSampler.test.ts', 'test/browser/planetGpuSampling.test.ts', 'test/browser/fieldParity.test.ts',
+  'test/browser/fieldGradient.test.ts', 'test/browser/fieldBandParity.test.ts', 'test/browser/cubeSphereMap.test.ts',
+  'test/browser/webgl2.test.ts',
+];
+
 // One config for the app build, the dev server and both test projects.
 // Unit tests run in Node (src/field, src/mesher, src/lod are DOM-free by design);
 // browser tests are Node-side Vitest files that drive the system Chromium through
@@ -42,10 +49,28 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
-          // One Chromium at a time: SwiftShader already uses both cores.
-          fileParallelism: false,
+          exclude: GPU_PARITY_FILES,
+          // Two files at a time, each with its Chromium: most of a file's time is one body worker
+          // meshing while drawing is off (harness `undrawn`), which leaves the other core idle.
+          fileParallelism: true,
+          maxWorkers: 2,
           // One production build for every file that serves it (test/browser/buildOnce.ts).
           globalSetup: ['test/browser/buildOnce.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser-gpu',
+          environment: 'node',
+          include: GPU_PARITY_FILES,
+          // Alone, one file at a time, after the others (`groupOrder`): their GPU jobs run for
+          // seconds each on SwiftShader, and a busy machine stretches one past Chromium's GPU
+          // watchdog, which kills every context (docs/robustness.md, "A software GPU is not timed").
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

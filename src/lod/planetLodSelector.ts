@@ -173,7 +173,7 @@ export class PlanetLodSelector {
     frontierFirst(requests, new Set(drawn), rootLevel);
     // Guess each request's restriction from the selection — the configuration the chunk will be
     // drawn in once streaming catches up (a wrong guess costs a re-mesh in the transaction).
-    // Simulated teleports with 16 workers (test/lod/streaming.test.ts, 80 kB pieces): chunk jobs per
+    // Simulated teleports with 16 workers (test/lod/streamingSim.ts, 80 kB pieces): chunk jobs per
     // drawn chunk 1.17 (300 m) and 1.58 (20 m), against 1.54 and 2.10 guessing from the drawn set ∪
     // the selection, and 1.50 / 2.07 with the drawn set for the frontier only.
     const fromSelection = new Set(selection.keys);

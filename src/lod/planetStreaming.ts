@@ -6,7 +6,7 @@
  * (pieceProvider.ts: jobs run by src/workers/PlanetJobs.ts, pieces made and shown by
  * src/render/planetPieces.ts); the app (PlanetView) feeds it LOD answers, tells it when to start jobs
  * and when to apply finished ones. Node tests drive it with a fake provider and simulated workers
- * (test/lod/planetStreaming.test.ts, test/lod/streaming.test.ts).
+ * (test/lod/planetStreaming.test.ts, test/lod/streamingSim.ts).
  *
  * Pieces are content-addressed (pieceStore.ts): a chunk mesh for one restriction is `c:key|coarser…`,
  * a seam for one set of stitched pieces `s:owner|part ids`; the drawn configuration and the move to

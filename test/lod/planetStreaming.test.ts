@@ -1,5 +1,5 @@
 /**
- * PlanetStreaming's rules one at a time (the teleport simulation, streaming.test.ts, shows them
+ * PlanetStreaming's rules one at a time (the teleport simulation, streamingSim.ts, shows them
  * together): the memory factor's dead band, what may be evicted, a snapshot never cancelling the open
  * transaction, and what starts while memory is full. The model runs its jobs through a fake piece
  * provider (fakeProvider.ts): the tests answer them and the model applies the answers.

@@ -1,4 +1,4 @@
-/** Requests and cache: frontier-first priorities, budgeted least-recently-visible eviction (the streaming simulation is streaming.test.ts). */
+/** Requests and cache: frontier-first priorities, budgeted least-recently-visible eviction (the streaming simulation is streamingSim.ts). */
 import { describe, expect, it } from 'vitest';
 import {
   chunkKey, CubeSphereSpace, drawnSet, FRONTIER_TIER, frontierFirst, GeometryCache, requestsForSelection, selectChunks,
