@@ -17,7 +17,7 @@ export * from './jobLedger.ts';
 export * from './memoryFactor.ts';
 export * from './snapshotLod.ts';
 export * from './transactionPlan.ts';
-export * from './steps.ts';
+export * from './frameSlices.ts';
 export * from './GeometryCache.ts';
 export * from './cubeSphereGlsl.ts';
 export * from './planetSeams.ts';

@@ -6,7 +6,7 @@
  */
 import type { ChunkKey } from './chunkKey.ts';
 import type { PlanetLod } from './planetSeams.ts';
-import { finishSteps, type Steps } from './steps.ts';
+import { finishSteps, type Steps } from './frameSlices.ts';
 
 /** What the renderer must do to go from one LOD snapshot to the next (rebuild contract). */
 export interface LodUpdatePlan {
@@ -42,7 +42,7 @@ export function planLodUpdate(before: PlanetLod | null, after: PlanetLod, edited
   return finishSteps(planLodUpdateSteps(before, after, edited, Infinity));
 }
 
-/** {@link planLodUpdate} in slices of about `sliceKeys` keys (steps.ts). */
+/** {@link planLodUpdate} in slices of about `sliceKeys` keys (frameSlices.ts). */
 export function* planLodUpdateSteps(before: PlanetLod | null, after: PlanetLod, edited: Iterable<ChunkKey>, sliceKeys: number): Steps<LodUpdatePlan> {
   const editedSet = new Set(edited);
   const mesh = new Set<ChunkKey>();

@@ -24,7 +24,7 @@ import type { LodSnapshot } from './planetLodSelector.ts';
 import type { PlanetPieceSink } from './pieceProvider.ts';
 import type { PieceStore } from './pieceStore.ts';
 import { keyOfPieceId } from './pieceStore.ts';
-import { runSteps, type Steps } from './steps.ts';
+import { runSteps, type Steps } from './frameSlices.ts';
 import { planTransaction, settleWaiting, type Configuration, type Transaction } from './transactionPlan.ts';
 
 /**

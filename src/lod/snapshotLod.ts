@@ -3,7 +3,7 @@ import { parseChunkKey, type ChunkAddress, type ChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import type { LodSnapshot } from './planetLodSelector.ts';
 import type { PlanetLod } from './planetSeams.ts';
-import { finishSteps, type Steps } from './steps.ts';
+import { finishSteps, type Steps } from './frameSlices.ts';
 
 /** Parsed keys kept at most (a cache: beyond it, it starts again). */
 const ADDRESS_CACHE = 65_536;
@@ -17,7 +17,7 @@ export function lodFromSnapshot(space: CubeSphereSpace, s: LodSnapshot, addresse
   return finishSteps(lodFromSnapshotSteps(space, s, addresses, Infinity));
 }
 
-/** {@link lodFromSnapshot} in slices of about `sliceKeys` keys (steps.ts). */
+/** {@link lodFromSnapshot} in slices of about `sliceKeys` keys (frameSlices.ts). */
 export function* lodFromSnapshotSteps(
   space: CubeSphereSpace, s: LodSnapshot, addresses: Map<ChunkKey, ChunkAddress>, sliceKeys: number,
 ): Steps<PlanetLod> {

@@ -1,7 +1,7 @@
 /**
  * Planning a planet transaction (issue 15): from the drawn configuration to a new LOD snapshot,
  * which pieces stay and which chunks and seams must be (re)built. Spread over frames in slices
- * (steps.ts): over ~4,000 chunks the plan took 11–42 ms of one frame on the accelerator machine,
+ * (frameSlices.ts): over ~4,000 chunks the plan took 11–42 ms of one frame on the accelerator machine,
  * one of the causes of frames over 50 ms. PlanetStreaming drives it within a per-frame budget.
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
@@ -10,7 +10,7 @@ import type { LodSnapshot } from './planetLodSelector.ts';
 import { planLodUpdateSteps } from './lodUpdate.ts';
 import type { PlanetLod } from './planetSeams.ts';
 import { lodFromSnapshotSteps } from './snapshotLod.ts';
-import type { Steps } from './steps.ts';
+import type { Steps } from './frameSlices.ts';
 import type { SeamPart } from './pieceProvider.ts';
 
 /** Keys a planning slice handles (about 0.5–1 ms on the accelerator machine's cores). */

@@ -1,5 +1,5 @@
 /**
- * Planning a transaction in slices (transactionPlan.ts, steps.ts): the plan one slice at a time is
+ * Planning a transaction in slices (transactionPlan.ts, frameSlices.ts): the plan one slice at a time is
  * the plan in one go, on mixed-level configurations of a real planet, from nothing and from a
  * configuration drawn before.
  */
