@@ -107,7 +107,7 @@ const ENGINE_PACKAGES = /^(three|three-mesh-bvh|cannon-es|lil-gui)(\/|$)/;
 const DOM_GLOBALS = /\b(document|window|navigator|WebGL2?RenderingContext|HTMLElement|HTMLCanvasElement|OffscreenCanvas|requestAnimationFrame)\b/;
 const GLSL_IN_TS = /#version\s+300\s+es|\bgl_FragColor\b|\bgl_Position\s*=/;
 const GLSL_GENERATORS = /^src\/field\/(compile|glsl)/;
-const GLSL_MODULES = /^src\/field\/(glsl|compileGlsl)/;
+const GLSL_MODULES = /^src\/field\/(glsl|compileGlsl|fieldGlslChunks)/;
 /** Longest function (lines, braces included): beyond this a function is a file of stages. */
 const MAX_FUNCTION_LINES = 150;
 /** Longest file without a written reason. */

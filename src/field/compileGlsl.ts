@@ -12,7 +12,7 @@
 import type { BandSlot } from './bandLimit';
 import { recipeBounds, type RecipeBounds } from './bounds';
 import { generateFieldGlsl } from './glslCodegen';
-import { GLSL_CHUNKS } from './glslChunks';
+import { GLSL_CHUNKS } from './fieldGlslChunks';
 import { resolveIncludes } from './glslInclude';
 import { parseRecipe } from './parseRecipe';
 import type { FieldRecipe } from './recipe';

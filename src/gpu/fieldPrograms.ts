@@ -7,7 +7,7 @@
  * only its {@link RecipeGpuData}: the permutation texture and the `SrParams` block's buffer.
  */
 import { compileToGlsl, type CompiledGlsl, type CompileGlslOptions } from '../field/compileGlsl';
-import { GLSL_CHUNKS } from '../field/glslChunks';
+import { GLSL_CHUNKS } from '../field/fieldGlslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import { permutationLayers, PERMUTATION_LAYER_ROWS } from '../field/noise';
 import type { FieldRecipe } from '../field/recipe';

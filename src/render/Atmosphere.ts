@@ -45,7 +45,7 @@ import {
 import { transmittanceToTop, type AtmosphereSpec } from '../field/atmosphere';
 import { GpuResources, type Disposable } from './disposal';
 import { FullscreenQuad } from './fullscreenQuad';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';
 import lutVertex from '../../glsl/atmo_lut.vert.glsl?raw';

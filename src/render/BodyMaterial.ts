@@ -20,7 +20,7 @@ import {
 } from 'three';
 import { compileToGlsl, type CompiledGlsl } from '../field/compileGlsl';
 import type { FieldRecipe } from '../field/recipe';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { permutationLayers, PERMUTATION_LAYER_ROWS } from '../field/noise';
 import { Prng } from '../field/prng';
 import vertexTemplate from '../../glsl/body.vert.glsl?raw';

@@ -25,7 +25,7 @@ import {
 } from 'three';
 import { GpuResources, type Disposable } from './disposal';
 import { FullscreenQuad } from './fullscreenQuad';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import lutVertex from '../../glsl/atmo_lut.vert.glsl?raw';
 import coverFragment from '../../glsl/clouds_cover.frag.glsl?raw';
 import coverChunk from '../../glsl/sr_cloud_cover.glsl?raw';

@@ -12,7 +12,7 @@ import type { Atmosphere, CloudShadow } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { CLOUD_COVER_CHUNKS, COVER_ENCODE, CloudCover } from './CloudCover';
 import { GpuResources, type Disposable } from './disposal';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import type { LayerCameraUniforms } from './PlanetLayers';
 import { cloudDriftAngleRad, cloudDriftMatrix, probit, sphereRay, type SphereRay, type Vec3 } from './planetLayerMath';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';

@@ -11,7 +11,7 @@ import type { SeaSpec } from '../field/atmosphere';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import type { Disposable } from './disposal';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import type { LayerCameraUniforms } from './PlanetLayers';
 import { seaWaves, sphereRay, wavePhaseRad, WAVE_PERIOD_M, type SeaWave, type SphereRay, type Vec3 } from './planetLayerMath';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';

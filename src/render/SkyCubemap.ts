@@ -16,7 +16,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { GpuResources, meshResources, type Disposable } from './disposal';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { Prng } from '../field/prng';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { Starfield } from './Starfield';

@@ -13,7 +13,7 @@
 import { AdditiveBlending, BufferAttribute, BufferGeometry, Points, ShaderMaterial, type Vector3 } from 'three';
 import { Prng } from '../field/prng';
 import { meshResources, type Disposable } from './disposal';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import vertexShader from '../../glsl/stars.vert.glsl?raw';
 import fragmentShader from '../../glsl/stars.frag.glsl?raw';

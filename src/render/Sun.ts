@@ -12,7 +12,7 @@ import {
   type PerspectiveCamera,
   type Sphere,
 } from 'three';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { GpuResources, meshResources, type Disposable } from './disposal';
 import { SunShadows, type CascadeFitOptions, type SunShadowOptions } from './SunShadows';

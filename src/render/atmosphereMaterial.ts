@@ -9,7 +9,7 @@
 import type { Material } from 'three';
 import { chainShaderPatch } from './shaderPatch';
 import type { Atmosphere, CloudShadow } from './Atmosphere';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import atmosphereChunk from '../../glsl/sr_atmosphere.glsl?raw';
 import aerialChunk from '../../glsl/sr_aerial.glsl?raw';
 import fragmentParsChunk from '../../glsl/sr_aerial_fragment_pars.glsl?raw';

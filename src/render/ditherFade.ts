@@ -6,7 +6,7 @@
  */
 import type { IUniform, MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import parsChunk from '../../glsl/sr_fade_pars.glsl?raw';
 import applyChunk from '../../glsl/sr_fade_apply.glsl?raw';

@@ -14,7 +14,7 @@
 import { Vector3, type IUniform, type MeshStandardMaterial } from 'three';
 import { chainShaderPatch } from './shaderPatch';
 import { groundPalette, type GroundClassOptions, type GroundPalette } from '../field/groundColours';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import groundChunk from '../../glsl/sr_ground.glsl?raw';
 import vertexChunk from '../../glsl/sr_ground_vertex.glsl?raw';

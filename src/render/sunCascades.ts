@@ -7,7 +7,7 @@
  * With one cascade the result equals three's own shader.
  */
 import type { MeshStandardMaterial } from 'three';
-import { glslWithIncludes } from './glslChunks';
+import { glslWithIncludes } from './renderGlslChunks';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import sunShadowChunk from '../../glsl/sr_sun_shadow.glsl?raw';
 import sunDirectChunk from '../../glsl/sr_sun_direct.glsl?raw';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { annotateGlslLog, GlslIncludeError, resolveIncludes } from '../../src/field/glslInclude';
-import { GLSL_CHUNKS, glslChunksWith, glslWithIncludes } from '../../src/render/glslChunks';
+import { GLSL_CHUNKS, glslChunksWith, glslWithIncludes } from '../../src/render/renderGlslChunks';
 
 const chunks = {
   sr_a: 'float a() { return 1.0; }',

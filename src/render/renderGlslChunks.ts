@@ -1,9 +1,9 @@
 /**
  * Registry of the GLSL chunks render shaders include (files under `glsl/` named `sr_*.glsl`),
- * keyed by the name used in `#include <sr_name>`: the field's chunks (src/field/glslChunks.ts) and
+ * keyed by the name used in `#include <sr_name>`: the field's chunks (src/field/fieldGlslChunks.ts) and
  * the render layer's own (shading noise, rock colouring, dither, stars). Imported with `?raw`.
  */
-import { GLSL_CHUNKS as FIELD_GLSL_CHUNKS } from '../field/glslChunks';
+import { GLSL_CHUNKS as FIELD_GLSL_CHUNKS } from '../field/fieldGlslChunks';
 import { resolveIncludes } from '../field/glslInclude';
 import srCommon from '../../glsl/sr_common.glsl?raw';
 import srProcnoise from '../../glsl/sr_procnoise.glsl?raw';

@@ -1,7 +1,7 @@
 /**
  * The field's GLSL chunks (files under `glsl/` named `sr_*.glsl`), keyed by the name used in
  * `#include <sr_name>`: what a compiled field and the sampling passes include. The render layer's
- * chunks (shading noise, rock, dither, stars) are registered in src/render/glslChunks.ts. Imported
+ * chunks (shading noise, rock, dither, stars) are registered in src/render/renderGlslChunks.ts. Imported
  * with Vite's `?raw`, so this module is for the browser and Vitest, not for plain-Node tools.
  */
 import srNoise from '../../glsl/sr_noise.glsl?raw';
