@@ -1,4 +1,4 @@
-// Chunk `sr_atmosphere`: a planet's atmosphere (src/scene/atmosphere.ts's AtmosphereSpec) and the
+// Chunk `sr_atmosphere`: a planet's atmosphere (src/scene/planetAtmosphere.ts's AtmosphereSpec) and the
 // pieces of Hillaire 2020 every atmosphere shader shares: the medium, ray/sphere tests, phase
 // functions, the transmittance and multiple-scattering look-up tables' mappings, and the
 // in-scattering integral along a ray. Distances in metres, positions relative to the planet's

@@ -29,7 +29,7 @@ import {
 import { compileForFrames, type FrameOutput } from '../render/FrameOutput';
 import { frameMesh } from '../render/frameMesh';
 import { PlanetGround } from '../render/planetGround';
-import type { SeaSpec } from '../field/atmosphere';
+import type { SeaSpec } from '../field/atmosphereMedium';
 import { PLANET_CLASS_LABELS, planetClassOf, sceneSpec, type ScenePlanet } from '../scene/index';
 import { planetGround } from '../scene/planets';
 import type { BodyMesher } from '../workers/BodyMesher';

@@ -3,7 +3,7 @@
  * textures, and the sky drawn from them.
  *
  * - Transmittance (256 × 64) and multiple scattering (32 × 32): once per planet (and after a lost
- *   context), they depend only on the medium (src/scene/atmosphere.ts).
+ *   context), they depend only on the medium (src/scene/planetAtmosphere.ts).
  * - Sky view (192 × 108; 96 × 54 on a software GPU): the sky's light from the camera's radius, in
  *   a frame of the camera's zenith and the sun's azimuth. It depends on two numbers, the camera's
  *   radius and the sun's zenith angle: rendered again only when one of them moves.
@@ -42,7 +42,7 @@ import {
   type IUniform,
   type WebGLRenderer,
 } from 'three';
-import { transmittanceToTop, type AtmosphereSpec } from '../field/atmosphere';
+import { transmittanceToTop, type AtmosphereSpec } from '../field/atmosphereMedium';
 import { GpuResources, type Disposable } from './disposal';
 import { FullscreenQuad } from './fullscreenQuad';
 import { glslWithIncludes } from './renderGlslChunks';

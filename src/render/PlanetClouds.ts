@@ -7,7 +7,7 @@
  * they stand in front (depth test).
  */
 import { CustomBlending, Matrix3, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform, type WebGLRenderer } from 'three';
-import type { CloudSpec } from '../field/atmosphere';
+import type { CloudSpec } from '../field/atmosphereMedium';
 import type { Atmosphere, CloudShadow } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import { CLOUD_COVER_CHUNKS, COVER_ENCODE, CloudCover } from './CloudCover';

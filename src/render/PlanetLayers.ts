@@ -11,7 +11,7 @@
  * to the shifted world).
  */
 import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera, type WebGLRenderer } from 'three';
-import type { CloudSpec, SeaSpec } from '../field/atmosphere';
+import type { CloudSpec, SeaSpec } from '../field/atmosphereMedium';
 import type { Atmosphere } from './Atmosphere';
 import { GpuResources, type Disposable } from './disposal';
 import { PlanetClouds } from './PlanetClouds';

@@ -7,7 +7,7 @@
  * perspective on what it adds.
  */
 import { CustomBlending, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform } from 'three';
-import type { SeaSpec } from '../field/atmosphere';
+import type { SeaSpec } from '../field/atmosphereMedium';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
 import type { Disposable } from './disposal';

@@ -1,6 +1,6 @@
 /**
  * Planet classes (issue 41): what kind of world a planet seed grows into. A seed first draws
- * whether the planet has air (the atmosphere's own stream, src/scene/atmosphere.ts, so that
+ * whether the planet has air (the atmosphere's own stream, src/scene/planetAtmosphere.ts, so that
  * draw is the one it always was), then a class among those that fit that air: an airless seed
  * is a cratered moon, an ice moon or a volcanic moon; a seed with clear air is alpine, an ocean
  * world, karst with arches and caves, a desert or an ice world; a hazy one a desert, a volcanic
@@ -50,7 +50,7 @@ const CLASS_ODDS: Record<AirKind, readonly [PlanetClass, number][]> = {
 export const ATMOSPHERE_SHARE = 0.65;
 /** Share of clear skies among planets with air (the stream's second draw). */
 const CLEAR_SHARE = 0.7;
-/** Salt of the atmosphere's stream (src/scene/atmosphere.ts draws its medium after these two). */
+/** Salt of the atmosphere's stream (src/scene/planetAtmosphere.ts draws its medium after these two). */
 export const ATMOSPHERE_SALT = 0xa7305ee1;
 const CLASS_SALT = 0x3c1a55e5;
 

@@ -28,7 +28,7 @@ import { compileClosures } from '../field/compileJs';
 import { parseRecipe } from '../field/parseRecipe';
 import { Prng } from '../field/prng';
 import type { CraterField, DomainWarp, FieldNode, FieldRecipe, NoiseKind, NoiseLayer } from '../field/recipe';
-import type { SeaSpec } from '../field/atmosphere';
+import type { SeaSpec } from '../field/atmosphereMedium';
 import { planetAir, planetClassOf, type AirKind, type PlanetClass } from './planetClasses';
 
 export const PLANET_RADIUS_MIN_M = 50e3;
@@ -50,7 +50,7 @@ interface Band {
 export interface PlanetWorld {
   seed: number;
   planetClass: PlanetClass;
-  /** The air the class and the seed give it (src/scene/atmosphere.ts makes the medium). */
+  /** The air the class and the seed give it (src/scene/planetAtmosphere.ts makes the medium). */
   air: AirKind;
   recipe: FieldRecipe;
   /** The terrain sphere's radius, metres. */
@@ -266,7 +266,7 @@ function groundTerrain(root: FieldNode): FieldNode & { type: 'sphere' } {
 
 /**
  * The mean radius of a {@link planetRecipe} planet and about its lowest ground (every noise layer
- * and the deepest crater at their deepest), metres: where its atmosphere starts (atmosphere.ts).
+ * and the deepest crater at their deepest), metres: where its atmosphere starts (planetAtmosphere.ts).
  * The terrain sphere is the first child down from the root.
  */
 export function planetGround(recipe: FieldRecipe): { meanRadiusM: number; lowestM: number } {

@@ -13,8 +13,8 @@ import type { FieldRecipe, Vec3 } from '../field/recipe';
 import { asteroidFieldSpec, singleAsteroidSpec, type AsteroidFieldSpec } from './asteroidField';
 import { bodyId } from './bodyId';
 import { explorePlanet, heroCamera } from './exploreScene';
-import type { AtmosphereSpec, CloudSpec, SeaSpec } from '../field/atmosphere';
-import { planetAtmosphere, planetClouds } from './atmosphere';
+import type { AtmosphereSpec, CloudSpec, SeaSpec } from '../field/atmosphereMedium';
+import { planetAtmosphere, planetClouds } from './planetAtmosphere';
 import { planetWorld, type PlanetWorld } from './planets';
 import { planetClassOf, type PlanetClass } from './planetClasses';
 
@@ -32,7 +32,7 @@ export interface ScenePlanet {
   centerM: Vec3;
   /** Its class (src/scene/planetClasses.ts): the seed's, or the one `class=` asked for. */
   planetClass: PlanetClass;
-  /** Its atmosphere (src/scene/atmosphere.ts); null: airless. */
+  /** Its atmosphere (src/scene/planetAtmosphere.ts); null: airless. */
   atmosphere: AtmosphereSpec | null;
   /** Its sea (drawn beside the field), or null. */
   sea: SeaSpec | null;

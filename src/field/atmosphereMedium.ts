@@ -1,7 +1,7 @@
 /**
  * A planet's atmosphere as a medium (issue 20): what scatters and absorbs light at each altitude,
  * and the transmittance through it — the data a planet's definition carries beside its field.
- * src/scene/atmosphere.ts makes one per planet from its seed; src/render/Atmosphere.ts renders
+ * src/scene/planetAtmosphere.ts makes one per planet from its seed; src/render/Atmosphere.ts renders
  * its look-up tables and sky. Pure: Node tests and the CPU's daylight estimate use the same numbers.
  */
 import type { Vec3 } from './recipe';

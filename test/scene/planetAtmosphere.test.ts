@@ -4,8 +4,8 @@
  * horizon than straight up, the planet's shadow below the horizon.
  */
 import { describe, expect, it } from 'vitest';
-import { extinctionAt, transmittanceToTop } from '../../src/field/atmosphere';
-import { planetAtmosphere } from '../../src/scene/atmosphere';
+import { extinctionAt, transmittanceToTop } from '../../src/field/atmosphereMedium';
+import { planetAtmosphere } from '../../src/scene/planetAtmosphere';
 import { planetGround, planetRecipe } from '../../src/scene/planets';
 import { sceneSpec } from '../../src/scene/sceneSpec';
 

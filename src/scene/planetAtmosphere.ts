@@ -17,7 +17,7 @@
  *   zenith blue when the sun is low.
  */
 import { Prng } from '../field/prng';
-import type { AtmosphereKind, AtmosphereSpec, CloudSpec } from '../field/atmosphere';
+import type { AtmosphereKind, AtmosphereSpec, CloudSpec } from '../field/atmosphereMedium';
 import type { Vec3 } from '../field/recipe';
 import { ATMOSPHERE_SALT, ATMOSPHERE_SHARE, type AirKind, type PlanetClass } from './planetClasses';
 
