@@ -13,7 +13,8 @@
  */
 import { HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
 import { recipeBounds, type Brush, type FieldRecipe } from '../field/index';
-import { lodView, type PlanetCrackReport, type PlanetStats, type PlanetViewOptions } from './planetViewTypes';
+import type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
+import { lodView } from './lodView';
 import { CubeSphereSpace, parseChunkKey, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult } from '../lod/index';
 import { crackReport, PlanetPieces, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';

@@ -1,5 +1,5 @@
-/** What PlanetView takes and reports (its options, its stats, the crack check's report), and the LOD worker's view of the camera. */
-import { Frustum, Matrix4, type PerspectiveCamera, type Scene, type Vector3, type WebGLRenderer } from 'three';
+/** What PlanetView takes and reports: its options, its stats, the crack check's report (types only; the LOD worker's view of the camera is lodView.ts). */
+import type { Scene, WebGLRenderer } from 'three';
 import type { FieldRecipe } from '../field/index';
 import type { Sun } from '../render/Sun';
 import type { Atmosphere } from '../render/Atmosphere';
@@ -8,7 +8,7 @@ import type { PiecesCrackReport } from '../render/planetPieces';
 import type { PlanetGpuStats } from '../workers/PlanetChunkJobs';
 import type { GpuSpill } from '../jobs/gpuQueueLimit';
 import type { Progress } from './progress';
-import type { LodView, ReselectMode } from '../lod/index';
+import type { ReselectMode } from '../lod/index';
 
 export interface PlanetViewOptions {
   /** The planet's body id (sceneSpec.ts): what its worker registration is named after. */
@@ -119,21 +119,3 @@ export interface PlanetStats {
 
 /** Watertightness of what is drawn (debug; issue 10's crack check). */
 export type PlanetCrackReport = PiecesCrackReport;
-
-const frustum = new Frustum();
-const viewProjection = new Matrix4();
-
-/** What the LOD worker selects for: the camera and its frustum in the planet's frame (`centerM`: its world position). */
-export function lodView(camera: PerspectiveCamera, centerM: Vector3, heightPx: number): LodView {
-  camera.updateMatrixWorld();
-  viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-  frustum.setFromProjectionMatrix(viewProjection);
-  // Planes in body-local space: n·(p + c) + d = n·p + (d + n·c).
-  const planes: number[] = [];
-  for (const p of frustum.planes) planes.push(p.normal.x, p.normal.y, p.normal.z, p.constant + p.normal.dot(centerM));
-  return {
-    cameraM: [camera.position.x - centerM.x, camera.position.y - centerM.y, camera.position.z - centerM.z],
-    projectionFactor: heightPx / (2 * Math.tan((camera.fov * Math.PI) / 360)),
-    frustumPlanes: planes,
-  };
-}
