@@ -50,10 +50,10 @@ export default defineConfig({
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
           exclude: GPU_PARITY_FILES,
-          // Two files at a time, each with its Chromium: most of a file's time is one body worker
-          // meshing while drawing is off (harness `undrawn`), which leaves the other core idle.
-          fileParallelism: true,
-          maxWorkers: 2,
+          // One Chromium at a time: SwiftShader already uses both cores. (Two files at a time took
+          // the stage from 1,489 s to 1,396 s in one CI run, on a machine others were loading:
+          // not worth the flakes a loaded SwiftShader brings.)
+          fileParallelism: false,
           // One production build for every file that serves it (test/browser/buildOnce.ts).
           globalSetup: ['test/browser/buildOnce.ts'],
           testTimeout: 180_000,
@@ -66,9 +66,9 @@ export default defineConfig({
           name: 'browser-gpu',
           environment: 'node',
           include: GPU_PARITY_FILES,
-          // Alone, one file at a time, after the others (`groupOrder`): their GPU jobs run for
-          // seconds each on SwiftShader, and a busy machine stretches one past Chromium's GPU
-          // watchdog, which kills every context (docs/robustness.md, "A software GPU is not timed").
+          // After the app's files (`groupOrder`), one at a time: their GPU jobs run for seconds
+          // each on SwiftShader, and a busy machine stretches one past Chromium's GPU watchdog,
+          // which kills every context (docs/robustness.md, "A software GPU is not timed").
           fileParallelism: false,
           sequence: { groupOrder: 1 },
           testTimeout: 180_000,
