@@ -66,9 +66,10 @@ export default defineConfig({
           name: 'browser-gpu',
           environment: 'node',
           include: GPU_PARITY_FILES,
-          // After the app's files (`groupOrder`), one at a time: their GPU jobs run for seconds
-          // each on SwiftShader, and a busy machine stretches one past Chromium's GPU watchdog,
-          // which kills every context (docs/robustness.md, "A software GPU is not timed").
+          // Its own group (`groupOrder`: never beside the app's files), one file at a time: their GPU
+          // jobs run for seconds each on SwiftShader, and a busy machine stretches one past
+          // Chromium's GPU watchdog, which kills every context (docs/robustness.md, "A software GPU
+          // is not timed").
           fileParallelism: false,
           sequence: { groupOrder: 1 },
           testTimeout: 180_000,
