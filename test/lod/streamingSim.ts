@@ -15,7 +15,7 @@
  * SIM_SURFACE_BYTES=80000 runs it with about what production pieces hold; SIM_TRACE=1 prints the
  * state every 20 frames.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import {
   CubeSphereSpace, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type ChunkOutcome, type JobReport,
@@ -215,4 +215,23 @@ export function teleport(altitudeM: number): Outcome {
     frames: t.frames, complete: t.complete, drawn: model.drawnChunks, chunkJobs: ran,
     wrongEvictions, maxFactor, peakBytes, transactions: model.counts.transactions, remeshed: model.counts.chunksRemeshed,
   };
+}
+
+/** The teleport test both files run (one altitude a file, so the unit stage runs them on two cores). */
+export function describeTeleport(altitudeM: number): void {
+  describe('planet streaming with 16 fast workers (issue 15 livelock)', () => {
+    it(`teleport orbit → ${altitudeM} m converges within budget, ≤ 2 chunk jobs per drawn chunk`, () => {
+      const o = teleport(altitudeM);
+      const sampling = o.chunkJobs - o.remeshed;
+      console.log(`teleport to ${altitudeM} m: ${o.complete ? 'complete' : 'NOT complete'} after ${o.frames} frames, ${o.drawn} chunks drawn, ` +
+        `${o.chunkJobs} chunk jobs since orbit start (${(o.chunkJobs / o.drawn).toFixed(2)} per drawn chunk; ${(sampling / o.drawn).toFixed(2)} sampling, ` +
+        `${(o.remeshed / o.drawn).toFixed(2)} re-meshes for a new restriction), ${o.transactions} transactions, ` +
+        `peak ${(o.peakBytes / 2 ** 20).toFixed(0)} MiB, error factor up to ×${o.maxFactor.toFixed(2)}`);
+      expect(o.wrongEvictions).toEqual([]);
+      expect(o.complete).toBe(true);
+      // Every chunk job counts: meshed, found empty/full, or meshed again for a new restriction.
+      expect(o.chunkJobs / o.drawn).toBeLessThanOrEqual(2);
+      expect(o.peakBytes).toBeLessThanOrEqual(BUDGET * 1.25 + 32 * WORKERS * SURFACE_BYTES);
+    }, 600_000);
+  });
 }
