@@ -123,7 +123,8 @@ describe('brushes on a planet', () => {
     return { hash: r.hash, open: r.boundaryEdges, nonManifold: r.nonManifoldEdges, chunks: r.chunks, seams: r.seams };
   });
   it('a dig leaves 0 open edges in the drawn chunks + seams; dig, build, undo, undo restores the surface hash', { timeout: 600_000 }, async () => {
-    const { page, log } = await newPage(browser, { width: 400, height: 300 });
+    // 320×240: the view asks for fewer chunks than at 400×300 (92 → 60 s here), and the dig's chunks and seams are as fine.
+    const { page, log } = await newPage(browser, { width: 320, height: 240 });
     await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
     await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 200_000, polling: 500 });
     // This test is about meshes, not pixels: frames update the scene but draw nothing until the

@@ -130,7 +130,9 @@ describe('planet: orbit to surface and back', () => {
     const spots: [string, Vec][] = [['edge', { x: 1, y: 0.12, z: 1 }], ['corner', { x: 1, y: 1, z: 1 }]];
     for (const [name, dir] of spots) {
       await placeCamera(page, 600, dir, 0.6);
-      const complete = await settle(page, 15_000);
+      // Whatever is drawn must be watertight, complete or not: 6 s as at the flight's steps (neither
+      // view completed in 15 s here either, 143 and 221 chunk meshes drawn).
+      const complete = await settle(page, 6_000);
       const c = await cracks(page);
       console.log(`${name}: complete ${complete}, ${c.chunks} chunk meshes + ${c.seams} seams, cracks ${c.boundaryEdges}`);
       expect(c.boundaryEdges, `${name}: watertight`).toBe(0);
