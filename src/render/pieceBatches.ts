@@ -171,7 +171,11 @@ export class PieceBatches implements Disposable {
   private canSkip = false;
   private totalBytes = 0;
 
-  constructor(private readonly root: Group, private readonly material: () => Material) {}
+  /**
+   * `clock`: what the merge budget is measured with (ms; default performance.now). Tests pass a still
+   * one, so what a frame builds does not depend on how loaded the machine is.
+   */
+  constructor(private readonly root: Group, private readonly material: () => Material, private readonly clock: () => number = () => performance.now()) {}
 
   /** Pieces batches draw now (0: none). */
   get size(): number {
@@ -218,12 +222,12 @@ export class PieceBatches implements Disposable {
       this.drop(g);
       this.groups.delete(key);
     }
-    const t0 = performance.now();
+    const t0 = this.clock();
     let built = false;
     for (const [key, meshes] of byGroup) {
       let g = this.groups.get(key);
       if (!g) this.groups.set(key, (g = { policy: new BatchPolicy(), mesh: null, members: [], spans: [], shrunk: false }));
-      const canBuild = (!built || performance.now() - t0 < BUILD_BUDGET_MS) && (g.mesh !== null || this.totalBytes + mergedBytes(meshes) <= this.maxBytes);
+      const canBuild = (!built || this.clock() - t0 < BUILD_BUDGET_MS) && (g.mesh !== null || this.totalBytes + mergedBytes(meshes) <= this.maxBytes);
       const step = g.policy.step(meshes.map((m) => m.id), nowMs, canBuild, this.canSkip);
       if (step === 'drop') this.drop(g);
       if (step === 'build') {

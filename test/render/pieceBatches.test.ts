@@ -107,6 +107,9 @@ describe('mergePieces', () => {
   });
 });
 
+/** A clock that never moves for PieceBatches: its merge budget never runs out (a loaded CI once built one group of two). */
+const STILL = (): number => 0;
+
 describe('PieceBatches', () => {
   /** A one-triangle chunk at `x` (the planet's frame), chunk (x, 0, 0) of face 0, level 0. */
   function piece(x: number): Mesh {
@@ -123,7 +126,7 @@ describe('PieceBatches', () => {
 
   it('a group batched once settled, its pieces moved off the drawn layer; a change drops it that frame; groups apart', () => {
     const root = new Group();
-    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const batches = new PieceBatches(root, () => new Mesh().material as never, STILL);
     const a = [piece(0), piece(1), piece(2)], b = [piece(100), piece(101)];
     const whole = (...groups: [string, Mesh[]][]) => groups.flatMap(([group, ms]) => ms.map((mesh) => ({ mesh, group })));
     batches.update(whole(['a', a], ['b', b]), 0);
@@ -151,7 +154,7 @@ describe('PieceBatches', () => {
 
   it('never holds more than maxBytes: a group that would pass the cap draws singly until room is made', () => {
     const root = new Group();
-    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const batches = new PieceBatches(root, () => new Mesh().material as never, STILL);
     const a = [piece(0), piece(1)], b = [piece(100), piece(101)];
     const whole = (...groups: [string, Mesh[]][]) => groups.flatMap(([group, ms]) => ms.map((mesh) => ({ mesh, group })));
     // One group's batch: 6 vertices × (12 + 6) bytes + 6 indices × 4 = 132 bytes.
@@ -219,7 +222,7 @@ describe('a batch in view', () => {
   /** Four one-triangle pieces batched; `camera` looks down −z from `distance` at x. */
   function batchOf(pieces: Mesh[]) {
     const root = new Group();
-    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const batches = new PieceBatches(root, () => new Mesh().material as never, STILL);
     const whole = pieces.map((mesh) => ({ mesh, group: 'g' }));
     batches.update(whole, 0);
     batches.update(whole, 500);
@@ -286,7 +289,7 @@ describe('a batch in view', () => {
     const pieces = [chunk(1, 0, 0), chunk(0, 0, 0), chunk(0, 0, 0, 'seam'), chunk(1, 1, 0)];
     pieces[3].position.set(-5, 0, 0);
     const root = new Group();
-    const batches = new PieceBatches(root, () => new Mesh().material as never);
+    const batches = new PieceBatches(root, () => new Mesh().material as never, STILL);
     const whole = (ms: Mesh[]) => ms.map((mesh) => ({ mesh, group: 'g' }));
     batches.update(whole(pieces), 0);
     batches.update(whole(pieces), 500);
