@@ -4,11 +4,14 @@
  * a first page load measures the GPU (frames paused around its compile and timed batches), and the GPU takes
  * the jobs from then on if it won, now or in the cached answer (`BodyMesher.useGpu`). So neither
  * the measurement nor the GPU path's program compiles slow the page's start. A planet's surface
- * (`gpuFirst`) with a cached answer for the GPU does not wait: its chunks are the work the GPU is for.
+ * (`gpuFirst`) on a hardware GPU does not wait: its chunks are the work the GPU is for — with a
+ * cached answer for the GPU for good, on a first visit provisionally (`provisionalGpu`), until the
+ * measurement after settling says otherwise.
  */
 import { asteroidRecipe } from '../scene/index';
 import { BodyMesher } from '../workers/BodyMesher';
-import { chooseSamplingPath, type SamplingChoice, type SamplingPreference } from '../workers/samplingPath';
+import { chooseSamplingPath, isSoftwareRenderer, type SamplingChoice, type SamplingPreference } from '../workers/samplingPath';
+import { GpuSamplerClient } from '../workers/GpuSamplerClient';
 import type { PlanetMeasureBody } from '../jobs/planetSamplingMeasure';
 
 export interface SamplingStartHooks {
@@ -99,16 +102,49 @@ export async function startMesher(
   hooks.onSampling(choice);
   const mesher = new BodyMesher({ sampling: choice.path, gpuWorker: choice.gpuWorker, onWorkerLost: hooks.onWorkerLost, workers });
   const later = choice.upgrade;
-  if (later) void upgradeWhen(choice, hooks).then(() => (hooks.alive() ? later() : null)).then((measured) => {
+  // A first visit to a planet's surface on a hardware GPU: the GPU takes the chunks from when its
+  // programs link, before any measurement (provisionalGpu); the measurement still runs once the
+  // scene has settled, is cached, and hands sampling back to JS if JS won.
+  const provisional = later !== null && !choice.cached && (hooks.gpuFirst?.() ?? false) && !isSoftwareRenderer(caps.renderer)
+    ? provisionalGpu(mesher, choice, hooks)
+    : Promise.resolve(false);
+  if (later) void upgradeWhen(choice, hooks).then(() => (hooks.alive() ? later() : null)).then(async (measured) => {
     if (!measured) return;
     if (!hooks.alive()) {
       measured.gpuWorker?.dispose();
       return;
     }
-    if (measured.gpuWorker) mesher.useGpu(measured.gpuWorker);
+    if (measured.gpuWorker) mesher.useGpu(measured.gpuWorker); // keeps a provisional client, drops this one
+    else if (await provisional) mesher.useJs();
     hooks.onSampling(measured);
   });
   return mesher;
+}
+
+/**
+ * Starts the GPU sampling worker at once and gives it the mesher (`BodyMesher.useGpu`): chunks are
+ * sampled in JS until the planet's programs have linked there, on the GPU from then on. Resolves
+ * true when the GPU took over. Why not measure first: beside the page's own start the probe's
+ * figures are the contention's (it chose JS on the H100 machine, 6.0 s for a 2.0 s compile), and
+ * waiting for the scene to settle left a shared surface link on JS: planets 2, 4, 5 and 9 at 400 m
+ * completed in 16–21 s there, all in JS, where the GPU path samples 570–1,400 chunks/s against
+ * JS's 260–760 (H100, 15 body workers; docs/lod.md, "The GPU from the first chunk").
+ */
+async function provisionalGpu(mesher: BodyMesher, choice: SamplingChoice, hooks: SamplingStartHooks): Promise<boolean> {
+  const client = await GpuSamplerClient.create();
+  if (!client) return false;
+  if (!hooks.alive()) {
+    client.dispose();
+    return false;
+  }
+  mesher.useGpu(client);
+  hooks.onSampling({
+    ...choice,
+    path: 'gpu-worker',
+    gpuWorker: client,
+    detail: 'GPU in a worker from when its programs link (a planet\'s surface on a hardware GPU; measured once the scene settles)',
+  });
+  return true;
 }
 
 /**

@@ -37,6 +37,9 @@ export interface BodyJob {
   setPriority(priority: number): void;
 }
 
+/** Longest a GPU client handed back to JS (`useJs`) waits for its jobs before it is disposed (ms). */
+const GPU_HANDBACK_CAP_MS = 10_000;
+
 export class BodyMesher {
   readonly pool: WorkerPool;
   private gpu: GpuSamplerClient | null;
@@ -83,6 +86,23 @@ export class BodyMesher {
     }
     this.gpu = client;
     for (const [id, { definition }] of this.holders) client.registerBody(id, definition);
+  }
+
+  /**
+   * Moves sampling back to JS from the next job on (the measurement after a provisional GPU start,
+   * samplingStart.ts, found JS faster). GPU jobs already out finish (a failed one is sampled in JS);
+   * the client is disposed once none is left, or after {@link GPU_HANDBACK_CAP_MS} whatever is left.
+   */
+  useJs(): void {
+    const gpu = this.gpu;
+    if (!gpu) return;
+    this.gpu = null;
+    const since = performance.now();
+    const drop = (): void => {
+      if (gpu.pendingJobs === 0 || performance.now() - since > GPU_HANDBACK_CAP_MS) gpu.dispose();
+      else setTimeout(drop, 250);
+    };
+    drop();
   }
 
   /**
