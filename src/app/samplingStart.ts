@@ -138,6 +138,7 @@ async function provisionalGpu(mesher: BodyMesher, choice: SamplingChoice, hooks:
     return false;
   }
   mesher.useGpu(client);
+  if (mesher.gpuWorker !== client) return false; // the measurement's client came first and stays (useGpu disposed this one)
   hooks.onSampling({
     ...choice,
     path: 'gpu-worker',

@@ -28,6 +28,9 @@ vi.mock('../../src/workers/GpuSamplerClient', () => ({
 vi.mock('../../src/workers/BodyMesher', () => ({
   BodyMesher: class {
     gpu: { name: string } | null = null;
+    get gpuWorker(): { name: string } | null {
+      return this.gpu;
+    }
     useGpu(client: { name: string }): void {
       this.gpu ??= client; // as BodyMesher: a client in use stays
     }
