@@ -111,6 +111,7 @@ export class PlanetView {
       onEvicted: (key) => this.lod.markEvicted(key),
       onHomogeneous: (key, state, proven) => this.lod.markHomogeneous(key, state, proven),
       pruneUnderProof: options.pruneUnderProof,
+      childProofs: options.childProofs,
     });
   }
 

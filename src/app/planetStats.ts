@@ -48,6 +48,7 @@ export function planetStats({ streaming: m, jobs, pieces, lastResult: r, answerC
     chunksDone: j.chunksDone,
     jobsStarted: m.counts.chunkJobs + m.counts.seamJobs,
     chunksHomogeneous: m.counts.chunksHomogeneous,
+    childrenProven: m.counts.childrenProven,
     chunksRemeshed: m.counts.chunksRemeshed,
     remeshesFromKeptSamples: j.remeshesFromKeptSamples,
     seamsDone: j.seamsDone,

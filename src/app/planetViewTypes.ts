@@ -45,6 +45,8 @@ export interface PlanetViewOptions {
   reselect?: ReselectMode;
   /** Stop jobs under a chunk proven homogeneous (default true; benchmarks compare: `?prune=0`). */
   pruneUnderProof?: boolean;
+  /** File the children a surface chunk's samples prove empty/full (default true; benchmarks compare: `?childProofs=0`). */
+  childProofs?: boolean;
   /** Upload new pieces' geometry while they wait for their transaction (default true; benchmarks compare: `?preupload=0`). */
   preuploadGeometry?: boolean;
   renderer?: WebGLRenderer;
@@ -81,6 +83,8 @@ export interface PlanetStats {
   jobsStarted: number;
   /** Of chunksDone: chunks found empty or full, and chunks meshed again for a new restriction. */
   chunksHomogeneous: number;
+  /** Chunks proven empty or full by their parent's samples (no job of their own; running total). */
+  childrenProven: number;
   chunksRemeshed: number;
   /** Of chunksRemeshed: those whose worker still kept the chunk's samples. */
   remeshesFromKeptSamples: number;

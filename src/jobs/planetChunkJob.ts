@@ -10,6 +10,7 @@
  */
 import { bandLimitSummary, bandLipschitz, brushesHash, compileToJs, recipeBounds, type BandLimitSummary, type Brush, type FieldFn } from '../field/index';
 import {
+  childProofs,
   chunkSampleGapM,
   coarserNeighbourBoxes,
   CubeSphereSpace,
@@ -19,6 +20,7 @@ import {
   parseChunkKey,
   sampleCubeSphereChunk,
   canonicalSampleMapping,
+  type ChildProof,
   type ChunkAddress,
   type ChunkKey,
   type ChunkSamples,
@@ -85,6 +87,11 @@ export interface PlanetChunkResult {
   boundary: BoundaryLeaves | null;
   /** `empty`/`full`: no surface here; `proven`: none in any descendant either (Lipschitz bound). */
   homogeneous: { state: 'empty' | 'full'; proven: boolean } | null;
+  /**
+   * The eight children proven empty/full from this chunk's samples (culling.ts `childProofs`: their
+   * jobs need not run); absent when none is, or the chunk itself is proven.
+   */
+  childProofs?: ChildProof[];
   hash: string;
   stats: ChunkStats | null;
   /** The `leafId` the boundary leaves were kept under in this worker (echoed from the params). */
@@ -304,6 +311,15 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
   // its distance to the camera and asked for chunk by chunk (docs/lod.md "Where the chunks go").
   const gapM = chunkSampleGapM(space, params.level, maxRadiusM) + summary.noiseBoundM / Math.max(bandL, 1e-9);
   const provable = (_state: 'empty' | 'full'): boolean => !summary.shellsDropped;
+  // The children's proofs by the same bound over each child's half of this chunk's own samples (the
+  // band of this level, before a coarser neighbour's field replaced any): every GPU sample within
+  // its tolerance, or JS's even points (always sampled; the odd ones may be interpolated).
+  const childProofsFor = (own: ArrayLike<number>): ChildProof[] | undefined => {
+    if (a.level === 0 || summary.shellsDropped) return undefined;
+    const gpu = params.gpu !== undefined && !kept;
+    const proofs = childProofs(own, space.chunkCells + 1, gpu ? 1 : 2, gpu ? bandL * gapM + gpuToleranceM : bandL * (2 * gapM));
+    return proofs.some((p) => p !== 0) ? proofs : undefined;
+  };
   if (!samples.complete) {
     // The sparse lattice's points are up to a 2-cell block's half diagonal from any point; the
     // GPU's samples are every point, each within gpuToleranceM of the field.
@@ -311,14 +327,15 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
     const proven = provable(state) && (params.gpu && !kept
       ? samples.minAbs - gpuToleranceM > bandL * gapM
       : samples.minAbs > bandL * (2 * gapM));
-    return homogeneousResult(space, a, { state, proven }, sampleMs);
+    return withChildProofs(homogeneousResult(space, a, { state, proven }, sampleMs), childProofsFor(samples.values));
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
   worker.planet.stats.recalledEdges += memo.recalled - recalled;
   const homogeneous = homogeneityFromSamples(result.values, bandL, gapM + gpuToleranceM / Math.max(bandL, 1e-9));
   if (homogeneous) {
-    return homogeneousResult(space, a, { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>, sampleMs);
+    const state = { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>;
+    return withChildProofs(homogeneousResult(space, a, state, sampleMs), childProofsFor(samples.values));
   }
   return {
     positions: result.mesh.positions,
@@ -333,7 +350,14 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
     ms: 0,
     sampleMs,
     sampledBy,
+    childProofs: childProofsFor(samples.values),
   };
+}
+
+/** `r` with the children's proofs, unless it proves its whole subtree already. */
+function withChildProofs(r: PlanetChunkResult, proofs: ChildProof[] | undefined): PlanetChunkResult {
+  if (proofs && !r.homogeneous?.proven) r.childProofs = proofs;
+  return r;
 }
 
 const scratchP = new Float64Array(3);

@@ -192,6 +192,44 @@ export function homogeneityFromSamples(
   return { state: inside === 0 ? 'empty' : 'full', proven: minAbs > lipschitz * maxGapM };
 }
 
+/** A child's proof from its parent's samples: 0 none, 1 proven empty, 2 proven full. */
+export type ChildProof = 0 | 1 | 2;
+
+/**
+ * The eight children's proofs from their parent's lattice (issue 42, docs/lod.md "Proofs for the
+ * children"): a surface chunk's samples usually settle most of its children. Child `c` (bit 0 the
+ * upper half along i, bit 1 along j, bit 2 along k) covers half the lattice each way, ends included;
+ * it is proven when its samples taken every `stride` points (2: the sparse lattice JS always samples)
+ * all have one sign and |value| > `boundM`. `boundM` is the chunk's own proof bound for that spacing
+ * (Lipschitz × the spacing's gap + what the band limit and the sampler leave out): every point of the
+ * child is within that gap of one of those samples, so no descendant can hold a surface either.
+ * `values`: P³ points, i fastest, P − 1 divisible by 2 × stride.
+ */
+export function childProofs(values: ArrayLike<number>, P: number, stride: 1 | 2, boundM: number): ChildProof[] {
+  const half = (P - 1) / 2;
+  const out: ChildProof[] = [];
+  for (let c = 0; c < 8; c++) {
+    const i0 = c & 1 ? half : 0, j0 = c & 2 ? half : 0, k0 = c & 4 ? half : 0;
+    let inside = 0, outside = 0, near = false;
+    for (let k = k0; k <= k0 + half && !near; k += stride) {
+      for (let j = j0; j <= j0 + half && !near; j += stride) {
+        for (let i = i0, p = i0 + P * (j + P * k); i <= i0 + half; i += stride, p += stride) {
+          const v = values[p];
+          if (v < 0) inside++;
+          else outside++;
+          // NaN fails too: an unsampled point proves nothing.
+          if (!(Math.abs(v) > boundM) || (inside > 0 && outside > 0)) {
+            near = true;
+            break;
+          }
+        }
+      }
+    }
+    out.push(near ? 0 : inside > 0 ? 2 : 1);
+  }
+  return out;
+}
+
 /**
  * Upper bound on the distance (m) from any point of a level-`level` chunk lying below `maxRadiusM`
  * to its nearest grid sample: half a cell's diagonal (bounded by the sum of its edges), with lateral

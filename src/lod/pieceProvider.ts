@@ -16,6 +16,7 @@
  */
 import type { Brush } from '../field/index.ts';
 import type { ChunkKey } from './chunkKey.ts';
+import type { ChildProof } from './culling.ts';
 
 /** A chunk job to run: mesh `key` with its coarser neighbours, within the brushes that reach it. */
 export interface ChunkJob {
@@ -47,8 +48,13 @@ export interface SeamJob<T> {
   priority: number;
 }
 
-/** What a chunk job brought: a piece (a surface), or a homogeneous answer. */
-export type ChunkOutcome<T> = { homogeneous: { state: 'empty' | 'full'; proven: boolean } } | { piece: T; bytes: number; triangles: number };
+/**
+ * What a chunk job brought: a piece (a surface), or a homogeneous answer; either may prove some of the
+ * chunk's eight children empty or full (culling.ts `childProofs`, by child index).
+ */
+export type ChunkOutcome<T> = ({ homogeneous: { state: 'empty' | 'full'; proven: boolean } } | { piece: T; bytes: number; triangles: number }) & {
+  childProofs?: readonly ChildProof[];
+};
 
 /** What a seam job brought; null: its worker lacked some chunk's leaves (the seam is started again). */
 export type SeamOutcome<T> = { piece: T; bytes: number; triangles: number } | null;

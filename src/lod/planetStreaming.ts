@@ -28,7 +28,7 @@
  */
 import type { Brush } from '../field/index.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { isDescendant, parseChunkKey } from './chunkKey.ts';
+import { childAddress, isDescendant, keyOf, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { JobLedger, type Finished, type LedgerEntry } from './jobLedger.ts';
 import { MemoryPolicy } from './memoryFactor.ts';
@@ -69,6 +69,8 @@ export interface PlanetStreamingOptions<T> {
   clock?: () => number;
   /** Stop the jobs under a chunk proven homogeneous (default true; benchmarks compare: `?prune=0`). */
   pruneUnderProof?: boolean;
+  /** File the children a surface chunk's samples prove empty/full (default true; benchmarks compare: `?childProofs=0`). */
+  childProofs?: boolean;
 }
 
 export class PlanetStreaming<T> {
@@ -98,7 +100,7 @@ export class PlanetStreaming<T> {
   private edits: PlanetEdits | null = null;
   private frame = 0;
   /** Running totals. */
-  readonly counts = { chunkJobs: 0, seamJobs: 0, chunksHomogeneous: 0, chunksRemeshed: 0, seamsResent: 0, transactions: 0, deferredSnapshots: 0, evicted: 0, cancelled: 0 };
+  readonly counts = { chunkJobs: 0, seamJobs: 0, chunksHomogeneous: 0, childrenProven: 0, chunksRemeshed: 0, seamsResent: 0, transactions: 0, deferredSnapshots: 0, evicted: 0, cancelled: 0 };
   /** Eviction, the error factor, what may start while memory is full (memoryFactor.ts). */
   private readonly memory: MemoryPolicy<T>;
 
@@ -371,18 +373,30 @@ export class PlanetStreaming<T> {
     this.ledger.removeEntry(done.entry);
     this.queued = null;
     this.memory.chunkResult('homogeneous' in result ? 0 : result.bytes);
+    // Made with other brushes than the chunk has now (an edit or undo since it started): a piece is
+    // still right for its id, but "empty", "full" or a child's proof would speak for the wrong field.
+    const current = !this.revisionMoved(id, key);
+    if (current && result.childProofs && this.options.childProofs !== false) {
+      const a = this.address(key);
+      result.childProofs.forEach((p, c) => {
+        if (p !== 0) this.fileHomogeneous(keyOf(childAddress(a, c)), p === 1 ? 'empty' : 'full', true, 'childrenProven');
+      });
+    }
     if ('homogeneous' in result) {
-      // Made with other brushes than the chunk has now (an edit or undo since it started): a piece is
-      // still right for its id, but "empty" or "full" would speak for the wrong field.
-      if (this.revisionMoved(id, key)) return;
-      this.counts.chunksHomogeneous++;
-      this.homogeneous.set(key, result.homogeneous.state);
-      if (result.homogeneous.proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
-      this.options.onHomogeneous(key, result.homogeneous.state, result.homogeneous.proven);
+      if (current) this.fileHomogeneous(key, result.homogeneous.state, result.homogeneous.proven, 'chunksHomogeneous');
       return;
     }
     if (this.cache.hasChunk(key)) this.counts.chunksRemeshed++;
     this.cache.addChunk(id, key, result.piece, result.bytes, result.triangles, this.frame);
+  }
+
+  /** A chunk holds no surface (`proven`: nor does any descendant), by its own job or its parent's (`count`). */
+  private fileHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean, count: 'chunksHomogeneous' | 'childrenProven'): void {
+    if (this.homogeneous.has(key)) return;
+    this.counts[count]++;
+    this.homogeneous.set(key, state);
+    if (proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
+    this.options.onHomogeneous(key, state, proven);
   }
 
   /** Marks the requests under a proven-homogeneous chunk, and cancels their running jobs (not an open transaction's). */

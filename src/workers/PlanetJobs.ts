@@ -157,9 +157,10 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
     const s = this.stats;
     const w = s.workerMs;
     s.chunksDone++;
+    const childProofs = r.childProofs;
     if (r.homogeneous) {
       w.homogeneous += r.ms;
-      return { homogeneous: r.homogeneous };
+      return { homogeneous: r.homogeneous, childProofs };
     }
     const piece = this.options.makePiece('chunk', job.key, r.piece!, face, r.leafId ?? null, r.sampledBy ?? null);
     if (remesh) {
@@ -169,7 +170,7 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
       w.surface += r.ms;
       w.surfaceSampling += r.sampleMs;
     }
-    return { piece, bytes: piece.bytes, triangles: piece.triangles };
+    return { piece, bytes: piece.bytes, triangles: piece.triangles, childProofs };
   }
 
   /** A seam's answer (null: its worker lacked some chunk's leaves; the model starts it again with them). */

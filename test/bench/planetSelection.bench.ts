@@ -5,17 +5,18 @@
  * band-limited field on a 9³ lattice for the sign, and for the proof the production lattice's gap
  * (chunkSampleGapM) with the minimum over the coarser lattice standing in for the 33³ one.
  *
- * Rows: `planet/selection/400m/jobs` (the proof of planetChunkJob.ts: band Lipschitz × gap +
- * dropped octaves), `…/jobs-full-lipschitz` (the rule before: the full field's Lipschitz, same
- * run), `…/leaves` and `…/surface-leaves` (leaves holding a surface: the picture, the same under
- * both rules). Notes: the leaves per level (leaves/visible/surface/empty/full). docs/lod.md
+ * Rows: `planet/selection/400m/jobs` (the proofs of planetChunkJob.ts: band Lipschitz × gap +
+ * dropped octaves, over the chunk and over each child's half of its lattice), `…/jobs-own-proofs-only`
+ * (no child proven by its parent's samples), `…/jobs-full-lipschitz` (own proofs by the full field's
+ * Lipschitz), same run; `…/leaves` and `…/surface-leaves` (leaves holding a surface: the picture,
+ * the same under every rule). Notes: the leaves per level (leaves/visible/surface/empty/full). docs/lod.md
  * "Where the chunks go" has the table.
  */
 import type { Benchmark, BenchRow } from './harness';
 import { rowFrom } from './harness';
 import { bandLimitSummary, bandLipschitz, compileToJs, recipeBounds, type FieldFn } from '../../src/field/index';
 import {
-  chunkSampleGapM, CubeSphereSpace, homogeneityFromSamples, levelErrorsM, levelMinWavelengthM, parseChunkKey,
+  childProofs, chunkKey, chunkSampleGapM, CubeSphereSpace, homogeneityFromSamples, levelErrorsM, levelMinWavelengthM, parseChunkKey,
   PlanetLodSelector, planetShell, type ChunkKey, type LodView,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
@@ -32,7 +33,7 @@ const PER_ROUND = 48;
 
 interface Outcome { jobs: number; leaves: number; surface: number; perLevel: string }
 
-function simulate(useBand: boolean): Outcome {
+function simulate(useBand: boolean, children: boolean): Outcome {
   const recipe = planetRecipe(SEED);
   const bounds = recipeBounds(recipe);
   const field = compileToJs(recipe);
@@ -86,9 +87,11 @@ function simulate(useBand: boolean): Outcome {
       mapping.toWorld((a.ci + i / LATTICE) * U, (a.cj + j / LATTICE) * U, (a.ck + k / LATTICE) * U, w);
       values[n++] = b.f(w[0], w[1], w[2]);
     }
-    const h = homogeneityFromSamples(values, b.lipschitz, chunkSampleGapM(space, a.level, shell.outerM) + b.noiseBoundM / b.lipschitz);
+    const gapM = chunkSampleGapM(space, a.level, shell.outerM) + b.noiseBoundM / b.lipschitz;
+    const h = homogeneityFromSamples(values, b.lipschitz, gapM);
     if (h && b.shellsDropped) h.proven = false;
-    return h;
+    const proofs = children && a.level > 0 && !b.shellsDropped ? childProofs(values, LATTICE + 1, 1, b.lipschitz * gapM) : [];
+    return { h, proofs, a };
   };
 
   const select = { maxScreenErrorPx: 6, levelErrorM: levelErrorsM(recipe, space, bounds.lipschitz) };
@@ -98,9 +101,12 @@ function simulate(useBand: boolean): Outcome {
   for (let round = 0; round < 2000 && last.requests.length > 0; round++) {
     for (const req of last.requests.slice(0, PER_ROUND)) {
       jobs++;
-      const h = job(req.key);
+      const { h, proofs, a } = job(req.key);
       if (h) selector.markHomogeneous(req.key, h.state, h.proven);
       else selector.markReady([req.key]);
+      proofs.forEach((p, c) => {
+        if (p !== 0) selector.markHomogeneous(chunkKey(a.face, a.level - 1, 2 * a.ci + (c & 1), 2 * a.cj + ((c >> 1) & 1), 2 * a.ck + (c >> 2)), p === 1 ? 'empty' : 'full', true);
+      });
     }
     last = selector.select(view);
   }
@@ -122,6 +128,7 @@ function simulate(useBand: boolean): Outcome {
 }
 
 let band: Outcome | null = null;
+let own: Outcome | null = null;
 let full: Outcome | null = null;
 
 export const benchmarks: Benchmark[] = [{
@@ -130,14 +137,16 @@ export const benchmarks: Benchmark[] = [{
   runs: 1,
   warmup: 0,
   run: () => {
-    band = simulate(true);
-    full = simulate(false);
+    band = simulate(true, true);
+    own = simulate(true, false);
+    full = simulate(false, false);
   },
   toValue: () => band!.jobs,
-  notes: () => `planet ${SEED} (2,181 km), ${ALTITUDE_M} m up, tau 6 px at 720p, 45 deg; simulated jobs (9^3 band-limited lattice, production gap); drawn leaves per level (leaves/surface/empty/full): ${band!.perLevel}`,
+  notes: () => `planet ${SEED} (2,181 km), ${ALTITUDE_M} m up, tau 6 px at 720p, 45 deg; simulated jobs (9^3 band-limited lattice, production gap, children proven from their parent's samples); drawn leaves per level (leaves/surface/empty/full): ${band!.perLevel}`,
   extraRows: (): BenchRow[] => [
-    rowFrom(`planet/selection/${ALTITUDE_M}m/jobs-full-lipschitz`, 'jobs', [full!.jobs], `the proof with the full field's Lipschitz (the rule before); ${(full!.jobs / band!.jobs).toFixed(2)}x the jobs`),
-    rowFrom(`planet/selection/${ALTITUDE_M}m/leaves`, 'leaves', [band!.leaves], `full-Lipschitz proof: ${full!.leaves}`),
-    rowFrom(`planet/selection/${ALTITUDE_M}m/surface-leaves`, 'leaves', [band!.surface], `full-Lipschitz proof: ${full!.surface} (the picture)`),
+    rowFrom(`planet/selection/${ALTITUDE_M}m/jobs-own-proofs-only`, 'jobs', [own!.jobs], `no child proven from its parent's samples (the rule before); ${(own!.jobs / band!.jobs).toFixed(2)}x the jobs`),
+    rowFrom(`planet/selection/${ALTITUDE_M}m/jobs-full-lipschitz`, 'jobs', [full!.jobs], `own proofs with the full field's Lipschitz (the rule before that); ${(full!.jobs / band!.jobs).toFixed(2)}x the jobs`),
+    rowFrom(`planet/selection/${ALTITUDE_M}m/leaves`, 'leaves', [band!.leaves], `own proofs only: ${own!.leaves}; full-Lipschitz: ${full!.leaves}`),
+    rowFrom(`planet/selection/${ALTITUDE_M}m/surface-leaves`, 'leaves', [band!.surface], `own proofs only: ${own!.surface}; full-Lipschitz: ${full!.surface} (the picture)`),
   ],
 }];

@@ -232,6 +232,37 @@ describe('PlanetStreaming', () => {
     expect(nextJobs(m2, 100)).toHaveLength(ks.length - 5);
   });
 
+  it('a surface chunk\'s proofs of its children are filed as theirs: their requests and those under them never start', () => {
+    const run = (childProofs?: boolean) => {
+      const filed: string[] = [];
+      const provider = new FakeProvider();
+      const m = new PlanetStreaming<FakePiece>({
+        space, budgetBytes: 10_000 * KB, provider, onReady: () => {}, onEvicted: () => {}, clock: () => 0, childProofs,
+        onHomogeneous: (key, state, proven) => void filed.push(`${key} ${state} ${proven}`),
+      });
+      providers.set(m, provider);
+      const parent = chunkKey(0, 3, 0, 0, 0);
+      const children = Array.from({ length: 8 }, (_, c) => chunkKey(0, 2, c & 1, (c >> 1) & 1, (c >> 2) & 1));
+      const under0 = chunkKey(0, 1, 1, 1, 1);
+      const ks = [parent, ...children, under0];
+      m.onSelect(result({ requests: ks.map((key, i) => ({ key, priority: 100 - i })), requestCoarser: ks.map(() => []), wanted: ks }));
+      const first = nextJobs(m, 1);
+      // The parent holds a surface; its samples prove child 0 empty and child 7 full.
+      provider.answerChunk(first[0], { piece: { id: first[0].id }, bytes: 10 * KB, triangles: 10, childProofs: [1, 0, 0, 0, 0, 0, 0, 2] });
+      applyAll(m);
+      const rest = nextJobs(m, 100).map((j) => j.key);
+      return { filed, rest, children, under0, counts: m.counts };
+    };
+    const on = run();
+    expect(on.filed).toEqual([`${on.children[0]} empty true`, `${on.children[7]} full true`]);
+    expect(on.rest).toEqual(on.children.slice(1, 7));
+    expect(on.counts.childrenProven).toBe(2);
+    // Off (the bench's `?childProofs=0`): every request starts.
+    const off = run(false);
+    expect(off.filed).toEqual([]);
+    expect(off.rest).toEqual([...off.children, off.under0]);
+  });
+
   it('requests drained: nothing queued or running from the latest answer', () => {
     const m = model(10_000 * KB);
     const ks = keys(3);

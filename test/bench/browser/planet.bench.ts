@@ -105,12 +105,14 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const reselect = isReselectMode(reselectParam) ? reselectParam : undefined;
   // `?prune=0`: jobs under a chunk proven empty/full run on (the earlier behaviour).
   const pruneUnderProof = new URLSearchParams(location.search).get('prune') !== '0';
+  // `?childProofs=0`: a surface chunk's samples prove none of its children (the earlier behaviour).
+  const childProofs = new URLSearchParams(location.search).get('childProofs') !== '0';
   // `?preupload=0`: new pieces' buffers upload in the frame that first shows them (the old way).
   const preuploadGeometry = new URLSearchParams(location.search).get('preupload') !== '0';
   // `?planetClass=<class>`: planet 4 drawn as that class (issue 41: the teleports on every class).
   const planetClass = parsePlanetClass(new URLSearchParams(location.search).get('planetClass') ?? '') ?? undefined;
   const scene4 = sceneSpec(4, 'planet', { planetClass });
-  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, preuploadGeometry });
+  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, childProofs, preuploadGeometry });
   scene.add(planet.root);
   planet.start(mesher!);
   return { scene, camera, errors, planet };
