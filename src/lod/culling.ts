@@ -131,7 +131,9 @@ export type Homogeneous = 'empty' | 'full';
 export class HomogeneousRecord {
   private readonly entries = new Map<ChunkKey, { state: Homogeneous; proven: boolean }>();
 
+  /** Records a chunk's state; an unproven mark keeps a proof already recorded (its job may answer after its parent proved it). */
   mark(key: ChunkKey, state: Homogeneous, proven: boolean): void {
+    if (!proven && this.entries.get(key)?.proven) return;
     this.entries.set(key, { state, proven });
   }
 

@@ -379,21 +379,25 @@ export class PlanetStreaming<T> {
     if (current && result.childProofs && this.options.childProofs !== false) {
       const a = this.address(key);
       result.childProofs.forEach((p, c) => {
-        if (p !== 0) this.fileHomogeneous(keyOf(childAddress(a, c)), p === 1 ? 'empty' : 'full', true, 'childrenProven');
+        if (p !== 0) this.fileHomogeneous(keyOf(childAddress(a, c)), p === 1 ? 'empty' : 'full', true, true);
       });
     }
     if ('homogeneous' in result) {
-      if (current) this.fileHomogeneous(key, result.homogeneous.state, result.homogeneous.proven, 'chunksHomogeneous');
+      if (current) this.fileHomogeneous(key, result.homogeneous.state, result.homogeneous.proven, false);
       return;
     }
     if (this.cache.hasChunk(key)) this.counts.chunksRemeshed++;
     this.cache.addChunk(id, key, result.piece, result.bytes, result.triangles, this.frame);
   }
 
-  /** A chunk holds no surface (`proven`: nor does any descendant), by its own job or its parent's (`count`). */
-  private fileHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean, count: 'chunksHomogeneous' | 'childrenProven'): void {
-    if (this.homogeneous.has(key)) return;
-    this.counts[count]++;
+  /**
+   * A chunk holds no surface (`proven`: nor does any descendant), by its own job or by its parent's
+   * samples (`fromParent`; counted once a chunk). Filed again, a proof is harmless; an unproven mark
+   * never undoes a proof in the selector's record (culling.ts `HomogeneousRecord.mark`).
+   */
+  private fileHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean, fromParent: boolean): void {
+    if (!fromParent) this.counts.chunksHomogeneous++;
+    else if (!this.homogeneous.has(key)) this.counts.childrenProven++;
     this.homogeneous.set(key, state);
     if (proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
     this.options.onHomogeneous(key, state, proven);

@@ -4,7 +4,7 @@
  * with its ends, at the stride given. Soundness against the full field: test/jobs/bandProofs.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { childProofs } from '../../src/lod/index';
+import { childProofs, chunkKey, HomogeneousRecord } from '../../src/lod/index';
 
 const P = 33;
 
@@ -46,5 +46,20 @@ describe('childProofs', () => {
     const v = lattice(() => -10);
     v[2 + P * (30 + P * 2)] = Number.NaN;
     expect(childProofs(v, P, 2, 1)).toEqual([2, 2, 0, 2, 2, 2, 2, 2]);
+  });
+
+  it('a proof from the parent stays when the child\'s own job answers later without one', () => {
+    const record = new HomogeneousRecord();
+    const child = chunkKey(0, 2, 1, 0, 0), grandchild = { face: 0, level: 1, ci: 2, cj: 1, ck: 0 };
+    record.mark(child, 'empty', true);
+    record.mark(child, 'empty', false);
+    // Still proven: everything under the child is covered.
+    expect(record.provenAncestor(grandchild, 5)).toBe('empty');
+    // An unproven mark first, then the proof: the proof is recorded.
+    const other = new HomogeneousRecord();
+    other.mark(child, 'full', false);
+    expect(other.provenAncestor(grandchild, 5)).toBeUndefined();
+    other.mark(child, 'full', true);
+    expect(other.provenAncestor(grandchild, 5)).toBe('full');
   });
 });
