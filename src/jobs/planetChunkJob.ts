@@ -313,11 +313,13 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
   const provable = (_state: 'empty' | 'full'): boolean => !summary.shellsDropped;
   // The children's proofs by the same bound over each child's half of this chunk's own samples (the
   // band of this level, before a coarser neighbour's field replaced any): every GPU sample within
-  // its tolerance, or JS's even points (always sampled; the odd ones may be interpolated).
+  // its tolerance, or JS's even points (always sampled; the odd ones may be interpolated). Kept
+  // samples may be an earlier GPU job's: the even points then, with the GPU's default tolerance.
   const childProofsFor = (own: ArrayLike<number>): ChildProof[] | undefined => {
     if (a.level === 0 || summary.shellsDropped) return undefined;
     const gpu = params.gpu !== undefined && !kept;
-    const proofs = childProofs(own, space.chunkCells + 1, gpu ? 1 : 2, gpu ? bandL * gapM + gpuToleranceM : bandL * (2 * gapM));
+    const keptTolM = kept ? gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz) : 0;
+    const proofs = childProofs(own, space.chunkCells + 1, gpu ? 1 : 2, gpu ? bandL * gapM + gpuToleranceM : bandL * (2 * gapM) + keptTolM);
     return proofs.some((p) => p !== 0) ? proofs : undefined;
   };
   if (!samples.complete) {
