@@ -329,7 +329,7 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
     const proven = provable(state) && (params.gpu && !kept
       ? samples.minAbs - gpuToleranceM > bandL * gapM
       : samples.minAbs > bandL * (2 * gapM));
-    return withChildProofs(homogeneousResult(space, a, { state, proven }, sampleMs), childProofsFor(samples.values));
+    return withChildProofs(homogeneousResult(space, a, { state, proven }, sampleMs), () => childProofsFor(samples.values));
   }
   const recalled = memo.recalled;
   const result = meshCubeSphereChunk(space, a, coarser, field, { simplify: params.simplify, values, hermiteMemo: memo });
@@ -337,7 +337,7 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
   const homogeneous = homogeneityFromSamples(result.values, bandL, gapM + gpuToleranceM / Math.max(bandL, 1e-9));
   if (homogeneous) {
     const state = { state: homogeneous.state, proven: homogeneous.proven && provable(homogeneous.state) } as NonNullable<PlanetChunkResult['homogeneous']>;
-    return withChildProofs(homogeneousResult(space, a, state, sampleMs), childProofsFor(samples.values));
+    return withChildProofs(homogeneousResult(space, a, state, sampleMs), () => childProofsFor(samples.values));
   }
   return {
     positions: result.mesh.positions,
@@ -356,9 +356,9 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
   };
 }
 
-/** `r` with the children's proofs, unless it proves its whole subtree already. */
-function withChildProofs(r: PlanetChunkResult, proofs: ChildProof[] | undefined): PlanetChunkResult {
-  if (proofs && !r.homogeneous?.proven) r.childProofs = proofs;
+/** `r` with the children's proofs, unless it proves its whole subtree already (then they are not looked for). */
+function withChildProofs(r: PlanetChunkResult, proofs: () => ChildProof[] | undefined): PlanetChunkResult {
+  if (!r.homogeneous?.proven) r.childProofs = proofs();
   return r;
 }
 
