@@ -30,12 +30,15 @@ export function float32Ulp(x: number): number {
 }
 
 /**
- * Cells at least this many float32 ulps of the planet's outer radius go to the GPU: its body-local
- * float32 positions are off by up to half an ulp, and a vertex 1/128 of a cell off is invisible.
- * Planets of ≤ ~65 km sample every level there (1 m cells, 4 mm ulps); at 6,000 km (0.5 m ulps) the
- * levels with cells under 64 m stay in JS.
+ * Cells at least this many float32 ulps of the planet's outer radius go to the GPU. Its body-local
+ * float32 positions are off by up to half an ulp, so a vertex is at most 1/16 of a cell off: far
+ * under Dual Contouring's own error at the level (half a cell) and under a pixel wherever the
+ * selection keeps a chunk of that level (docs/lod.md "Which levels the GPU samples"). Planets under
+ * ~1,000 km sample every level there (≤ 0.06 m ulps); at 2,000 km (0.25 m ulps) the levels with
+ * cells under 2 m stay in JS, at 6,000 km those under 4 m. It was 128 until issue 42: every
+ * level finer than 32 m of a 2,000 km planet, half its chunks at 400 m, was sampled in JS.
  */
-export const GPU_MIN_CELL_ULPS = 128;
+export const GPU_MIN_CELL_ULPS = 8;
 
 /** Whether a chunk of `level` may be sampled on the GPU (float32 resolves its cells). */
 export function gpuSamplesLevel(space: CubeSphereSpace, level: number, maxRadiusM: number): boolean {

@@ -30,6 +30,26 @@ describe('planet chunks on the GPU', () => {
     }
   });
 
+  // Issue 42: a 2,181 km planet's levels down to 3 m cells are sampled on the GPU (eight float32
+  // ulps of the radius a cell), where its float32 positions are 0.25 m apart.
+  it('planet 2 (2,181 km): the finest GPU levels stay within the settling tolerance', async () => {
+    page = await pages.open();
+    const r = await page.evaluate(
+      async ([path]) => (await srImport(path)).planetParity(2, [2, 3, 5]),
+      [PAGE] as const,
+    );
+    for (const row of r.rows) {
+      console.log(
+        `planet 2 level ${row.level} (${row.key}): max |gpu−js| ${row.maxAbsDiffM.toExponential(2)} m, tolerance ${row.toleranceM.toExponential(2)} m, ` +
+        `${row.signMismatches} sign mismatches, ${row.edges} edges, GPU level ${row.gpuLevel}`,
+      );
+      expect(row.gpuLevel).toBe(true);
+      expect(row.nanCount).toBe(0);
+      expect(row.maxAbsDiffM).toBeLessThan(0.25 * row.toleranceM);
+      expect(row.edges).toBeGreaterThan(0);
+    }
+  });
+
   it.each([8, 5])('seams built from GPU-sampled neighbours are closed (configuration %i)', async (configuration) => {
     page = await pages.open();
     const r = await page.evaluate(

@@ -156,7 +156,11 @@ describe('planet chunks from GPU samples', () => {
     const seed4 = new CubeSphereSpace({ radiusM: 61_953, chunkCells: 32, finestCellM: 1 });
     for (let l = 0; l <= seed4.levels; l++) expect(gpuSamplesLevel(seed4, l, 64_000)).toBe(true);
     const big = new CubeSphereSpace({ radiusM: 6_000_000, chunkCells: 32, finestCellM: 1 });
+    // Cells of at least eight ulps (0.5 m at 6,100 km): ~1 and ~2 m in JS, ~8 m and up on the GPU.
     expect(gpuSamplesLevel(big, 0, 6_100_000)).toBe(false);
+    expect(gpuSamplesLevel(big, 1, 6_100_000)).toBe(false);
+    expect(big.cellSizeM(3)).toBeGreaterThan(4);
+    expect(gpuSamplesLevel(big, 3, 6_100_000)).toBe(true);
     expect(gpuSamplesLevel(big, 8, 6_100_000)).toBe(true);
     // Millimetres at the finest level of a 62 km planet; coarser chunks allow more.
     const tol0 = gpuFieldToleranceM(seed4, 0, 64_000, 2);

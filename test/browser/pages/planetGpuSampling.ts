@@ -12,7 +12,7 @@ import { planetRecipe } from '../../../src/scene/planets';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../jobs/oneWorker';
 import { registerBody } from '../../jobs/oneWorker';
-import { gpuFieldToleranceM } from '../../../src/jobs/planetGpuSamples';
+import { gpuFieldToleranceM, gpuSamplesLevel } from '../../../src/jobs/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../jobs/oneWorker';
 
 async function client(): Promise<GpuSamplerClient> {
@@ -32,6 +32,8 @@ export interface LevelParity {
   edges: number;
   unresolvedEdges: number;
   latencyMs: number;
+  /** The app samples this level on the GPU (gpuSamplesLevel), or keeps it in JS. */
+  gpuLevel: boolean;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
       let unresolved = 0;
       for (let e = 0; e < r.hermite.count; e++) if (!(r.hermite.t[e] >= 0)) unresolved++;
       rows.push({
-        level, key: keyOf(a), maxAbsDiffM, nanCount, signMismatches, latencyMs: r.latencyMs,
+        level, key: keyOf(a), maxAbsDiffM, nanCount, signMismatches, latencyMs: r.latencyMs, gpuLevel: gpuSamplesLevel(space, level, ctx.maxRadiusM),
         toleranceM: gpuFieldToleranceM(space, level, ctx.maxRadiusM, ctx.lipschitz), edges: r.hermite.count, unresolvedEdges: unresolved,
       });
     }
