@@ -28,13 +28,13 @@
  */
 import type { Brush } from '../field/index.ts';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { childAddress, isDescendant, keyOf, parseChunkKey } from './chunkKey.ts';
+import { isDescendant, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { JobLedger, type Finished, type LedgerEntry } from './jobLedger.ts';
 import { MemoryPolicy } from './memoryFactor.ts';
+import { HomogeneousChunks } from './homogeneousChunks.ts';
 import { PieceStore } from './pieceStore.ts';
 import { PlanetTransactions } from './planetTransactions.ts';
-import { ProofPruning } from './proofPruning.ts';
 import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import type { ChunkRequest } from './requests.ts';
 import type { ChunkOutcome, JobReport, PlanetPieceProvider, SeamOutcome, SeamPart } from './pieceProvider.ts';
@@ -78,11 +78,9 @@ export class PlanetStreaming<T> {
   private readonly cache: PieceStore<T>;
   /** Parsed chunk keys, kept across transactions (successive snapshots share most keys). */
   private readonly addresses = new Map<ChunkKey, ChunkAddress>();
-  /** Chunks known to hold no surface. */
-  private readonly homogeneous = new Map<ChunkKey, 'empty' | 'full'>();
+  /** Chunks known to hold no surface, and the requests under a proof (homogeneousChunks.ts). */
+  private readonly homogeneous: HomogeneousChunks;
   private readonly failed = new Set<ChunkKey>();
-  /** Requests under a chunk proven homogeneous: not started (proofPruning.ts); their running jobs are cancelled. */
-  private readonly pruning = new ProofPruning((key) => this.address(key));
   /** The jobs out, their handles and the answers waiting to be applied (jobLedger.ts). */
   private readonly ledger = new JobLedger<Make<T>>();
   /**
@@ -105,6 +103,11 @@ export class PlanetStreaming<T> {
   private readonly memory: MemoryPolicy<T>;
 
   constructor(private readonly options: PlanetStreamingOptions<T>) {
+    this.homogeneous = new HomogeneousChunks({
+      address: (key) => this.address(key), counts: this.counts, requests: () => this.requests,
+      cancelUnder: (p) => this.cancelUnder(p), onHomogeneous: options.onHomogeneous,
+      pruneUnderProof: options.pruneUnderProof !== false, childProofs: options.childProofs !== false,
+    });
     this.cache = new PieceStore<T>({
       budgetBytes: options.budgetBytes,
       dispose: (piece) => options.provider.pieces.dispose(piece),
@@ -115,7 +118,7 @@ export class PlanetStreaming<T> {
       },
     });
     this.transactions = new PlanetTransactions<T>({
-      space: options.space, addresses: this.addresses, homogeneous: this.homogeneous, store: this.cache, pieces: options.provider.pieces,
+      space: options.space, addresses: this.addresses, homogeneous: this.homogeneous.states, store: this.cache, pieces: options.provider.pieces,
       counts: this.counts, planBudgetMs: options.planBudgetMs, clock: options.clock,
     });
     this.memory = new MemoryPolicy<T>(options.budgetBytes, options.overflowBytes, this.cache, this.transactions, options.space.levels);
@@ -224,16 +227,10 @@ export class PlanetStreaming<T> {
   onSelect(result: LodSelectResult): void {
     this.queued = null;
     this.requests = result.requests.filter((r) => !this.failed.has(r.key));
-    this.pruning.requestsChanged();
+    this.homogeneous.selected(result.problems.length === 0 ? result.snapshot : null);
     this.requestCoarser = new Map(result.requests.map((r, i) => [r.key, result.requestCoarser[i]]));
     this.wanted = new Set(result.wanted);
-    if (result.problems.length === 0 && result.snapshot) {
-      for (let i = 0; i < result.snapshot.keys.length; i++) {
-        const h = result.snapshot.homogeneous[i];
-        if (h) this.homogeneous.set(result.snapshot.keys[i], h);
-      }
-      this.transactions.offer(result.snapshot);
-    }
+    if (result.problems.length === 0 && result.snapshot) this.transactions.offer(result.snapshot);
     const requested = new Set(this.requests.map((r) => r.key));
     for (const job of this.ledger.values()) {
       if (this.transactions.uses(job.id)) continue;
@@ -256,7 +253,7 @@ export class PlanetStreaming<T> {
   }
 
   private wantsRequest(key: ChunkKey): boolean {
-    if (this.cache.hasChunk(key) || this.failed.has(key) || this.homogeneous.has(key) || this.pruning.has(key)) return false;
+    if (this.cache.hasChunk(key) || this.failed.has(key) || this.homogeneous.settles(key)) return false;
     // Any chunk job for the key will do: its restriction guess may have changed since it started
     // (the selection moved), and a second job for the same chunk would only be thrown away.
     return !this.ledger.chunkOut(key);
@@ -357,7 +354,7 @@ export class PlanetStreaming<T> {
   private seamJob(tx: Transaction, owner: ChunkKey): PlannedJob<T> | null {
     const sid = tx.seamIds.get(owner);
     if (sid === null || (sid !== undefined && (this.ledger.has(sid) || this.cache.has(sid)))) return null;
-    const seam = seamParts(tx, owner, this.homogeneous, (id) => this.cache.get(id)?.piece);
+    const seam = seamParts(tx, owner, this.homogeneous.states, (id) => this.cache.get(id)?.piece);
     if (!seam) return null;
     if (this.cache.has(seam.id) || this.ledger.has(seam.id)) return null;
     return { kind: 'seam', id: seam.id, owner, stitches: [...tx.snapshot.stitches[tx.index.get(owner)!]], parts: seam.parts, priority: TRANSACTION_PRIORITY + 1 };
@@ -376,37 +373,17 @@ export class PlanetStreaming<T> {
     // Made with other brushes than the chunk has now (an edit or undo since it started): a piece is
     // still right for its id, but "empty", "full" or a child's proof would speak for the wrong field.
     const current = !this.revisionMoved(id, key);
-    if (current && result.childProofs && this.options.childProofs !== false) {
-      const a = this.address(key);
-      result.childProofs.forEach((p, c) => {
-        if (p !== 0) this.fileHomogeneous(keyOf(childAddress(a, c)), p === 1 ? 'empty' : 'full', true, true);
-      });
-    }
+    if (current) this.homogeneous.childAnswers(this.address(key), result.childProofs);
     if ('homogeneous' in result) {
-      if (current) this.fileHomogeneous(key, result.homogeneous.state, result.homogeneous.proven, false);
+      if (current) this.homogeneous.chunkAnswer(key, result.homogeneous.state, result.homogeneous.proven);
       return;
     }
     if (this.cache.hasChunk(key)) this.counts.chunksRemeshed++;
     this.cache.addChunk(id, key, result.piece, result.bytes, result.triangles, this.frame);
   }
 
-  /**
-   * A chunk holds no surface (`proven`: nor does any descendant), by its own job or by its parent's
-   * samples (`fromParent`; counted once a chunk). Filed again, a proof is harmless; an unproven mark
-   * never undoes a proof in the selector's record (culling.ts `HomogeneousRecord.mark`).
-   */
-  private fileHomogeneous(key: ChunkKey, state: 'empty' | 'full', proven: boolean, fromParent: boolean): void {
-    if (!fromParent) this.counts.chunksHomogeneous++;
-    else if (!this.homogeneous.has(key)) this.counts.childrenProven++;
-    this.homogeneous.set(key, state);
-    if (proven && this.options.pruneUnderProof !== false) this.pruneUnder(key);
-    this.options.onHomogeneous(key, state, proven);
-  }
-
-  /** Marks the requests under a proven-homogeneous chunk, and cancels their running jobs (not an open transaction's). */
-  private pruneUnder(key: ChunkKey): void {
-    const p = this.address(key);
-    this.pruning.prune(p, this.requests);
+  /** Cancels the running chunk jobs under a proven-homogeneous chunk (not an open transaction's). */
+  private cancelUnder(p: ChunkAddress): void {
     for (const job of this.ledger.values()) {
       if (job.kind !== 'chunk' || this.transactions.uses(job.id) || !isDescendant(this.address(job.key), p)) continue;
       this.ledger.cancel(job.id);
@@ -461,9 +438,8 @@ export class PlanetStreaming<T> {
     this.edits = edits;
     const changes = edits.with(changed);
     const reached = (key: ChunkKey): boolean => changes.brushesFor(this.address(key)).length > 0;
-    for (const key of [...this.homogeneous.keys()]) if (reached(key)) this.homogeneous.delete(key);
+    this.homogeneous.forget(reached);
     for (const key of [...this.failed]) if (reached(key)) this.failed.delete(key);
-    this.pruning.forget(reached);
     this.queued = null;
     this.transactions.edited(reached);
     // Running jobs of reached chunks mesh the old field: cancelled.
