@@ -102,22 +102,31 @@ const float SR_CRATER_RHO_MAX = 0.3;
 const float SR_CRATER_EJECTA = 1.6;
 const float SR_CRATER_RIM = 0.25;
 
-float sr_craterCell(vec3 v, int table) {
+// The crater of v's unit cell, if it has one and v is within its reach (ejecta included): d is v
+// from its centre, rho its radius (noise units). Shared by sr_craterCell and sr_craterCellG.
+bool sr_craterNear(vec3 v, int table, out vec3 d, out float rho) {
+  d = vec3(0.0);
+  rho = 0.0;
   vec3 fl = floor(v);
   ivec3 c = ivec3(fl) & 255;
   int h0 = sr_perm(table, (c.x + sr_permYZ(table, c.y, c.z)) & 255);
-  if (h0 >= SR_CRATER_PRESENCE) return 0.0;
+  if (h0 >= SR_CRATER_PRESENCE) return false;
   int h1 = sr_perm(table, (h0 + 71) & 255);
   int h2 = sr_perm(table, (h1 + 13) & 255);
   int h3 = sr_perm(table, (h2 + 151) & 255);
   int h4 = sr_perm(table, (h3 + 97) & 255);
-  float rho = SR_CRATER_RHO_MIN + (SR_CRATER_RHO_MAX - SR_CRATER_RHO_MIN) * (float(h1) / 255.0);
+  rho = SR_CRATER_RHO_MIN + (SR_CRATER_RHO_MAX - SR_CRATER_RHO_MIN) * (float(h1) / 255.0);
   float reach = SR_CRATER_EJECTA * rho;
   float span = 1.0 - 2.0 * reach;
-  vec3 d = v - (fl + reach + span * (vec3(float(h2), float(h3), float(h4)) / 255.0));
-  float d2 = dot(d, d);
-  if (d2 >= reach * reach) return 0.0;
-  float t = sqrt(d2) / rho;
+  d = v - (fl + reach + span * (vec3(float(h2), float(h3), float(h4)) / 255.0));
+  return dot(d, d) < reach * reach;
+}
+
+float sr_craterCell(vec3 v, int table) {
+  vec3 d;
+  float rho;
+  if (!sr_craterNear(v, table, d, rho)) return 0.0;
+  float t = sqrt(dot(d, d)) / rho;
   float scale = rho / SR_CRATER_RHO_MAX;
   if (t < 1.0) return scale * (-1.0 + (1.0 + SR_CRATER_RIM) * t * t);
   float e = 1.0 - (t - 1.0) / (SR_CRATER_EJECTA - 1.0);

@@ -29,21 +29,10 @@ vec4 sr_simplex3G(vec3 v, int table) {
 
 // sr_craterCell and its gradient.
 vec4 sr_craterCellG(vec3 v, int table) {
-  vec3 fl = floor(v);
-  ivec3 c = ivec3(fl) & 255;
-  int h0 = sr_perm(table, (c.x + sr_permYZ(table, c.y, c.z)) & 255);
-  if (h0 >= SR_CRATER_PRESENCE) return vec4(0.0);
-  int h1 = sr_perm(table, (h0 + 71) & 255);
-  int h2 = sr_perm(table, (h1 + 13) & 255);
-  int h3 = sr_perm(table, (h2 + 151) & 255);
-  int h4 = sr_perm(table, (h3 + 97) & 255);
-  float rho = SR_CRATER_RHO_MIN + (SR_CRATER_RHO_MAX - SR_CRATER_RHO_MIN) * (float(h1) / 255.0);
-  float reach = SR_CRATER_EJECTA * rho;
-  float span = 1.0 - 2.0 * reach;
-  vec3 d = v - (fl + reach + span * (vec3(float(h2), float(h3), float(h4)) / 255.0));
-  float d2 = dot(d, d);
-  if (d2 >= reach * reach) return vec4(0.0);
-  float dist = sqrt(d2);
+  vec3 d;
+  float rho;
+  if (!sr_craterNear(v, table, d, rho)) return vec4(0.0);
+  float dist = sqrt(dot(d, d));
   float t = dist / rho;
   float scale = rho / SR_CRATER_RHO_MAX;
   // d t / d v = d / (dist · rho); the bowl is scale·(−1 + (1 + rim) t²): d/dt = 2 scale (1 + rim) t.
