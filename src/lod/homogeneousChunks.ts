@@ -8,12 +8,10 @@
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
 import { childAddress, keyOf } from './chunkKey.ts';
-import type { ChildProof } from './culling.ts';
+import type { ChildProof, Homogeneous } from './culling.ts';
 import type { LodSnapshot } from './planetLodSelector.ts';
 import { ProofPruning } from './proofPruning.ts';
 import type { ChunkRequest } from './requests.ts';
-
-export type HomogeneousState = 'empty' | 'full';
 
 export interface HomogeneousChunksOptions {
   address: (key: ChunkKey) => ChunkAddress;
@@ -24,7 +22,7 @@ export interface HomogeneousChunksOptions {
   /** Cancels the running chunk jobs strictly under a proven chunk (not an open transaction's). */
   cancelUnder: (proven: ChunkAddress) => void;
   /** The LOD selector is told: a chunk is empty or full, `proven` for its descendants too. */
-  onHomogeneous: (key: ChunkKey, state: HomogeneousState, proven: boolean) => void;
+  onHomogeneous: (key: ChunkKey, state: Homogeneous, proven: boolean) => void;
   /** Stop the jobs under a proven chunk (false: benchmarks compare, `?prune=0`). */
   pruneUnderProof: boolean;
   /** File the children a surface chunk's samples prove (false: benchmarks compare, `?childProofs=0`). */
@@ -33,7 +31,7 @@ export interface HomogeneousChunksOptions {
 
 export class HomogeneousChunks {
   /** Chunks known to hold no surface (read by the transactions and seam plans). */
-  readonly states = new Map<ChunkKey, HomogeneousState>();
+  readonly states = new Map<ChunkKey, Homogeneous>();
   private readonly pruning: ProofPruning;
 
   constructor(private readonly options: HomogeneousChunksOptions) {
@@ -56,7 +54,7 @@ export class HomogeneousChunks {
   }
 
   /** A chunk job's answer about its own chunk. */
-  chunkAnswer(key: ChunkKey, state: HomogeneousState, proven: boolean): void {
+  chunkAnswer(key: ChunkKey, state: Homogeneous, proven: boolean): void {
     this.options.counts.chunksHomogeneous++;
     this.file(key, state, proven);
   }
@@ -82,7 +80,7 @@ export class HomogeneousChunks {
    * Filed again, a proof is harmless; an unproven mark never undoes a proof in the selector's record
    * (culling.ts `HomogeneousRecord.mark`).
    */
-  private file(key: ChunkKey, state: HomogeneousState, proven: boolean): void {
+  private file(key: ChunkKey, state: Homogeneous, proven: boolean): void {
     this.states.set(key, state);
     if (proven && this.options.pruneUnderProof) {
       const p = this.options.address(key);
