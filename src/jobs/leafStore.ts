@@ -3,7 +3,7 @@
  * that a seam job on the same worker reads them in place: the main thread then names the chunks a
  * seam stitches instead of copying their records into every seam job (~3 ms of main thread a seam,
  * which capped seams at ~8/s in the planet flight). Each part also carries its leaves packed
- * (~50 kB): with many workers a seam's chunks were meshed on several, and naming them alone sent
+ * (~10 kB): with many workers a seam's chunks were meshed on several, and naming them alone sent
  * nearly every seam twice; the worker unpacks only those it does not hold (planetSeamJob.ts).
  * Least recently used out past a byte budget.
  */

@@ -76,6 +76,22 @@ export function forEachBoundaryCell(N: number, visit: (i: number, j: number, k: 
   }
 }
 
+/** Cell (i, j, k)'s slot among an N³ block's boundary cells in the mesher's order (forEachBoundaryCell), or −1 inside. */
+export function boundarySlot(N: number, i: number, j: number, k: number): number {
+  const edgeI = i === 0 || i === N - 1;
+  if (k === 0) return j * N + i;
+  const layer = N * N + (k - 1) * (4 * N - 4);
+  if (k === N - 1) return layer + j * N + i;
+  if (j === 0) return layer + i;
+  if (j === N - 1) return layer + N + 2 * (N - 2) + i;
+  return edgeI ? layer + N + 2 * (j - 1) + (i === 0 ? 0 : 1) : -1;
+}
+
+/** Boundary cells of an N³ block. */
+export function boundarySlots(N: number): number {
+  return N === 1 ? 1 : 2 * N * N + (N - 2) * 4 * (N - 1);
+}
+
 /**
  * The boundary leaves of a chunk with no surface (a constant field): every boundary cell, empty
  * (no vertex), all eight corners on one side. Record for record what `meshChunk` returns for a
@@ -90,7 +106,7 @@ export function constantBoundaryLeaves(
   const N = spec.cells;
   const cs = 2 ** spec.level;
   const [ox, oy, oz] = spec.originGrid;
-  const count = N === 1 ? 1 : 2 * N * N + (N - 2) * 4 * (N - 1);
+  const count = boundarySlots(N);
   const cells = new Int32Array(4 * count);
   let n = 0;
   forEachBoundaryCell(N, (i, j, k) => {

@@ -1,25 +1,42 @@
 /**
  * Compact, lossless storage for what a streamed planet keeps of each chunk besides its geometry
  * (issue 15, "fewer bytes per chunk"): the boundary leaves seams read, and the vertex cells that
- * weld chunks to seams (the crack check). Measured on planetRecipe(4) surface chunks at 32³:
- * boundary leaves 300 kB → ~45-60 kB (4,600-5,800 records, of which 60-580 hold a vertex), vertex
- * cells 16 → 4 B a vertex.
+ * weld chunks to seams (the crack check). Measured on surface chunks of planets 2, 4 and 9 at 32³:
+ * boundary leaves ~300 kB → 7-10 kB (~5,700 records, of which 60-580 hold a vertex), vertex cells
+ * 16 → 4 B a vertex.
  *
- * - Cells: every record's (x, y, z) lies on its chunk's lattice, so (x − box min) / unit and the
- *   size / unit fit a byte (unit: the smallest size present); else 16 bits; else as given.
+ * - Plain records: an empty finest cell (no surface: all corners on one side, no vertex) is ~95 %
+ *   of a surface chunk's records. Its place says everything else, so each is 2 bits in the order the
+ *   mesher visits the block's boundary cells (boundary.ts `forEachBoundaryCell`): none, outside,
+ *   inside. The other records are explicit, each with the count of plain ones before it.
+ * - Cells of explicit records: every (x, y, z) lies on its chunk's lattice, so (x − box min) / unit
+ *   and the size / unit fit a byte (unit: the smallest size present); else 16 bits; else as given.
  * - Vertices and normals: only records that hold a vertex have one (the rest are NaN); those are kept
  *   sparse, in full float64 / float32, so a seam built from unpacked leaves is bit-identical.
  * `unpack*(pack*(x))` equals `x` exactly (NaN where NaN): test/mesher/packing.test.ts.
  */
+import { boundarySlot, boundarySlots, forEachBoundaryCell } from './boundary.ts';
 import { VERTEX_COMPONENT_SHIFT } from './tables.ts';
 import type { BoundaryLeaves } from './types.ts';
 
 export interface PackedBoundaryLeaves {
   chunkId: number;
   boxGrid: BoundaryLeaves['boxGrid'];
+  /** Records in all, plain and explicit. */
   count: number;
+  /** The chunk block's cells a side and their size (grid units) that `plain` enumerates; 0: no plain records. */
+  slotCells: number;
+  slotSize: number;
+  /**
+   * 2 bits a boundary cell of the block, in the mesher's order (forEachBoundaryCell): 0 no plain
+   * record there, 1 a plain record outside (corners 0), 2 one inside (corners 0xff).
+   */
+  plain: Uint8Array;
+  /** Per explicit record, how many plain records come before it. */
+  explicitAt: Uint16Array | Uint32Array;
   /** Grid unit of `cells` (0: `cells` are stored as given). */
   unit: number;
+  /** The explicit records from here on. */
   cells: Uint8Array | Uint16Array | Int32Array;
   corners: Uint8Array;
   component: Uint8Array;
@@ -33,7 +50,8 @@ export interface PackedBoundaryLeaves {
 }
 
 export function packedLeavesBytes(p: PackedBoundaryLeaves): number {
-  return p.cells.byteLength + p.corners.byteLength + p.component.byteLength + p.withVertex.byteLength + p.vertexGrid.byteLength + p.normals.byteLength;
+  return p.plain.byteLength + p.explicitAt.byteLength + p.cells.byteLength + p.corners.byteLength + p.component.byteLength +
+    p.withVertex.byteLength + p.vertexGrid.byteLength + p.normals.byteLength;
 }
 
 function gcd(a: number, b: number): number {
@@ -66,27 +84,87 @@ function sameValue(a: number, b: number): boolean {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
+/**
+ * Marks in `code` the records of `b` that are plain (an empty finest cell of the block: `size`
+ * big, all corners on one side, no component, no vertex, a +0 normal) at ascending slots; returns
+ * the flag per record (1 plain). Records out of that pattern stay explicit, so packing stays lossless.
+ */
+function findPlain(b: BoundaryLeaves, N: number, size: number, code: Uint8Array): Uint8Array {
+  const plain = new Uint8Array(b.count);
+  const [x0, y0, z0] = b.boxGrid;
+  let last = -1;
+  for (let r = 0; r < b.count; r++) {
+    const c = b.corners[r];
+    if (b.cells[4 * r + 3] !== size || (c !== 0 && c !== 0xff) || b.component[r] !== 0) continue;
+    let bare = true;
+    for (let a = 0; a < 3 && bare; a++) bare = Number.isNaN(b.vertexGrid[3 * r + a]) && Object.is(b.normals[3 * r + a], 0);
+    if (!bare) continue;
+    const i = (b.cells[4 * r] - x0) / size, j = (b.cells[4 * r + 1] - y0) / size, k = (b.cells[4 * r + 2] - z0) / size;
+    if (!Number.isInteger(i) || !Number.isInteger(j) || !Number.isInteger(k) || i < 0 || j < 0 || k < 0 || i >= N || j >= N || k >= N) continue;
+    const s = boundarySlot(N, i, j, k);
+    if (s <= last) continue;
+    last = s;
+    code[s >> 2] |= (c === 0 ? 1 : 2) << (2 * (s & 3));
+    plain[r] = 1;
+  }
+  return plain;
+}
+
+/** The records of `b` flagged 0 in `plain` (all when null), as one BoundaryLeaves. */
+function explicitRecords(b: BoundaryLeaves, plain: Uint8Array | null): { leaves: BoundaryLeaves; at: number[] } {
+  const keep: number[] = [], at: number[] = [];
+  let before = 0;
+  for (let r = 0; r < b.count; r++) {
+    if (plain?.[r]) before++;
+    else { keep.push(r); at.push(before); }
+  }
+  const n = keep.length;
+  const out: BoundaryLeaves = {
+    chunkId: b.chunkId, boxGrid: b.boxGrid, count: n, cells: new Int32Array(4 * n), corners: new Uint8Array(n),
+    component: new Uint8Array(n), vertexGrid: new Float64Array(3 * n), normals: new Float32Array(3 * n),
+  };
+  keep.forEach((r, e) => {
+    out.cells.set(b.cells.subarray(4 * r, 4 * r + 4), 4 * e);
+    out.corners[e] = b.corners[r];
+    out.component[e] = b.component[r];
+    out.vertexGrid.set(b.vertexGrid.subarray(3 * r, 3 * r + 3), 3 * e);
+    out.normals.set(b.normals.subarray(3 * r, 3 * r + 3), 3 * e);
+  });
+  return { leaves: out, at };
+}
+
+/**
+ * Lossless: the empty finest cells (most of a surface chunk's records: ~5,000 of ~5,300 on a
+ * 32³ planet chunk) become 2 bits each in the block's boundary order; the rest are packed as below.
+ */
 export function packBoundaryLeaves(b: BoundaryLeaves): PackedBoundaryLeaves {
-  const n = b.count;
   let unit = 0;
-  for (let i = 0; i < n; i++) unit = gcd(unit, b.cells[4 * i + 3]);
+  for (let i = 0; i < b.count; i++) unit = gcd(unit, b.cells[4 * i + 3]);
+  const side = b.boxGrid[3] - b.boxGrid[0];
+  const N = unit > 0 ? side / unit : 0;
+  const cube = b.boxGrid[4] - b.boxGrid[1] === side && b.boxGrid[5] - b.boxGrid[2] === side;
+  const usable = cube && Number.isInteger(N) && N >= 1 && N <= 256;
+  const code = new Uint8Array(usable ? Math.ceil(boundarySlots(N) / 4) : 0);
+  const plain = usable ? findPlain(b, N, unit, code) : null;
+  const { leaves: e, at } = explicitRecords(b, plain);
+  const n = e.count;
   const base = [b.boxGrid[0], b.boxGrid[1], b.boxGrid[2]];
-  const cells = (unit > 0 ? packCells(b.cells.subarray(0, 4 * n), base, unit) : null) ?? b.cells.slice(0, 4 * n);
+  const cells = (unit > 0 ? packCells(e.cells, base, unit) : null) ?? e.cells;
   const packedUnit = cells instanceof Int32Array ? 0 : unit;
   const has: number[] = [];
   // Records without a vertex hold NaN there; their normal is whatever the first of them holds.
   const fillVertex = Number.NaN;
   let fillNormal = Number.NaN;
   for (let i = 0; i < n; i++) {
-    if (Number.isNaN(b.vertexGrid[3 * i])) {
-      fillNormal = b.normals[3 * i];
+    if (Number.isNaN(e.vertexGrid[3 * i])) {
+      fillNormal = e.normals[3 * i];
       break;
     }
   }
   // Any record that differs from the filler anywhere is kept, so the packing stays lossless.
   for (let i = 0; i < n; i++) {
     let differs = false;
-    for (let a = 0; a < 3 && !differs; a++) differs = !sameValue(b.vertexGrid[3 * i + a], fillVertex) || !sameValue(b.normals[3 * i + a], fillNormal);
+    for (let a = 0; a < 3 && !differs; a++) differs = !sameValue(e.vertexGrid[3 * i + a], fillVertex) || !sameValue(e.normals[3 * i + a], fillNormal);
     if (differs) has.push(i);
   }
   const withVertex = n <= 0xffff ? Uint16Array.from(has) : Uint32Array.from(has);
@@ -94,42 +172,60 @@ export function packBoundaryLeaves(b: BoundaryLeaves): PackedBoundaryLeaves {
   const normals = new Float32Array(3 * has.length);
   has.forEach((r, j) => {
     for (let a = 0; a < 3; a++) {
-      vertexGrid[3 * j + a] = b.vertexGrid[3 * r + a];
-      normals[3 * j + a] = b.normals[3 * r + a];
+      vertexGrid[3 * j + a] = e.vertexGrid[3 * r + a];
+      normals[3 * j + a] = e.normals[3 * r + a];
     }
   });
   return {
-    chunkId: b.chunkId, boxGrid: [...b.boxGrid], count: n, unit: packedUnit, cells,
-    corners: b.corners.slice(0, n), component: b.component.slice(0, n), withVertex, vertexGrid, normals, fillVertex, fillNormal,
+    chunkId: b.chunkId, boxGrid: [...b.boxGrid], count: b.count, slotCells: usable ? N : 0, slotSize: usable ? unit : 0, plain: code,
+    explicitAt: b.count <= 0xffff ? Uint16Array.from(at) : Uint32Array.from(at),
+    unit: packedUnit, cells, corners: e.corners, component: e.component, withVertex, vertexGrid, normals, fillVertex, fillNormal,
   };
 }
 
 export function unpackBoundaryLeaves(p: PackedBoundaryLeaves): BoundaryLeaves {
   const n = p.count;
-  let cells: Int32Array;
-  if (p.unit === 0) cells = Int32Array.from(p.cells);
-  else {
-    cells = new Int32Array(4 * n);
-    const [x0, y0, z0] = p.boxGrid;
-    for (let i = 0; i < 4 * n; i += 4) {
-      cells[i] = x0 + p.cells[i] * p.unit;
-      cells[i + 1] = y0 + p.cells[i + 1] * p.unit;
-      cells[i + 2] = z0 + p.cells[i + 2] * p.unit;
-      cells[i + 3] = p.cells[i + 3] * p.unit;
+  const cells = new Int32Array(4 * n);
+  const corners = new Uint8Array(n);
+  const component = new Uint8Array(n);
+  const vertexGrid = new Float64Array(3 * n);
+  const normals = new Float32Array(3 * n);
+  const [x0, y0, z0] = p.boxGrid;
+  let r = 0, e = 0, v = 0, before = 0;
+  const explicit = (): void => {
+    if (p.unit === 0) cells.set(p.cells.subarray(4 * e, 4 * e + 4), 4 * r);
+    else {
+      cells[4 * r] = x0 + p.cells[4 * e] * p.unit;
+      cells[4 * r + 1] = y0 + p.cells[4 * e + 1] * p.unit;
+      cells[4 * r + 2] = z0 + p.cells[4 * e + 2] * p.unit;
+      cells[4 * r + 3] = p.cells[4 * e + 3] * p.unit;
     }
-  }
-  const vertexGrid = new Float64Array(3 * n).fill(p.fillVertex);
-  const normals = new Float32Array(3 * n).fill(p.fillNormal);
-  p.withVertex.forEach((r, j) => {
+    corners[r] = p.corners[e];
+    component[r] = p.component[e];
+    const has = v < p.withVertex.length && p.withVertex[v] === e;
     for (let a = 0; a < 3; a++) {
-      vertexGrid[3 * r + a] = p.vertexGrid[3 * j + a];
-      normals[3 * r + a] = p.normals[3 * j + a];
+      vertexGrid[3 * r + a] = has ? p.vertexGrid[3 * v + a] : p.fillVertex;
+      normals[3 * r + a] = has ? p.normals[3 * v + a] : p.fillNormal;
     }
-  });
-  return {
-    chunkId: p.chunkId, boxGrid: [...p.boxGrid], count: n, cells,
-    corners: p.corners.slice(), component: p.component.slice(), vertexGrid, normals,
+    if (has) v++;
+    e++; r++;
   };
+  if (p.slotCells > 0) {
+    const size = p.slotSize;
+    let s = 0;
+    forEachBoundaryCell(p.slotCells, (i, j, k) => {
+      const c = (p.plain[s >> 2] >> (2 * (s & 3))) & 3;
+      s++;
+      if (c === 0) return;
+      while (e < p.explicitAt.length && p.explicitAt[e] === before) explicit();
+      cells[4 * r] = x0 + i * size; cells[4 * r + 1] = y0 + j * size; cells[4 * r + 2] = z0 + k * size; cells[4 * r + 3] = size;
+      corners[r] = c === 1 ? 0 : 0xff;
+      vertexGrid.fill(NaN, 3 * r, 3 * r + 3);
+      r++; before++;
+    });
+  }
+  while (e < p.explicitAt.length) explicit();
+  return { chunkId: p.chunkId, boxGrid: [...p.boxGrid], count: n, cells, corners, component, vertexGrid, normals };
 }
 
 /** A mesh's vertexCells (4 per vertex) packed: 4 bytes a vertex when they fit, else as given. */

@@ -132,7 +132,7 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
 
   runSeam(job: SeamJob<T>, report: JobReport<() => SeamOutcome<T>>): JobHandle {
     // Each part names its chunk mesh (the worker that meshed it reads its own copy in place) and
-    // carries the packed leaves for a worker that did not (a structured clone of ~50 kB a part).
+    // carries the packed leaves for a worker that did not (a structured clone of ~10 kB a part).
     const parts: PlanetSeamPart[] = job.parts.map((p) => ('piece' in p ? { key: p.key, leafId: p.piece.leafId ?? undefined, packed: p.piece.leaves! } : p));
     const params: PlanetSeamParams = { body: this.options.body, owner: job.owner, stitches: job.stitches, parts };
     const pending = this.pool!.run<PlanetSeamReply>('buildPlanetSeam', params, { priority: job.priority });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
+import { boundarySlot, boundarySlots, forEachBoundaryCell } from '../../src/mesher/boundary';
 import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, pieceDataBytes, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
 import { boundaryLeavesBytes } from '../jobs/oneWorker';
 import { planetGround, planetRecipe } from '../../src/scene/index';
@@ -44,14 +45,49 @@ describe('packing', () => {
   }));
   const params = { body: PLANET, level: 0 };
 
-  it('boundary leaves round-trip exactly and shrink at least 4x', () => {
+  it('boundary leaves round-trip exactly and shrink at least 20x', () => {
     for (const { r } of chunks) {
       const b = r.boundary!;
       const packed = packBoundaryLeaves(b);
       expectSameLeaves(unpackBoundaryLeaves(packed), b);
       expect(packed.unit).toBeGreaterThan(0);
-      expect(packedLeavesBytes(packed)).toBeLessThan(boundaryLeavesBytes(b) / 4);
+      // The empty finest cells (most records) are 2 bits each: ~8-10 kB a 32³ chunk (was ~40 kB).
+      expect(packed.slotCells).toBe(32);
+      expect(packed.count - packed.corners.length).toBeGreaterThan(0.8 * packed.count);
+      expect(packedLeavesBytes(packed)).toBeLessThan(boundaryLeavesBytes(b) / 20);
     }
+  });
+
+  it('boundary slots number the cells in the order the mesher writes them', () => {
+    for (const N of [1, 2, 3, 5, 32]) {
+      let s = 0;
+      const seen = new Set<string>();
+      forEachBoundaryCell(N, (i, j, k) => {
+        expect(boundarySlot(N, i, j, k)).toBe(s++);
+        seen.add(`${i},${j},${k}`);
+      });
+      expect(s).toBe(boundarySlots(N));
+      for (let k = 0; k < N; k++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+        if (!seen.has(`${i},${j},${k}`)) expect(boundarySlot(N, i, j, k)).toBe(-1);
+      }
+    }
+  });
+
+  it('records that only look empty stay explicit, in their place', () => {
+    const b = chunks[0].r.boundary!;
+    const plainAt = [...Array(b.count).keys()].filter((r) => Number.isNaN(b.vertexGrid[3 * r]) && b.cells[4 * r + 3] === 1);
+    const odd: BoundaryLeaves = {
+      ...b, cells: b.cells.slice(), corners: b.corners.slice(), normals: b.normals.slice(), component: b.component.slice(),
+    };
+    odd.normals[3 * plainAt[3]] = -0; // a normal of -0
+    odd.corners[plainAt[5]] = 0x0f; // corners on both sides, no vertex
+    odd.component[plainAt[7]] = 1;
+    odd.cells.copyWithin(4 * plainAt[10], 4 * plainAt[9], 4 * plainAt[9] + 4); // a cell out of order (repeated)
+    const packed = packBoundaryLeaves(odd);
+    expect(packed.corners.length).toBe(packBoundaryLeaves(b).corners.length + 4);
+    const back = unpackBoundaryLeaves(packed);
+    expectSameLeaves(back, odd);
+    expect(Object.is(back.normals[3 * plainAt[3]], -0)).toBe(true);
   });
 
   it('a chunk job\'s reply carries the piece as the renderer keeps it, in buffers of its own', () => {
