@@ -2,7 +2,7 @@
  * What one worker keeps between its jobs, as one object its entry file makes
  * (body.worker.ts, gpuSampler.worker.ts) and hands to every job: the bodies registered with it,
  * the boundary leaves its chunk jobs kept for seams, the current planet's compiled fields and the
- * last chunks' samples, and the body job's scratch slab. No module holds any of it, so two states
+ * last chunks' samples. No module holds any of it, so two states
  * in one thread (Node tests, the GPU worker's probe beside its sampler) never share by accident.
  */
 import { BodyRegistry } from './bodyRegistry';
@@ -15,11 +15,9 @@ export interface WorkerState {
   readonly leaves: LeafStore;
   /** The current planet's context and the last chunks' samples (planetChunkJob.ts). */
   readonly planet: PlanetChunkCache;
-  /** The body job's grid positions, one z slab (xyz interleaved), grown as needed (bodyJob.ts). */
-  slabXyz: Float64Array;
 }
 
 /** A worker's empty state. */
 export function createWorkerState(): WorkerState {
-  return { registry: new BodyRegistry(), leaves: new LeafStore(), planet: new PlanetChunkCache(), slabXyz: new Float64Array(0) };
+  return { registry: new BodyRegistry(), leaves: new LeafStore(), planet: new PlanetChunkCache() };
 }

@@ -8,6 +8,7 @@ import type { FieldFn } from '../field/index.ts';
 import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';
 import type { CoarserNeighbour, GridMapping, MeshChunkResult } from '../mesher/types.ts';
 import type { HermiteMemo } from '../mesher/hermiteMemo.ts';
+import { bandLattice, bandPoints, fillFromCorners, firstPassPoints } from '../mesher/narrowBand.ts';
 import type { ChunkAddress } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { edgeTransform, transformPoint } from './faceFrames.ts';
@@ -133,34 +134,21 @@ export class FacePlaneCache {
 }
 
 /**
- * How far a 2-cell block's corners must be from zero, as a multiple of the largest change along one
- * of its 2-cell edges, for its inside to be left unsampled: √3 (the block's half diagonal, in 2-cell
- * steps, is √3 / 2) with a safety factor of 2 on that local slope.
- */
-export const NARROW_BAND_SLOPE_FACTOR = Math.sqrt(3);
-
-/**
  * Samples a chunk through {@link canonicalSampleMapping}, spending field evaluations where the
- * surface is. First every point on its six faces and every other point inside (i, j, k all even):
- * about 30 % of the (N+1)³ at N = 32. When all of those have one sign the chunk is taken as
- * homogeneous and sampling stops there.
- *
- * Otherwise the chunk is a grid of 2-cell blocks whose corners are all sampled. A block is sampled
- * whole when it holds a sign change among its sampled points, touches such a block, or has a
- * corner closer to zero than {@link NARROW_BAND_SLOPE_FACTOR} times the largest change along its
- * edges (the surface may be within reach of the local slope). The points of the other blocks —
- * one sign, far from the surface — are filled by interpolating their block's corners, which keeps
- * that sign. Every sign-changing edge then lies in a fully sampled block, so the mesh, which reads
- * only signs there, equals the one from every point sampled (test/lod/sparseSampling.test.ts
- * compares meshes of planet chunks at every level); values at evaluated points are bit for bit
- * `sampleChunk`'s.
+ * surface is (src/mesher/narrowBand.ts): every point on its six faces (from the plane cache where a
+ * neighbour sampled them) and every other point inside, about 30 % of the (N+1)³ at N = 32; when
+ * all of those have one sign the chunk is taken as homogeneous and sampling stops there. Otherwise
+ * the 2-cell blocks near the surface are sampled whole and the rest interpolated from their
+ * corners, which keeps their sign: the mesh equals the one from every point sampled
+ * (test/lod/sparseSampling.test.ts compares meshes of planet chunks at every level); values at
+ * evaluated points are bit for bit `sampleChunk`'s.
  *
  * Why it is safe for seams: every point a neighbour shares (the faces) is sampled exactly, so
- * chunks agree on every shared sign. What it can miss: a pocket of the other sign lying wholly
- * inside a block and between its corners — under two cells across, which Dual Contouring at this
- * level would not resolve either, and which the level's band limit (no feature under two cells)
- * leaves out of the field. Near a planet's surface most chunks the selection asks for are empty or
- * full (the shell is thick); they cost a third of a full sample, and surface chunks about half.
+ * chunks agree on every shared sign. What it can miss: a pocket of the other sign wholly inside a
+ * block and between its corners — under two cells across, which Dual Contouring at this level
+ * would not resolve either, and which the level's band limit (no feature under two cells) leaves
+ * out of the field. Near a planet's surface most chunks the selection asks for are empty or full
+ * (the shell is thick); they cost a third of a full sample, and surface chunks about half.
  */
 export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, field: FieldFn, planes?: FacePlaneCache): ChunkSamples {
   const N = space.chunkCells;
@@ -169,8 +157,8 @@ export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, f
   const cs = 2 ** a.level;
   const ox = a.ci * U, oy = a.cj * U, oz = a.ck * U;
   const mapping = canonicalSampleMapping(space, a.face);
-  const values = new Float32Array(P * P * P);
-  const done = new Uint8Array(P * P * P);
+  const lattice = bandLattice(N);
+  const { values, done } = lattice;
   let evaluations = 0, seen = 0, inside = 0, minAbs = Infinity;
   const put = (p: number, v: number): void => {
     values[p] = v;
@@ -180,100 +168,51 @@ export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, f
     const abs = Math.abs(v);
     if (abs < minAbs) minAbs = abs;
   };
-  const sample = (p: number, i: number, j: number, k: number): void => {
-    if (done[p]) return;
-    mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchS);
-    put(p, field(scratchS[0], scratchS[1], scratchS[2]));
-    evaluations++;
+  const sampleAll = (points: Int32Array): void => {
+    for (const p of points) {
+      const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
+      mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchS);
+      put(p, field(scratchS[0], scratchS[1], scratchS[2]));
+    }
+    evaluations += points.length;
   };
-  // Pass 1: the six faces (from the plane cache where a neighbour sampled them), then the even interior.
+  // Step 1: the faces a neighbour sampled come from the plane cache; the rest of the faces and the
+  // even interior are evaluated, and the new faces cached.
   const chunk = [a.ci, a.cj, a.ck];
   const stride = [1, P, PP];
+  const newPlanes: { key: string; base: number; u: number; w: number }[] = [];
   for (let axis = 0; axis < 3; axis++) {
     const u = axis === 0 ? 1 : 0, w = axis === 2 ? 1 : 2; // the plane's two other axes
     for (const side of [0, N]) {
       const key = planes ? `${a.face}/${a.level}/${axis}/${(chunk[axis] * U + side * cs)}/${chunk[u]}/${chunk[w]}` : '';
       const base = side * stride[axis];
       const kept = planes?.get(key);
-      if (kept) {
-        for (let q = 0, y = 0; y < P; y++) for (let x = 0; x < P; x++, q++) {
-          const p = base + x * stride[u] + y * stride[w];
-          if (!done[p]) put(p, kept[q]);
-        }
+      if (!kept) {
+        if (planes) newPlanes.push({ key, base, u: stride[u], w: stride[w] });
         continue;
       }
-      const plane = planes ? new Float32Array(PP) : null;
       for (let q = 0, y = 0; y < P; y++) for (let x = 0; x < P; x++, q++) {
         const p = base + x * stride[u] + y * stride[w];
-        sample(p, axis === 0 ? side : x, axis === 1 ? side : axis === 0 ? x : y, axis === 2 ? side : y);
-        if (plane) plane[q] = values[p];
+        if (!done[p]) put(p, kept[q]);
       }
-      if (plane) planes!.set(key, plane);
     }
   }
-  for (let k = 2; k < N; k += 2) for (let j = 2; j < N; j += 2) for (let i = 2; i < N; i += 2) sample(i + P * (j + P * k), i, j, k);
+  sampleAll(firstPassPoints(lattice));
+  for (const { key, base, u, w } of newPlanes) {
+    const plane = new Float32Array(PP);
+    for (let q = 0, y = 0; y < P; y++) for (let x = 0; x < P; x++, q++) plane[q] = values[base + x * u + y * w];
+    planes!.set(key, plane);
+  }
   if (inside === 0 || inside === seen) return { values, complete: false, evaluations, state: inside === 0 ? 'empty' : 'full', minAbs };
   if (N % 2 !== 0) {
     // No 2-cell blocks: sample everything.
-    for (let k = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++) sample(i + P * (j + P * k), i, j, k);
+    const rest: number[] = [];
+    for (let p = 0; p < done.length; p++) if (!done[p]) rest.push(p);
+    sampleAll(Int32Array.from(rest));
     return { values, complete: true, evaluations, state: null, minAbs };
   }
-  // Pass 2: classify the 2-cell blocks from their sampled points.
-  const B = N / 2;
-  const mixed = new Uint8Array(B * B * B);
-  const active = new Uint8Array(B * B * B);
-  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
-    const b = bi + B * (bj + B * bk);
-    const p0 = 2 * bi + P * (2 * bj + P * 2 * bk);
-    let neg = 0, seen = 0;
-    for (let dk = 0; dk <= 2; dk++) for (let dj = 0; dj <= 2; dj++) for (let di = 0; di <= 2; di++) {
-      const p = p0 + di + P * dj + PP * dk;
-      if (!done[p]) continue;
-      seen++;
-      if (values[p] < 0) neg++;
-    }
-    if (neg !== 0 && neg !== seen) {
-      mixed[b] = 1;
-      continue;
-    }
-    let near = Infinity, slope = 0;
-    for (let c = 0; c < 8; c++) {
-      const p = p0 + 2 * (c & 1) + 2 * P * ((c >> 1) & 1) + 2 * PP * (c >> 2);
-      const v = values[p];
-      near = Math.min(near, Math.abs(v));
-      if (!(c & 1)) slope = Math.max(slope, Math.abs(values[p + 2] - v));
-      if (!(c & 2)) slope = Math.max(slope, Math.abs(values[p + 2 * P] - v));
-      if (!(c & 4)) slope = Math.max(slope, Math.abs(values[p + 2 * PP] - v));
-    }
-    if (!(near > NARROW_BAND_SLOPE_FACTOR * slope)) active[b] = 1;
-  }
-  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
-    if (!mixed[bi + B * (bj + B * bk)]) continue;
-    for (let nk = Math.max(0, bk - 1); nk <= Math.min(B - 1, bk + 1); nk++) {
-      for (let nj = Math.max(0, bj - 1); nj <= Math.min(B - 1, bj + 1); nj++) {
-        for (let ni = Math.max(0, bi - 1); ni <= Math.min(B - 1, bi + 1); ni++) active[ni + B * (nj + B * nk)] = 1;
-      }
-    }
-  }
-  // Pass 3: every point of an active block, then the rest from their block's corners.
-  for (let bk = 0; bk < B; bk++) for (let bj = 0; bj < B; bj++) for (let bi = 0; bi < B; bi++) {
-    if (!active[bi + B * (bj + B * bk)]) continue;
-    for (let k = 2 * bk; k <= 2 * bk + 2; k++) for (let j = 2 * bj; j <= 2 * bj + 2; j++) {
-      for (let i = 2 * bi; i <= 2 * bi + 2; i++) sample(i + P * (j + P * k), i, j, k);
-    }
-  }
-  for (let k = 0; k < P; k++) for (let j = 0; j < P; j++) for (let i = 0; i < P; i++) {
-    const p = i + P * (j + P * k);
-    if (done[p]) continue;
-    // Mean of the even points around it along its odd axes (a midpoint of an edge, face or block).
-    const di = i & 1, dj = (j & 1) * P, dk = (k & 1) * PP;
-    let sum = 0, n = 0;
-    for (let c = 0; c < 8; c++) {
-      if ((c & 1 && !di) || (c & 2 && !dj) || (c & 4 && !dk)) continue;
-      sum += values[p + (c & 1 ? di : -di) + (c & 2 ? dj : -dj) + (c & 4 ? dk : -dk)];
-      n++;
-    }
-    values[p] = sum / n;
-  }
+  // Steps 2 and 3: the blocks near the surface whole, the rest from their corners.
+  sampleAll(bandPoints(lattice));
+  fillFromCorners(lattice);
   return { values, complete: true, evaluations, state: null, minAbs };
 }

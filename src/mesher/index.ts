@@ -17,3 +17,4 @@ export { packBoundaryLeaves, unpackBoundaryLeaves, packedLeavesBytes, packVertex
 export type { PackedBoundaryLeaves, PackedVertexCells } from './packing.ts';
 export { pieceData, pieceDataBytes, pieceDataTransfer, quantisedNormals, type MeshedPiece, type PieceData } from './pieceData.ts';
 export { constantBoundaryLeaves } from './boundary.ts';
+export { sampleChunkNarrowBand, NARROW_BAND_SLOPE_FACTOR, type NarrowBandSamples } from './narrowBand.ts';

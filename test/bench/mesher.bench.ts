@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { createNoise3D } from 'simplex-noise';
 import { createRandom } from '../../src/field/index.ts';
-import { meshChunk, sampleChunk } from '../../src/mesher/index.ts';
+import { meshChunk, sampleChunk, sampleChunkNarrowBand } from '../../src/mesher/index.ts';
 import type { ChunkStats, FieldFn } from '../../src/mesher/index.ts';
 import { median } from './harness.ts';
 import type { Benchmark } from './harness.ts';
@@ -38,6 +38,7 @@ function benchesFor(N: number): Benchmark[] {
   const stageRuns: ChunkStats[] = [];
   const totals: number[] = [];
   const nets: number[] = [];
+  const pipelines: number[] = [];
   let tris = 0, netQuads = 0;
   const tag = `${N}^3`;
   const list: Benchmark[] = STAGES.map((stage) => ({
@@ -80,7 +81,23 @@ function benchesFor(N: number): Benchmark[] {
       const v = sampleChunk(spec, field);
       return meshChunk({ ...spec, values: v, field });
     },
+    toValue: (ms) => { pipelines.push(ms); return ms; },
     notes: 'JS field evaluation (4-octave fBm) at every corner + crossing refinement and callback normals + DC',
+  });
+  let evaluations = 0;
+  const narrow: number[] = [];
+  list.push({
+    name: `mesher/pipeline-narrow-band/${tag}`,
+    unit: 'ms',
+    runs: N > 64 ? 3 : 5,
+    warmup: 1,
+    run: () => {
+      const s = sampleChunkNarrowBand(spec, field);
+      evaluations = s.evaluations;
+      return meshChunk({ ...spec, values: s.values, field });
+    },
+    toValue: (ms) => { narrow.push(ms); return ms; },
+    notes: () => `as mesher/pipeline, the field evaluated narrow-band (src/mesher/narrowBand.ts, as body jobs do): ${evaluations} of ${P ** 3} points; the same mesh; ${(median(pipelines) / median(narrow)).toFixed(2)}x faster than the dense pipeline`,
   });
   return list;
 }
