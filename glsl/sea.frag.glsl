@@ -46,6 +46,28 @@ void main() {
   // Planet frame: float32 rounds this to ~R · 6e-8 (0.4 m at 6,000 km), plenty for a normal.
   vec3 p = uLayerUp * uLayerCameraR + rd * t;
   vec3 n = p / uSeaR;
+  #ifdef SR_SEA_FILL
+    // The fill pass (PlanetSea.fill): drawn before the water where nothing is behind it yet (the
+    // depth test passes only on the cleared depth), it puts the water's own colour there, which the
+    // water pass then shows through (1 − alpha). Under the sea's horizon the straight view ray can
+    // pass over the sea floor's own horizon: without this, space showed through as a dark strip.
+    float muFill = dot(n, uSunDir);
+    #ifdef SR_LAYER_AIR
+      vec3 sunFill = srTransmittanceToTop(uSeaR, muFill);
+    #else
+      vec3 sunFill = vec3(smoothstep(-0.01, 0.01, muFill));
+    #endif
+    // The sky's light on the water stood in for by a quarter of the sun's.
+    gl_FragColor = vec4(uSeaDeep * uSunLight * sunFill * (max(muFill, 0.0) + 0.25) * 0.31830989, 1.0);
+    #ifdef USE_REVERSED_DEPTH_BUFFER
+      gl_FragDepth = 0.0;
+    #else
+      gl_FragDepth = 1.0;
+    #endif
+    #include <tonemapping_fragment>
+    #include <colorspace_fragment>
+    return;
+  #endif
   vec3 V = -rd;
   float cosV = max(dot(n, V), 1e-3);
 
@@ -98,8 +120,14 @@ void main() {
 
   // The water's own colour where it veils the ground: lit by the sun through the air and the sky.
   vec3 body = uSeaDeep * (uSunLight * sunT * max(muS, 0.0) + sky) * 0.31830989;
-  float alpha = F + (1.0 - F) * uSeaVeil;
-  vec3 colour = F * sky + glint + (1.0 - F) * uSeaVeil * body;
+  // What shows through is the ground behind along the unrefracted ray: right looking down, wrong at
+  // grazing view, where refraction turns the ray down into the water near the hit (under 49° from
+  // the normal) while the straight ray meets ground kilometres on (or none: the fill pass). There
+  // the water veils the ground with its own colour: fully below ~1.7° of elevation, not at all
+  // above ~7° (cosV 0.03 .. 0.12).
+  float veil = max(uSeaVeil, 1.0 - smoothstep(0.03, 0.12, cosV));
+  float alpha = F + (1.0 - F) * veil;
+  vec3 colour = F * sky + glint + (1.0 - F) * veil * body;
   #ifdef SR_LAYER_AIR
     vec3 T;
     vec3 Lair = srLayerAerial(rd, t, SR_LAYER_AERIAL_STEPS, T);

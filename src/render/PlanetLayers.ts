@@ -10,7 +10,7 @@
  * matrix, so the floating origin changes nothing. Add {@link PlanetLayers.root} to the scene (not
  * to the shifted world).
  */
-import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera, type WebGLRenderer } from 'three';
+import { Group, Mesh, PlaneGeometry, Vector3, type Color, type IUniform, type PerspectiveCamera, type ShaderMaterial, type WebGLRenderer } from 'three';
 import type { CloudSpec, SeaSpec } from '../field/atmosphereMedium';
 import type { Atmosphere } from './Atmosphere';
 import { GpuResources, type Disposable } from './disposal';
@@ -64,16 +64,22 @@ export class PlanetLayers implements Disposable {
     this.sea = options.sea && this.gpu.own(new PlanetSea({ ...options, sea: options.sea, camera: this.camera }));
     const groundM = Math.max(options.lowestGroundM, options.sea?.radiusM ?? 0);
     this.clouds = options.clouds && this.gpu.own(new PlanetClouds({ ...options, clouds: options.clouds, groundRadiusM: groundM, camera: this.camera }));
-    for (const material of [this.sea?.material, this.clouds?.material]) {
-      if (!material) continue;
+    const proxy = (material: ShaderMaterial, renderOrder: number): Mesh => {
       const mesh = new Mesh(this.geometry, material);
       mesh.name = material.name;
       mesh.frustumCulled = false;
-      mesh.renderOrder = material === this.sea?.material ? PlanetSea.RENDER_ORDER : PlanetClouds.RENDER_ORDER;
+      mesh.renderOrder = renderOrder;
       // A screen proxy: nothing to pick or collide with.
       mesh.raycast = () => {};
-      this.root.add(mesh);
+      return mesh;
+    };
+    if (this.sea) {
+      const water = proxy(this.sea.material, PlanetSea.RENDER_ORDER);
+      // The fill goes with the water (hiding the sea hides both).
+      water.add(proxy(this.sea.fill, PlanetSea.FILL_RENDER_ORDER));
+      this.root.add(water);
     }
+    if (this.clouds) this.root.add(proxy(this.clouds.material, PlanetClouds.RENDER_ORDER));
   }
 
   /** The drawn proxy of the sea or the clouds (tests hide one to compare). */

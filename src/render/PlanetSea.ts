@@ -6,7 +6,7 @@
  * under it through the rest (the body worker tints drowned ground by its depth), and aerial
  * perspective on what it adds.
  */
-import { CustomBlending, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform } from 'three';
+import { CustomBlending, EqualDepth, NoBlending, OneFactor, OneMinusSrcAlphaFactor, ShaderMaterial, Vector3, type IUniform } from 'three';
 import type { SeaSpec } from '../field/atmosphereMedium';
 import type { Atmosphere } from './Atmosphere';
 import { THREE_CHUNK_NAMES } from './BodyMaterial';
@@ -34,7 +34,14 @@ const WAVES = 12;
 export class PlanetSea implements Disposable {
   /** After the opaque ground, before the sky's passes (500, 501) and the clouds. */
   static readonly RENDER_ORDER = 400;
+  /** Just before the water: {@link PlanetSea.fill}. */
+  static readonly FILL_RENDER_ORDER = 399;
   readonly material: ShaderMaterial;
+  /**
+   * The water's own colour where nothing is behind the water (no ground: the view ray passes over
+   * the sea floor's horizon), for the water pass to show through instead of space.
+   */
+  readonly fill: ShaderMaterial;
   private readonly ray: SphereRay = { up: [0, 1, 0], cameraR: 0, c: 0 };
   private readonly waves: SeaWave[];
   private readonly waveData: Float32Array;
@@ -61,18 +68,32 @@ export class PlanetSea implements Disposable {
     };
     const defines: Record<string, string | number> = { SR_SEA_WAVES: WAVES };
     if (atmosphere) Object.assign(defines, { SR_LAYER_AIR: '', SR_SEA_SKY_STEPS: options.software ? 3 : 5, SR_LAYER_AERIAL_STEPS: atmosphere.steps.aerial });
+    const fragmentShader = glslWithIncludes(seaFragment, 'sea.frag', { external: THREE_CHUNK_NAMES, chunks: { sr_atmosphere: atmosphereChunk, sr_layer: layerChunk } });
     this.material = new ShaderMaterial({
       name: 'planet sea',
       uniforms: this.uniforms,
       defines,
       vertexShader: proxyVertex,
-      fragmentShader: glslWithIncludes(seaFragment, 'sea.frag', { external: THREE_CHUNK_NAMES, chunks: { sr_atmosphere: atmosphereChunk, sr_layer: layerChunk } }),
+      fragmentShader,
       transparent: true,
       depthTest: true,
       depthWrite: true,
       blending: CustomBlending,
       blendSrc: OneFactor,
       blendDst: OneMinusSrcAlphaFactor,
+    });
+    // Opaque, on the cleared depth only (nothing drawn behind the water yet): see SR_SEA_FILL.
+    this.fill = new ShaderMaterial({
+      name: 'planet sea fill',
+      uniforms: this.uniforms,
+      defines: { ...defines, SR_SEA_FILL: '' },
+      vertexShader: proxyVertex,
+      fragmentShader,
+      transparent: true,
+      depthTest: true,
+      depthWrite: false,
+      depthFunc: EqualDepth,
+      blending: NoBlending,
     });
   }
 
@@ -89,8 +110,9 @@ export class PlanetSea implements Disposable {
     for (let i = 0; i < this.waves.length; i++) this.waveData[4 * i + 3] = wavePhaseRad(this.waves[i], timeS);
   }
 
-  /** Frees the material (the proxy's geometry is its layers'). */
+  /** Frees the materials (the proxy's geometry is its layers'). */
   dispose(): void {
     this.material.dispose();
+    this.fill.dispose();
   }
 }

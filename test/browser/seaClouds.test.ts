@@ -127,6 +127,31 @@ async function placeOverSea(page: Page, want: 'sea' | 'coast', altitudeM: number
   }, [want, altitudeM, look] as const);
 }
 
+/**
+ * In a frame over a magenta background (nothing but water under the horizon): the water pixels,
+ * from each column's first run of 6 rows that are not magenta (stars are single pixels) down, and
+ * those of them tinted magenta (the background seen through the water).
+ */
+function backgroundThroughWater(s: Shot): { water: number; tinted: number } {
+  const px = (x: number, y: number): number[] => { const i = 3 * (y * s.width + x); return [s.rgb[i], s.rgb[i + 1], s.rgb[i + 2]]; };
+  const magenta = (x: number, y: number): boolean => { const [r, g, b] = px(x, y); return r > 180 && b > 180 && g < 100; };
+  let water = 0, tinted = 0;
+  for (let x = 0; x < s.width; x++) {
+    let h = 0;
+    for (; h + 6 <= s.height; h++) {
+      let run = true;
+      for (let y = h; y < h + 6 && run; y++) run = !magenta(x, y);
+      if (run) break;
+    }
+    for (let y = h; y < s.height; y++) {
+      const [r, g, b] = px(x, y);
+      water++;
+      if (r - g > 25 && b - g > 25) tinted++;
+    }
+  }
+  return { water, tinted };
+}
+
 /** Waits for the planet's LOD to complete, or `ms`, whichever comes first. */
 async function settleUpTo(page: Page, ms: number): Promise<void> {
   await complete(page, ms).catch(() => console.log(`LOD not complete after ${ms / 1000} s: going on with what is drawn`));
@@ -209,6 +234,30 @@ describe(`sea and clouds (ocean planet ${SEED})`, () => {
     // ratio is modest. The mirror itself is held by the next line.
     expect(nearHorizon, 'the sea is brighter towards the horizon').toBeGreaterThan(1.15 * below);
     expect(nearHorizon, 'near the horizon the sea mirrors the sky (Fresnel → 1)').toBeGreaterThan(0.7 * sky);
+    // Under the sea's horizon the straight view ray can pass over the sea floor's own horizon (701 m
+    // down): nothing but space behind the water. It showed through as a dark strip; the water now
+    // veils what is behind it at grazing view (sea.frag.glsl). Counted over a magenta background
+    // with the sky's passes and the clouds off: water pixels tinted magenta let the background through.
+    await showLayer(page, 'clouds', false);
+    await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      window.__sr!.atmosphere(false);
+      (window as unknown as { __savedBackground: unknown }).__savedBackground = app.scene.background;
+      app.scene.background = null;
+      app.renderer.setClearColor(0xff00ff, 1);
+    });
+    const through = await grab(page, 'horizon-magenta');
+    await page.evaluate(() => {
+      const app = window.__sr!.app!;
+      app.scene.background = (window as unknown as { __savedBackground: typeof app.scene.background }).__savedBackground;
+      app.renderer.setClearColor(0x000000, 1); // three.js's default, which the app keeps
+      window.__sr!.atmosphere(true);
+    });
+    await showLayer(page, 'clouds', true);
+    const bleed = backgroundThroughWater(through);
+    console.log(`under the sea's horizon: ${bleed.tinted} of ${bleed.water} water pixels let the background through`);
+    expect(bleed.water).toBeGreaterThan(0.2 * through.width * through.height);
+    expect(bleed.tinted, 'space does not show through the water under its horizon').toBeLessThan(0.005 * bleed.water);
 
     // The clouds from below: looking 20° up towards up to four azimuths, until one shows clouds
     // (the cloudiest of those tried kept). What the layers cost a frame is the bench's, not this test's.
