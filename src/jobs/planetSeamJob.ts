@@ -11,6 +11,8 @@ import {
   buildPlanetSeam,
   parseChunkKey,
   seamPartLeaves,
+  seamRecordFilter,
+  type SeamRecordFilter,
   seamSnapshot,
   type ChunkKey,
   CubeSphereSpace,
@@ -63,10 +65,10 @@ export interface PlanetSeamResult {
  * Boundary leaves of a chunk with no surface: every boundary cell empty, on the chunk's side
  * (constantBoundaryLeaves: what meshing a constant field gives, restriction or not, without meshing).
  */
-function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full'): BoundaryLeaves {
+function homogeneousLeaves(space: CubeSphereSpace, key: ChunkKey, state: 'empty' | 'full', keep: SeamRecordFilter): BoundaryLeaves {
   const a = parseChunkKey(key);
   const U = space.chunkUnits(a.level);
-  return constantBoundaryLeaves({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells }, state === 'full');
+  return constantBoundaryLeaves({ originGrid: [a.ci * U, a.cj * U, a.ck * U], level: a.level, cells: space.chunkCells }, state === 'full', 0, keep);
 }
 
 /** The chunk space of the seam's planet (a seam reads leaves only: no field, no recipe). */
@@ -89,14 +91,15 @@ export function buildPlanetSeamJob(worker: WorkerState, params: PlanetSeamParams
       throw new Error(`seam ${params.owner}: the leaves of ${p.key} were transferred away (a retried job)`);
     }
     if (p.leaves) leaves.set(p.key, p.leaves);
-    else if (p.homogeneous) leaves.set(p.key, seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), homogeneousLeaves(space, p.key, p.homogeneous)));
+    else if (p.homogeneous) leaves.set(p.key, homogeneousLeaves(space, p.key, p.homogeneous, seamRecordFilter(space, ownerAddress, parseChunkKey(p.key))));
     else if (p.leafId !== undefined) {
       const held = worker.leaves.get(p.leafId);
       if (held) leaves.set(p.key, held);
-      // Only the records this seam can read (a face neighbour's sixth, an edge neighbour's strip):
-      // the seam indexes every record it is given, and a part unpacked here is indexed afresh for
-      // each seam (leaves held by this worker keep their index across seams: kept whole).
-      else if (p.packed) leaves.set(p.key, seamPartLeaves(space, ownerAddress, parseChunkKey(p.key), unpackBoundaryLeaves(p.packed)));
+      // Only the records this seam can read (a face neighbour's sixth, an edge neighbour's strip),
+      // unpacked without the rest: the seam indexes every record it is given, and a part unpacked
+      // here is indexed afresh for each seam (leaves held by this worker keep their index across
+      // seams: kept whole).
+      else if (p.packed) leaves.set(p.key, unpackBoundaryLeaves(p.packed, seamRecordFilter(space, ownerAddress, parseChunkKey(p.key))));
       else missing.push(p.leafId);
     }
   }

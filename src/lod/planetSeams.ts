@@ -78,6 +78,33 @@ export function chunkBoxInFrame(space: CubeSphereSpace, a: ChunkAddress, face: n
 }
 
 /**
+ * Whether a record of chunk `part`'s boundary leaves (its cell: min corner and size, in `part`'s
+ * face frame) is one the seam owned by `owner` can read: see {@link seamPartLeaves}. Unpacking or
+ * synthesising a part's leaves through it gives seamPartLeaves' records, in the same order.
+ */
+export type SeamRecordFilter = (x: number, y: number, z: number, size: number) => boolean;
+
+export function seamRecordFilter(space: CubeSphereSpace, owner: ChunkAddress, part: ChunkAddress): SeamRecordFilter {
+  const box: GridBox = [0, 0, 0, 0, 0, 0];
+  if (!chunkBoxInFrame(space, owner, part.face, box)) throw new Error(`seamPartLeaves: ${keyOf(part)} cannot touch ${keyOf(owner)}`);
+  const x0 = box[0] - 1, y0 = box[1] - 1, z0 = box[2] - 1, x1 = box[3] + 1, y1 = box[4] + 1, z1 = box[5] + 1;
+  // The owner's own records: a seam edge has cells of another chunk around it, so its midpoint is on
+  // the owner's boundary, on a side the owner box holds (its lower sides, bar a face edge left to the
+  // other face; its upper sides only at a face edge it takes).
+  const own = keyOf(owner) === keyOf(part) ? seamOwnerBox(space, owner) : null;
+  const lo = [0, 0, 0];
+  return (x, y, z, size) => {
+    if (!(x <= x1 && x + size >= x0 && y <= y1 && y + size >= y0 && z <= z1 && z + size >= z0)) return false;
+    if (!own) return true;
+    lo[0] = x; lo[1] = y; lo[2] = z;
+    for (let axis = 0; axis < 3; axis++) {
+      if ((lo[axis] === box[axis] && own[axis] <= box[axis]) || (lo[axis] + size === box[axis + 3] && own[axis + 3] > box[axis + 3])) return true;
+    }
+    return false;
+  };
+}
+
+/**
  * Copies of the records of `leaves` (chunk `part`'s boundary leaves, in its own face frame) that the
  * seam owned by `owner` can read: those whose closed cell touches the owner's box (grown by one unit,
  * for the owner box's quarter-unit face-edge sides). buildSeam keeps an edge only when its midpoint
@@ -88,29 +115,11 @@ export function chunkBoxInFrame(space: CubeSphereSpace, a: ChunkAddress, face: n
  * the renderer copies and transfers per seam job, instead of every chunk's whole boundary.
  */
 export function seamPartLeaves(space: CubeSphereSpace, owner: ChunkAddress, part: ChunkAddress, leaves: BoundaryLeaves): BoundaryLeaves {
-  const box: GridBox = [0, 0, 0, 0, 0, 0];
-  if (!chunkBoxInFrame(space, owner, part.face, box)) throw new Error(`seamPartLeaves: ${keyOf(part)} cannot touch ${keyOf(owner)}`);
-  const x0 = box[0] - 1, y0 = box[1] - 1, z0 = box[2] - 1, x1 = box[3] + 1, y1 = box[4] + 1, z1 = box[5] + 1;
-  // The owner's own records: a seam edge has cells of another chunk around it, so its midpoint is on
-  // the owner's boundary, on a side the owner box holds (its lower sides, bar a face edge left to the
-  // other face; its upper sides only at a face edge it takes).
-  const own = keyOf(owner) === keyOf(part) ? seamOwnerBox(space, owner) : null;
+  const readable = seamRecordFilter(space, owner, part);
   const c = leaves.cells;
   const keep = new Int32Array(leaves.count);
   let n = 0;
-  for (let i = 0; i < leaves.count; i++) {
-    const x = c[4 * i], y = c[4 * i + 1], z = c[4 * i + 2], size = c[4 * i + 3];
-    if (!(x <= x1 && x + size >= x0 && y <= y1 && y + size >= y0 && z <= z1 && z + size >= z0)) continue;
-    if (own) {
-      let onSide = false;
-      for (let axis = 0; axis < 3 && !onSide; axis++) {
-        const lo = c[4 * i + axis], hi = lo + size;
-        onSide = (lo === box[axis] && own[axis] <= box[axis]) || (hi === box[axis + 3] && own[axis + 3] > box[axis + 3]);
-      }
-      if (!onSide) continue;
-    }
-    keep[n++] = i;
-  }
+  for (let i = 0; i < leaves.count; i++) if (readable(c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3])) keep[n++] = i;
   const cells = new Int32Array(4 * n), corners = new Uint8Array(n), component = new Uint8Array(n);
   const vertexGrid = new Float64Array(3 * n), normals = new Float32Array(3 * n);
   const vg = leaves.vertexGrid, nm = leaves.normals;

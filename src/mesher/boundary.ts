@@ -102,15 +102,23 @@ export function boundarySlots(N: number): number {
  */
 export function constantBoundaryLeaves(
   spec: { originGrid: readonly [number, number, number]; level: number; cells: number }, inside: boolean, chunkId = 0,
+  keep?: (x: number, y: number, z: number, size: number) => boolean,
 ): BoundaryLeaves {
   const N = spec.cells;
   const cs = 2 ** spec.level;
   const [ox, oy, oz] = spec.originGrid;
-  const count = boundarySlots(N);
+  // With `keep`, only the records it keeps (a seam job's part), in the same order.
+  let count = boundarySlots(N);
+  if (keep) {
+    count = 0;
+    forEachBoundaryCell(N, (i, j, k) => { if (keep(ox + i * cs, oy + j * cs, oz + k * cs, cs)) count++; });
+  }
   const cells = new Int32Array(4 * count);
   let n = 0;
   forEachBoundaryCell(N, (i, j, k) => {
-    cells[4 * n] = ox + i * cs; cells[4 * n + 1] = oy + j * cs; cells[4 * n + 2] = oz + k * cs; cells[4 * n + 3] = cs;
+    const x = ox + i * cs, y = oy + j * cs, z = oz + k * cs;
+    if (keep && !keep(x, y, z, cs)) return;
+    cells[4 * n] = x; cells[4 * n + 1] = y; cells[4 * n + 2] = z; cells[4 * n + 3] = cs;
     n++;
   });
   const S = N * cs;

@@ -183,23 +183,68 @@ export function packBoundaryLeaves(b: BoundaryLeaves): PackedBoundaryLeaves {
   };
 }
 
-export function unpackBoundaryLeaves(p: PackedBoundaryLeaves): BoundaryLeaves {
-  const n = p.count;
+/** A record's cell (min corner and size, grid units): whether to keep it (`unpackBoundaryLeaves`). */
+export type LeafRecordFilter = (x: number, y: number, z: number, size: number) => boolean;
+
+/**
+ * Walks the records of `p` in order: `plain(x, y, z, size, inside)` for an empty finest cell,
+ * `explicit(e, x, y, z, size)` for explicit record `e`.
+ */
+function walkRecords(
+  p: PackedBoundaryLeaves,
+  plain: (x: number, y: number, z: number, size: number, inside: boolean) => void,
+  explicit: (e: number, x: number, y: number, z: number, size: number) => void,
+): void {
+  const [x0, y0, z0] = p.boxGrid;
+  let e = 0, before = 0;
+  const next = (): void => {
+    const u = p.unit, c = p.cells;
+    if (u === 0) explicit(e, c[4 * e], c[4 * e + 1], c[4 * e + 2], c[4 * e + 3]);
+    else explicit(e, x0 + c[4 * e] * u, y0 + c[4 * e + 1] * u, z0 + c[4 * e + 2] * u, c[4 * e + 3] * u);
+    e++;
+  };
+  if (p.slotCells > 0) {
+    const size = p.slotSize;
+    let s = 0;
+    forEachBoundaryCell(p.slotCells, (i, j, k) => {
+      const code = (p.plain[s >> 2] >> (2 * (s & 3))) & 3;
+      s++;
+      if (code === 0) return;
+      while (e < p.explicitAt.length && p.explicitAt[e] === before) next();
+      plain(x0 + i * size, y0 + j * size, z0 + k * size, size, code === 2);
+      before++;
+    });
+  }
+  while (e < p.explicitAt.length) next();
+}
+
+/**
+ * The leaves `p` packs, record for record; with `keep`, only the records it keeps, in the same order
+ * (a seam job's part: src/lod/planetSeams.ts seamRecordFilter), without unpacking the rest.
+ */
+export function unpackBoundaryLeaves(p: PackedBoundaryLeaves, keep?: LeafRecordFilter): BoundaryLeaves {
+  let n = p.count;
+  if (keep) {
+    n = 0;
+    walkRecords(p, (x, y, z, size) => { if (keep(x, y, z, size)) n++; }, (_e, x, y, z, size) => { if (keep(x, y, z, size)) n++; });
+  }
   const cells = new Int32Array(4 * n);
   const corners = new Uint8Array(n);
   const component = new Uint8Array(n);
   const vertexGrid = new Float64Array(3 * n);
   const normals = new Float32Array(3 * n);
-  const [x0, y0, z0] = p.boxGrid;
-  let r = 0, e = 0, v = 0, before = 0;
-  const explicit = (): void => {
-    if (p.unit === 0) cells.set(p.cells.subarray(4 * e, 4 * e + 4), 4 * r);
-    else {
-      cells[4 * r] = x0 + p.cells[4 * e] * p.unit;
-      cells[4 * r + 1] = y0 + p.cells[4 * e + 1] * p.unit;
-      cells[4 * r + 2] = z0 + p.cells[4 * e + 2] * p.unit;
-      cells[4 * r + 3] = p.cells[4 * e + 3] * p.unit;
-    }
+  // Explicit records with a vertex, in order: the next one's index in withVertex.
+  let v = 0, r = 0;
+  walkRecords(p, (x, y, z, size, inside) => {
+    if (keep && !keep(x, y, z, size)) return;
+    cells[4 * r] = x; cells[4 * r + 1] = y; cells[4 * r + 2] = z; cells[4 * r + 3] = size;
+    corners[r] = inside ? 0xff : 0;
+    vertexGrid[3 * r] = NaN; vertexGrid[3 * r + 1] = NaN; vertexGrid[3 * r + 2] = NaN;
+    r++;
+  }, (e, x, y, z, size) => {
+    while (v < p.withVertex.length && p.withVertex[v] < e) v++;
+    if (keep && !keep(x, y, z, size)) return;
+    cells[4 * r] = x; cells[4 * r + 1] = y; cells[4 * r + 2] = z; cells[4 * r + 3] = size;
     corners[r] = p.corners[e];
     component[r] = p.component[e];
     const has = v < p.withVertex.length && p.withVertex[v] === e;
@@ -207,24 +252,8 @@ export function unpackBoundaryLeaves(p: PackedBoundaryLeaves): BoundaryLeaves {
       vertexGrid[3 * r + a] = has ? p.vertexGrid[3 * v + a] : p.fillVertex;
       normals[3 * r + a] = has ? p.normals[3 * v + a] : p.fillNormal;
     }
-    if (has) v++;
-    e++; r++;
-  };
-  if (p.slotCells > 0) {
-    const size = p.slotSize;
-    let s = 0;
-    forEachBoundaryCell(p.slotCells, (i, j, k) => {
-      const c = (p.plain[s >> 2] >> (2 * (s & 3))) & 3;
-      s++;
-      if (c === 0) return;
-      while (e < p.explicitAt.length && p.explicitAt[e] === before) explicit();
-      cells[4 * r] = x0 + i * size; cells[4 * r + 1] = y0 + j * size; cells[4 * r + 2] = z0 + k * size; cells[4 * r + 3] = size;
-      corners[r] = c === 1 ? 0 : 0xff;
-      vertexGrid.fill(NaN, 3 * r, 3 * r + 3);
-      r++; before++;
-    });
-  }
-  while (e < p.explicitAt.length) explicit();
+    r++;
+  });
   return { chunkId: p.chunkId, boxGrid: [...p.boxGrid], count: n, cells, corners, component, vertexGrid, normals };
 }
 

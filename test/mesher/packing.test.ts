@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs } from '../../src/field/index';
 import { CubeSphereSpace, keyOf, planetLod } from '../../src/lod/index';
-import { boundarySlot, boundarySlots, forEachBoundaryCell } from '../../src/mesher/boundary';
+import { boundarySlot, boundarySlots, constantBoundaryLeaves, forEachBoundaryCell } from '../../src/mesher/boundary';
+import { seamPartLeaves, seamRecordFilter } from '../../src/lod/planetSeams';
 import { packBoundaryLeaves, packedLeavesBytes, packVertexCells, pieceDataBytes, unpackBoundaryLeaves, unpackVertexCells, type BoundaryLeaves } from '../../src/mesher/index';
 import { boundaryLeavesBytes } from '../jobs/oneWorker';
 import { planetGround, planetRecipe } from '../../src/scene/index';
@@ -146,6 +147,26 @@ describe('packing', () => {
     const p = packVertexCells(vc);
     expect(p.unit).toBe(0);
     expectSameArray(unpackVertexCells(p), vc);
+  });
+
+  it('unpacking with a seam\'s record filter gives the records seamPartLeaves keeps, in order; so do constant leaves', () => {
+    // Two level-0 surface chunks side by side: each part as the seam owned by b reads it.
+    const a = chunks[0].a;
+    const b = { ...a, ci: a.ci + 1 };
+    const leaves = [a, b].map((c) => meshPlanetChunk({ body: PLANET, ...c, coarser: [], simplify: 0.02 }).boundary!);
+    [a, b].forEach((part, i) => {
+      const filter = seamRecordFilter(space, b, part);
+      const kept = unpackBoundaryLeaves(packBoundaryLeaves(leaves[i]), filter);
+      expect(kept.count).toBeGreaterThan(0);
+      // The owner keeps the sides its owner box holds (about half); a face neighbour about a sixth.
+      expect(kept.count).toBeLessThan(leaves[i].count * (part === b ? 0.6 : 0.3));
+      expectSameLeaves(kept, seamPartLeaves(space, b, part, leaves[i]));
+      const U = space.chunkUnits(part.level);
+      const spec = { originGrid: [part.ci * U, part.cj * U, part.ck * U] as [number, number, number], level: part.level, cells: space.chunkCells };
+      for (const inside of [false, true]) {
+        expectSameLeaves(constantBoundaryLeaves(spec, inside, 0, filter), seamPartLeaves(space, b, part, constantBoundaryLeaves(spec, inside)));
+      }
+    });
   });
 
   it('a seam built from unpacked leaves is bit-identical to one built from the originals', () => {
