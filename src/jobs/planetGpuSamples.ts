@@ -31,14 +31,16 @@ export function float32Ulp(x: number): number {
 
 /**
  * Cells at least this many float32 ulps of the planet's outer radius go to the GPU. Its body-local
- * float32 positions are off by up to half an ulp, so a vertex is at most 1/16 of a cell off: far
- * under Dual Contouring's own error at the level (half a cell) and under a pixel wherever the
- * selection keeps a chunk of that level (docs/lod.md "Which levels the GPU samples"). Planets under
- * ~1,000 km sample every level there (≤ 0.06 m ulps); at 2,000 km (0.25 m ulps) the levels with
- * cells under 2 m stay in JS, at 6,000 km those under 4 m. It was 128 until issue 42: every
- * level finer than 32 m of a 2,000 km planet, half its chunks at 400 m, was sampled in JS.
+ * float32 positions are off by up to half an ulp, and the field's float32 value by ~3 ulps; the
+ * chunk meshed from the GPU's samples and hermite data then differs from the JS one by more than
+ * that error suggests (crossings and normals both move): on planet 2 (2,181 km, 0.25 m ulps),
+ * normals 16.8° apart on average at 3.3 m cells (13 ulps), 6.2° at 13 m (52 ulps), 4.0° at 26 m
+ * (104 ulps), 2.1° at 52 m (209 ulps), against ~1° where float32 is exact enough (planet 4 at 6 m
+ * cells): test/browser/planetGpuSampling.test.ts, docs/lod.md "Which levels the GPU samples".
+ * Issue 42 tried 8 and drew visibly different ground at 400 m; 128 keeps the GPU's levels within
+ * ~2° of JS. Planets under ~1,000 km sample every level there (≤ 0.06 m ulps).
  */
-export const GPU_MIN_CELL_ULPS = 8;
+export const GPU_MIN_CELL_ULPS = 128;
 
 /** Whether a chunk of `level` may be sampled on the GPU (float32 resolves its cells). */
 export function gpuSamplesLevel(space: CubeSphereSpace, level: number, maxRadiusM: number): boolean {

@@ -34,6 +34,8 @@ export interface LevelParity {
   latencyMs: number;
   /** The app samples this level on the GPU (gpuSamplesLevel), or keeps it in JS. */
   gpuLevel: boolean;
+  /** The chunk meshed from the GPU's samples and hermite data against from JS's: vertices with the same leaf identity. */
+  mesh: { cellM: number; matched: number; vertices: number; maxMoveM: number; rmsMoveM: number; meanNormalDeg: number; p95NormalDeg: number };
 }
 
 /**
@@ -82,15 +84,51 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
       }
       let unresolved = 0;
       for (let e = 0; e < r.hermite.count; e++) if (!(r.hermite.t[e] >= 0)) unresolved++;
+      clearSampleCache();
+      const fromJs = meshPlanetChunk({ body, ...a, coarser: [], simplify: 0.02 });
+      clearSampleCache();
+      const fromGpu = meshPlanetChunk({ body, ...a, coarser: [], simplify: 0.02, gpu: { values: r.values, hermite: r.hermite } });
       rows.push({
         level, key: keyOf(a), maxAbsDiffM, nanCount, signMismatches, latencyMs: r.latencyMs, gpuLevel: gpuSamplesLevel(space, level, ctx.maxRadiusM),
         toleranceM: gpuFieldToleranceM(space, level, ctx.maxRadiusM, ctx.lipschitz), edges: r.hermite.count, unresolvedEdges: unresolved,
+        mesh: { cellM: space.cellSizeM(level), ...compareMeshes(fromJs, fromGpu) },
       });
     }
     return { renderer: gpu.capabilities.renderer, rows };
   } finally {
     gpu.dispose();
   }
+}
+
+/** Vertices of two meshes of one chunk matched by leaf identity (vertexCells): how far apart, and their normals' angles. */
+function compareMeshes(
+  a: { positions: Float32Array; normals: Float32Array; vertexCells: Int32Array; originM: readonly number[] },
+  b: { positions: Float32Array; normals: Float32Array; vertexCells: Int32Array; originM: readonly number[] },
+): { matched: number; vertices: number; maxMoveM: number; rmsMoveM: number; meanNormalDeg: number; p95NormalDeg: number } {
+  const id = (vc: Int32Array, i: number): string => `${vc[4 * i]},${vc[4 * i + 1]},${vc[4 * i + 2]},${vc[4 * i + 3]}`;
+  const inB = new Map<string, number>();
+  for (let i = 0; i < b.positions.length / 3; i++) inB.set(id(b.vertexCells, i), i);
+  let matched = 0, maxMoveM = 0, sq = 0;
+  const angles: number[] = [];
+  for (let i = 0; i < a.positions.length / 3; i++) {
+    const j = inB.get(id(a.vertexCells, i));
+    if (j === undefined) continue;
+    matched++;
+    let d2 = 0, dot = 0;
+    for (let k = 0; k < 3; k++) {
+      const d = (a.originM[k] + a.positions[3 * i + k]) - (b.originM[k] + b.positions[3 * j + k]);
+      d2 += d * d;
+      dot += a.normals[3 * i + k] * b.normals[3 * j + k];
+    }
+    maxMoveM = Math.max(maxMoveM, Math.sqrt(d2));
+    sq += d2;
+    angles.push((Math.acos(Math.min(1, Math.max(-1, dot))) * 180) / Math.PI);
+  }
+  angles.sort((x, y) => x - y);
+  return {
+    matched, vertices: a.positions.length / 3, maxMoveM, rmsMoveM: Math.sqrt(sq / Math.max(1, matched)),
+    meanNormalDeg: angles.reduce((x, y) => x + y, 0) / Math.max(1, angles.length), p95NormalDeg: angles[Math.floor(0.95 * (angles.length - 1))] ?? 0,
+  };
 }
 
 export interface GpuSeamsReport {
