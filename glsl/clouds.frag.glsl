@@ -52,11 +52,7 @@ vec4 srCloudAt(vec3 rd, float t, bool fromAbove) {
   float alpha = uCloudOpacity * density;
   if (alpha <= 0.002) return vec4(0.0);
   float muS = dot(n, uSunDir);
-  #ifdef SR_LAYER_AIR
-    vec3 sunT = srTransmittanceToTop(uCloudR, muS);
-  #else
-    vec3 sunT = vec3(smoothstep(-0.02, 0.02, muS));
-  #endif
+  vec3 sunT = srLayerSunT(uCloudR, muS, 0.02);
   vec3 direct = uSunLight * sunT;
   vec3 light;
   if (fromAbove) {

@@ -52,11 +52,7 @@ void main() {
     // water pass then shows through (1 − alpha). Under the sea's horizon the straight view ray can
     // pass over the sea floor's own horizon: without this, space showed through as a dark strip.
     float muFill = dot(n, uSunDir);
-    #ifdef SR_LAYER_AIR
-      vec3 sunFill = srTransmittanceToTop(uSeaR, muFill);
-    #else
-      vec3 sunFill = vec3(smoothstep(-0.01, 0.01, muFill));
-    #endif
+    vec3 sunFill = srLayerSunT(uSeaR, muFill, 0.01);
     // The sky's light on the water stood in for by a quarter of the sun's.
     gl_FragColor = vec4(uSeaDeep * uSunLight * sunFill * (max(muFill, 0.0) + 0.25) * 0.31830989, 1.0);
     #ifdef USE_REVERSED_DEPTH_BUFFER
@@ -102,11 +98,10 @@ void main() {
   float muS = dot(n, L);
   #ifdef SR_LAYER_AIR
     vec3 sky = srLayerSky(p, R, SR_SEA_SKY_STEPS);
-    vec3 sunT = srTransmittanceToTop(uSeaR, muS);
   #else
     vec3 sky = vec3(0.0);
-    vec3 sunT = vec3(smoothstep(-0.01, 0.01, muS));
   #endif
+  vec3 sunT = srLayerSunT(uSeaR, muS, 0.01);
 
   // The sun's glint: GGX with the unresolved waves' slope variance (Cox–Munk: α² ≈ mean square slope).
   float alpha2 = SR_SEA_CALM_ALPHA2 + unresolved;

@@ -119,3 +119,13 @@ vec3 srLayerSky(vec3 p, vec3 dir, int steps) {
   return srInscatter(ro, dir, 0.0, span.y, steps, T);
 }
 #endif
+
+// The sun's light reaching radius r where the sun is at cos(zenith) muS: through the air
+// (transmittance table) with SR_LAYER_AIR, else cut off over ±edge of muS at the horizon.
+vec3 srLayerSunT(float r, float muS, float edge) {
+  #ifdef SR_LAYER_AIR
+    return srTransmittanceToTop(r, muS);
+  #else
+    return vec3(smoothstep(-edge, edge, muS));
+  #endif
+}
