@@ -14,11 +14,10 @@ uniform float uSeaC;
 uniform float uSeaR;
 // The camera's offset from the nearest point of the waves' 1,024 m grid (planetLayerMath.ts).
 uniform vec3 uSeaCameraLow;
-// Waves: xyz the wave vector (rad/m, whole turns per 1,024 m), w the phase now; one slope each.
+// Waves, shortest first: xyz the wave vector (rad/m, whole turns per 1,024 m; its length gives
+// the wavelength), w the phase now; one slope for all.
 uniform vec4 uWaves[SR_SEA_WAVES];
 uniform float uWaveSlope;
-// Their lengths (m), shortest first.
-uniform float uWaveLengthM[SR_SEA_WAVES];
 // Radians one pixel spans: the waves finer than a pixel go into the glint's roughness.
 uniform float uPixelAngle;
 uniform vec3 uSunDir;
@@ -79,13 +78,14 @@ void main() {
   // variance added at once) — far water runs none of the loop.
   for (int i = SR_SEA_WAVES - 1; i >= 0; i--) {
     vec3 k = uWaves[i].xyz;
-    float fade = 1.0 - smoothstep(0.25, 0.5, footprintM / uWaveLengthM[i]);
+    float invK = inversesqrt(dot(k, k)); // the wavelength over 2π
+    float fade = 1.0 - smoothstep(0.25, 0.5, footprintM * 0.15915494 / invK);
     if (fade <= 0.0) {
       unresolved += float(i + 1) * 0.5 * uWaveSlope * uWaveSlope;
       break;
     }
     unresolved += (1.0 - fade) * 0.5 * uWaveSlope * uWaveSlope;
-    slope += (fade * uWaveSlope * cos(dot(k, q) + uWaves[i].w) * uWaveLengthM[i] * 0.15915494) * k;
+    slope += (fade * uWaveSlope * cos(dot(k, q) + uWaves[i].w) * invK) * k;
   }
   vec3 N = normalize(n - (slope - n * dot(slope, n)));
   float NdotV = max(dot(N, V), 1e-3);

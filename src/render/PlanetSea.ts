@@ -29,7 +29,7 @@ export interface PlanetSeaOptions {
   veil?: number;
 }
 
-const WAVES = 12;
+const WAVES = 36;
 
 export class PlanetSea implements Disposable {
   /** After the opaque ground, before the sky's passes (500, 501) and the clouds. */
@@ -62,7 +62,6 @@ export class PlanetSea implements Disposable {
       uSeaCameraLow: { value: new Vector3() },
       uWaves: { value: this.waveData },
       uWaveSlope: { value: this.waves[0].slope },
-      uWaveLengthM: { value: this.waves.map((w) => w.lengthM) },
       uSeaDeep: { value: new Vector3(...sea.deep) },
       uSeaVeil: { value: options.veil ?? 0 },
     };

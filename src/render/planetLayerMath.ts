@@ -111,29 +111,49 @@ export interface SeaWave {
   lengthM: number;
 }
 
+/** Shortest and longest wave of the sea, metres (ripples to a short swell). */
+export const SEA_WAVE_MIN_M = 0.5;
+export const SEA_WAVE_MAX_M = 60;
+
 /**
- * `count` waves from 0.6 m to 40 m long, seeded, their slopes adding up to a mean-square slope of
- * `meanSquareSlope` (Cox & Munk 1954: 0.003 + 0.00512 × wind speed in m/s; 0.03 at ~5 m/s). Whole
- * wave numbers over {@link WAVE_PERIOD_M}: the shader evaluates them at the camera's offset from a
- * 1,024 m grid point (small, exact in float32) and the grid point's part is a whole number of turns.
+ * `count` waves from {@link SEA_WAVE_MIN_M} to {@link SEA_WAVE_MAX_M} long, seeded, their slopes
+ * adding up to a mean-square slope of `meanSquareSlope` (Cox & Munk 1954: 0.003 + 0.00512 × wind
+ * speed in m/s; 0.03 at ~5 m/s). Whole wave numbers over {@link WAVE_PERIOD_M}: the shader evaluates
+ * them at the camera's offset from a 1,024 m grid point (small, exact in float32) and the grid
+ * point's part is a whole number of turns.
+ *
+ * Six waves an octave of length, stratified (each octave gets its share, at a random place in it):
+ * with two an octave (12 waves, issue 41) the one or two longest a view resolves outweighed the rest
+ * and the sea drew parallel stripes from 300 m. Three in four run within ~40° of a wind axis (one per
+ * seed: a sea has a prevailing direction), the rest anywhere (cross sea). The directions are 3-D: a
+ * planar wave on the sphere runs along its direction's tangential part, so the wind is the axis'
+ * projection, which turns over the planet as a real wind field would.
  */
-export function seaWaves(seed: number, count = 12, meanSquareSlope = 0.03): SeaWave[] {
+export function seaWaves(seed: number, count = 36, meanSquareSlope = 0.03): SeaWave[] {
   let state = (seed ^ 0x9e3779b9) >>> 0;
   const next = (): number => {
     state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
     state ^= state >>> 12;
     return (state >>> 0) / 4294967296;
   };
-  const waves: SeaWave[] = [];
-  const slope = Math.sqrt((2 * meanSquareSlope) / count);
-  for (let i = 0; i < count; i++) {
-    const lengthM = 0.6 * (40 / 0.6) ** ((i + next()) / count);
-    const n = WAVE_PERIOD_M / lengthM;
-    // A direction on the sphere, scaled to n and rounded to whole numbers.
+  const unit = (): Vec3 => {
     const z = 2 * next() - 1;
     const a = 2 * Math.PI * next();
     const h = Math.sqrt(1 - z * z);
-    const m: Vec3 = [Math.round(n * h * Math.cos(a)), Math.round(n * z), Math.round(n * h * Math.sin(a))];
+    return [h * Math.cos(a), z, h * Math.sin(a)];
+  };
+  const wind = unit();
+  const waves: SeaWave[] = [];
+  const slope = Math.sqrt((2 * meanSquareSlope) / count);
+  for (let i = 0; i < count; i++) {
+    const lengthM = SEA_WAVE_MIN_M * (SEA_WAVE_MAX_M / SEA_WAVE_MIN_M) ** ((i + next()) / count);
+    const n = WAVE_PERIOD_M / lengthM;
+    const r = unit();
+    const spread = next() < 0.75 ? 0.7 : 1e6;
+    const d = [wind[0] + spread * r[0], wind[1] + spread * r[1], wind[2] + spread * r[2]];
+    const dl = Math.hypot(d[0], d[1], d[2]) || 1;
+    // The direction scaled to n and rounded to whole numbers.
+    const m: Vec3 = [Math.round((n * d[0]) / dl), Math.round((n * d[1]) / dl), Math.round((n * d[2]) / dl)];
     if (m[0] === 0 && m[1] === 0 && m[2] === 0) m[0] = 1;
     const k = m.map((v) => (2 * Math.PI * v) / WAVE_PERIOD_M) as Vec3;
     const kLen = Math.hypot(...k);

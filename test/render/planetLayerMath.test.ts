@@ -123,9 +123,9 @@ describe('cloud drift', () => {
 });
 
 describe('seaWaves', () => {
-  it('repeat exactly every 1,024 m along each axis, 0.6–40 m long, seeded, phases reduced', () => {
+  it('repeat exactly every 1,024 m along each axis, 0.5–60 m long, seeded, phases reduced', () => {
     const waves = seaWaves(7);
-    expect(waves).toHaveLength(12);
+    expect(waves).toHaveLength(36);
     expect(seaWaves(7)).toEqual(waves);
     expect(seaWaves(8)).not.toEqual(waves);
     for (const w of waves) {
@@ -133,14 +133,34 @@ describe('seaWaves', () => {
         const turns = (k * WAVE_PERIOD_M) / (2 * Math.PI);
         expect(Math.abs(turns - Math.round(turns))).toBeLessThan(1e-9);
       }
-      expect(w.lengthM).toBeGreaterThan(0.5);
-      expect(w.lengthM).toBeLessThan(45);
+      expect(w.lengthM).toBeGreaterThan(0.45);
+      expect(w.lengthM).toBeLessThan(65);
       const p = wavePhaseRad(w, 1e7);
       expect(p).toBeGreaterThanOrEqual(0);
       expect(p).toBeLessThan(2 * Math.PI);
     }
     const meanSquare = waves.reduce((s, w) => s + (w.slope * w.slope) / 2, 0);
     expect(meanSquare).toBeCloseTo(0.03, 9);
+  });
+
+  it('several waves to every octave of length, most of them within ~40° of one wind axis (no parallel stripes)', () => {
+    for (const seed of [1, 7, 42]) {
+      const waves = seaWaves(seed);
+      const log2 = waves.map((w) => Math.log2(w.lengthM / 0.5));
+      for (let octave = 0; octave < 6; octave++) {
+        expect(log2.filter((l) => l >= octave && l < octave + 1).length).toBeGreaterThanOrEqual(4);
+      }
+      // The mean resultant of the unit directions (sign-free: a wave and its opposite are one
+      // direction): most share an axis, but not all (a sea of one direction is stripes again).
+      const dirs = waves.map((w) => w.k.map((c) => c / Math.hypot(...w.k)));
+      let best = 0;
+      for (const a of dirs) {
+        const near = dirs.filter((b) => Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) > Math.cos((50 * Math.PI) / 180)).length;
+        best = Math.max(best, near);
+      }
+      expect(best).toBeGreaterThan(0.4 * waves.length);
+      expect(best).toBeLessThan(waves.length);
+    }
   });
 });
 
