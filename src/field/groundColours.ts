@@ -38,7 +38,22 @@ export interface GroundPalette {
   snowAboveM: number;
   /** The sea that covers the low ground (its floor is seen through it, fading to `deep`), or null. */
   sea: { radiusM: number; deep: Rgb; clarityM: number } | null;
+  /** Molten rock glows in the lowlands' cracks and lakes (the volcanic class): see {@link GLOW_ALPHA_BYTES}. */
+  lava: boolean;
+  /** Sulphur or salt crusts in patches (vents), or null. */
+  deposit: Rgb | null;
 }
+
+/**
+ * The alpha byte of a vertex's ground colour is its roughness (× 255), from 64 up; bytes under 64
+ * mark ground that glows (molten rock): glow = 1 − byte / 64, at a fixed roughness
+ * ({@link GLOW_ROUGHNESS}). The roughness rules never go under 0.3 (byte 77), so no ground that
+ * does not glow is read as glowing; the emission's colour and strength are the renderer's
+ * (glsl/sr_ground_glow.glsl).
+ */
+export const GLOW_ALPHA_BYTES = 64;
+/** Roughness of glowing ground (a crust over the melt). */
+export const GLOW_ROUGHNESS = 0.6;
 
 /** What a planet's class asks of its ground (issue 41): the palette's class-dependent colours and rules. */
 export interface GroundClassOptions {
@@ -48,13 +63,15 @@ export interface GroundClassOptions {
 }
 
 /** Class palettes (linear albedo): base ground, lowland (the "mare" role), rock, vegetation, sand. */
-const CLASS_GROUND: Record<string, { ground: Rgb; low: Rgb; rock: Rgb; vegetation: Rgb | null; sand: Rgb; ice: boolean; snow: number }> = {
+const CLASS_GROUND: Record<string, { ground: Rgb; low: Rgb; rock: Rgb; vegetation: Rgb | null; sand: Rgb; ice: boolean; snow: number; lava?: boolean; deposit?: Rgb }> = {
   moon: { ground: [0.2, 0.2, 0.2], low: [0.09, 0.09, 0.095], rock: [0.15, 0.15, 0.15], vegetation: null, sand: [0.22, 0.21, 0.2], ice: true, snow: Infinity },
   desert: { ground: [0.46, 0.3, 0.16], low: [0.36, 0.24, 0.13], rock: [0.3, 0.16, 0.09], vegetation: null, sand: [0.52, 0.38, 0.2], ice: true, snow: Infinity },
   alpine: { ground: [0.16, 0.15, 0.12], low: [0.2, 0.17, 0.12], rock: [0.2, 0.19, 0.18], vegetation: [0.05, 0.09, 0.03], sand: [0.5, 0.43, 0.3], ice: true, snow: 0.35 },
   ocean: { ground: [0.14, 0.13, 0.09], low: [0.22, 0.19, 0.12], rock: [0.17, 0.15, 0.13], vegetation: [0.04, 0.1, 0.035], sand: [0.55, 0.48, 0.34], ice: true, snow: 0.6 },
   ice: { ground: [0.7, 0.75, 0.82], low: [0.55, 0.62, 0.72], rock: [0.3, 0.36, 0.44], vegetation: null, sand: [0.6, 0.65, 0.72], ice: true, snow: -Infinity },
-  volcanic: { ground: [0.05, 0.05, 0.055], low: [0.4, 0.34, 0.1], rock: [0.1, 0.045, 0.03], vegetation: null, sand: [0.08, 0.075, 0.07], ice: false, snow: Infinity },
+  // Basalt: black fresh flows in the lows, dark grey older ground, rust-red oxidised cliffs, ash;
+  // molten rock in the lowlands' cracks and lakes, sulphur crusts in patches (Io's vents).
+  volcanic: { ground: [0.055, 0.052, 0.05], low: [0.03, 0.027, 0.026], rock: [0.13, 0.06, 0.035], vegetation: null, sand: [0.09, 0.085, 0.08], ice: false, snow: Infinity, lava: true, deposit: [0.45, 0.36, 0.07] },
   karst: { ground: [0.42, 0.41, 0.37], low: [0.3, 0.29, 0.24], rock: [0.36, 0.35, 0.32], vegetation: [0.06, 0.1, 0.045], sand: [0.5, 0.47, 0.4], ice: true, snow: 0.7 },
 };
 
@@ -88,6 +105,8 @@ export function groundPalette(options: { seed: number; meanRadiusM: number; reli
     sand: regolith,
     snowAboveM: Infinity,
     sea: null,
+    lava: false,
+    deposit: null,
   };
   const cls = options.planetClass !== undefined ? CLASS_GROUND[options.planetClass] : undefined;
   if (!cls) return base;
@@ -103,6 +122,8 @@ export function groundPalette(options: { seed: number; meanRadiusM: number; reli
     sand: shade(cls.sand),
     snowAboveM: cls.snow * Math.max(options.reliefM, 1),
     sea: options.sea ?? null,
+    lava: cls.lava ?? false,
+    deposit: cls.deposit ? shade(cls.deposit) : null,
   };
 }
 
@@ -160,6 +181,21 @@ function fbmFiltered(x: number, y: number, z: number, scale: number, octaves: nu
 }
 
 /**
+ * Cracks of molten rock at wavelength `scaleM`: the thin band around the zero crossings of one
+ * octave of value noise (a network of curves), in [0, 1]. Where the mesh's cells cannot carry the
+ * lines (a footprint over a tenth of the wavelength) they fade into their mean share of the area,
+ * so a coarse mesh glows as dimly on average as the fine one and never in whole triangles.
+ */
+function lavaCracks(x: number, y: number, z: number, scaleM: number, footprintM: number, salt: number): number {
+  const mean = 0.07;
+  const resolved = 1 - smoothstep(0.04, 0.12, footprintM / scaleM);
+  if (resolved <= 0) return mean;
+  const n = 2 * valueNoise3(x / scaleM, y / scaleM, z / scaleM, salt) - 1;
+  const line = smoothstep(0.06, 0.015, Math.abs(n));
+  return resolved * line + (1 - resolved) * mean;
+}
+
+/**
  * Per vertex, RGBA bytes: the albedo's square root in rgb (8 bits keep the dark tones that way;
  * the shader squares it back) and the roughness in a. Positions relative to `originM` in the
  * planet's frame; normals unit (float) or × 0x7fff (int16). `footprintM`: the mesh's cell size.
@@ -198,16 +234,32 @@ export function groundVertexColours(
     const seaDepth = g.sea ? g.sea.radiusM - r : -Infinity;
     const shore = g.sea ? smoothstep(6 + 4 * local, 1, -seaDepth) * smoothstep(-2, 0, -seaDepth) * gentle : 0;
     const under = seaDepth > 0 ? 1 - Math.exp(-seaDepth / g.sea!.clarityM) : 0;
+    // Molten rock (volcanic): lakes in the deepest lows (crusted, the crust cracked at 40 m) and
+    // cracks at 2 km and 150 m across the lowlands, on ground gentle enough to pool.
+    let glow = 0;
+    if (g.lava) {
+      const lake = smoothstep(-0.65, -0.85, h + 0.5 * big + 0.2 * region) * gentle;
+      const lowland = smoothstep(0.3, -0.1, h + 0.6 * big);
+      const crust = lavaCracks(x, y, z, 40, footprintM, (salt + 29) >>> 0);
+      const cracks = Math.max(lavaCracks(x, y, z, 2000, footprintM, (salt + 31) >>> 0), 0.8 * lavaCracks(x, y, z, 150, footprintM, (salt + 37) >>> 0));
+      glow = Math.min(1, Math.max(lake * (0.35 + 0.65 * crust), lowland * smoothstep(0.5, 0.8, flatness) * cracks));
+    }
+    // Crusts (sulphur) in patches of a few kilometres on gentle ground.
+    const deposit = g.deposit ? smoothstep(0.35, 0.55, region + 0.4 * big + 0.15 * local) * gentle : 0;
     for (let c = 0; c < 3; c++) {
       let albedo = mix(g.regolith[c], g.mare[c], mare) * tone;
       if (g.vegetation) albedo = mix(albedo, g.vegetation[c] * (1 + 0.25 * local), wet);
       albedo = mix(albedo, g.rock[c] * (1 + 0.2 * local), steep);
       albedo = mix(albedo, g.sand[c] * (1 + 0.1 * local), shore);
+      if (g.deposit) albedo = mix(albedo, g.deposit[c] * (1 + 0.3 * local), deposit);
       albedo = mix(albedo, g.ice[c], ice);
       if (seaDepth > 0) albedo = mix(albedo * (c === 0 ? 0.7 : 0.95), g.sea!.deep[c], under);
       out[4 * v + c] = Math.round(255 * Math.sqrt(Math.min(1, Math.max(0, albedo))));
     }
-    out[4 * v + 3] = Math.round(255 * mix(mix(mix(0.95, 0.85, steep), 0.55, ice), 0.3, seaDepth > 0 ? 1 : 0));
+    const roughness = Math.round(255 * mix(mix(mix(0.95, 0.85, steep), 0.55, ice), 0.3, seaDepth > 0 ? 1 : 0));
+    // Glowing ground takes the bytes under GLOW_ALPHA_BYTES (a glow under 1/64 is none).
+    const glowByte = Math.round(GLOW_ALPHA_BYTES * (1 - glow));
+    out[4 * v + 3] = glowByte < GLOW_ALPHA_BYTES ? glowByte : Math.max(GLOW_ALPHA_BYTES, roughness);
   }
   return out;
 }

@@ -22,6 +22,7 @@ import vertexParsChunk from '../../glsl/sr_ground_vertex_pars.glsl?raw';
 import colorChunk from '../../glsl/sr_ground_color.glsl?raw';
 import roughnessChunk from '../../glsl/sr_ground_roughness.glsl?raw';
 import detailChunk from '../../glsl/sr_ground_detail.glsl?raw';
+import glowChunk from '../../glsl/sr_ground_glow.glsl?raw';
 
 export interface PlanetGroundOptions extends GroundClassOptions {
   seed: number;
@@ -47,12 +48,20 @@ export interface PlanetGroundOptions extends GroundClassOptions {
  */
 export const GROUND_DETAIL_OCTAVES = { auto: 3, high: 5 } as const;
 
+/**
+ * Molten rock's radiance at full glow (linear, before the hot core's colour: glsl/sr_ground_glow.glsl).
+ * Sunlit basalt of albedo 0.05 under the sun's 3 is ~0.05; a glowing crack ~0.5 at its hottest, so
+ * the cracks show in daylight and light up the night side from orbit.
+ */
+export const GROUND_GLOW_RADIANCE = 0.5;
+
 const PATCH = {
   vertexCommon: '#include <common>',
   vertexProject: '#include <project_vertex>',
   fragmentCommon: '#include <common>',
   color: '#include <color_fragment>',
   roughness: '#include <roughnessmap_fragment>',
+  emissive: '#include <emissivemap_fragment>',
   normal: '#include <normal_fragment_maps>',
   clipping: '#include <clipping_planes_fragment>',
 };
@@ -76,6 +85,7 @@ export class PlanetGround {
       uGroundSalt: { value: this.palette.salt },
       // Eight float32 ulps of the radius (R · 2⁻²⁰): finer octaves would sparkle as the camera moves.
       uGroundDetailMinM: { value: groundDetailFloorM(options.meanRadiusM + options.reliefM) },
+      uGroundGlow: { value: new Vector3(1, 1, 1).multiplyScalar(GROUND_GLOW_RADIANCE) },
     };
   }
 
@@ -90,8 +100,9 @@ export class PlanetGround {
   patch<M extends MeshStandardMaterial>(material: M): M {
     const octaves = this.detailOctaves;
     const maxM = this.detailMaxM.toPrecision(3);
-    chainShaderPatch(material, `sr-ground-${octaves}-${maxM}`, (shader) => {
-      patchGroundShader(shader, octaves, maxM);
+    const glow = this.palette.lava;
+    chainShaderPatch(material, `sr-ground-${octaves}-${maxM}${glow ? '-glow' : ''}`, (shader) => {
+      patchGroundShader(shader, octaves, maxM, glow);
       Object.assign(shader.uniforms, this.uniforms);
     });
     return material;
@@ -118,18 +129,18 @@ export function groundDetailFloorM(radiusM: number): number {
   return radiusM * 2 ** -20;
 }
 
-function patchGroundShader(shader: { vertexShader: string; fragmentShader: string }, detailOctaves: number, detailMaxM: string): void {
-  const define = detailOctaves > 0 ? `#define SR_GROUND_DETAIL_OCTAVES ${detailOctaves}\n#define SR_GROUND_DETAIL_MAX_M ${detailMaxM}\n` : '';
+function patchGroundShader(shader: { vertexShader: string; fragmentShader: string }, detailOctaves: number, detailMaxM: string, glow: boolean): void {
+  const define = (detailOctaves > 0 ? `#define SR_GROUND_DETAIL_OCTAVES ${detailOctaves}\n#define SR_GROUND_DETAIL_MAX_M ${detailMaxM}\n` : '') + (glow ? '#define SR_GROUND_GLOW\n' : '');
   const vs = define + shader.vertexShader;
   const fs = define + shader.fragmentShader;
   for (const [text, chunk] of [
-    [vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness], [fs, PATCH.normal], [fs, PATCH.clipping],
+    [vs, PATCH.vertexCommon], [vs, PATCH.vertexProject], [fs, PATCH.fragmentCommon], [fs, PATCH.color], [fs, PATCH.roughness], [fs, PATCH.emissive], [fs, PATCH.normal], [fs, PATCH.clipping],
   ] as const) {
     if (!text.includes(chunk)) throw new Error(`PlanetGround: the shader has no ${chunk} to patch (three.js changed?)`);
   }
   const chunks = {
     sr_ground: groundChunk, sr_ground_vertex_pars: vertexParsChunk, sr_ground_vertex: vertexChunk, sr_ground_color: colorChunk, sr_ground_roughness: roughnessChunk,
-    sr_ground_detail: detailChunk,
+    sr_ground_detail: detailChunk, sr_ground_glow: glowChunk,
   };
   const detail = detailOctaves > 0 ? `${PATCH.normal}\n#include <sr_ground_detail>` : PATCH.normal;
   // The detail's pixel footprint, from screen-space derivatives: taken before any discard (the
@@ -144,6 +155,7 @@ function patchGroundShader(shader: { vertexShader: string; fragmentShader: strin
       .replace(PATCH.fragmentCommon, `${PATCH.fragmentCommon}\n#include <sr_ground>`)
       .replace(PATCH.color, `${PATCH.color}\n#include <sr_ground_color>`)
       .replace(PATCH.roughness, `${PATCH.roughness}\n#include <sr_ground_roughness>`)
+      .replace(PATCH.emissive, `${PATCH.emissive}\n#include <sr_ground_glow>`)
       .replace(PATCH.normal, detail)
       .replace(PATCH.clipping, footprint),
     'ground.frag', { external: THREE_CHUNK_NAMES, chunks },

@@ -124,9 +124,10 @@ const LADDERS: Record<PlanetClass, Band[]> = {
   volcanic: [
     { kind: 'fbm', wavelengthM: 1.2e6, octaves: 4, slope: 0.003 },
     { kind: 'ridged', wavelengthM: 20e3, octaves: 5, slope: 0.006 },
-    { kind: 'billow', wavelengthM: 1.5e3, octaves: 4, slope: 0.015 },
-    // Flow fronts: steps of a few metres.
-    { kind: 'terrace', wavelengthM: 250, octaves: 3, slope: 0.03 },
+    // Lobes of lava ~45 m high (0.015 read as a plain from 300 m: issue 41's "flatter than Io").
+    { kind: 'billow', wavelengthM: 1.5e3, octaves: 4, slope: 0.03 },
+    // Flow fronts: steps of ~10 m.
+    { kind: 'terrace', wavelengthM: 250, octaves: 3, slope: 0.05 },
     { kind: 'ridged', wavelengthM: 30, octaves: 3, slope: 0.05 },
     { kind: 'fbm', wavelengthM: 4, octaves: 2, slope: 0.03 },
   ],

@@ -1,6 +1,6 @@
 /** A planet's ground colours per vertex (src/field/groundColours.ts): what each material rule does, and determinism. */
 import { describe, expect, it } from 'vitest';
-import { groundPalette, groundVertexColours, type GroundPalette } from '../../src/field/groundColours';
+import { GLOW_ALPHA_BYTES, groundPalette, groundVertexColours, type GroundPalette } from '../../src/field/groundColours';
 
 const R = 60e3;
 const palette: GroundPalette = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 400 });
@@ -115,5 +115,41 @@ describe('ground by class (issue 41)', () => {
     const alpine = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'alpine' });
     const peak = colourAt(alpine, R + 900), valley = colourAt(alpine, R - 200);
     expect(peak[0] + peak[1] + peak[2]).toBeGreaterThan(valley[0] + valley[1] + valley[2] + 150);
+  });
+
+  it('a volcanic world glows in the lowlands\' cracks and lakes, never on the heights; no other class glows', () => {
+    const volcanic = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'volcanic' });
+    expect(volcanic.lava).toBe(true);
+    /** Share of glowing vertices (alpha byte under 64) over 4,000 places on a band at `radiusM`, 10 m apart. */
+    const glowing = (g: GroundPalette, radiusM: number, footprintM: number): { share: number; mean: number } => {
+      const n = 4000;
+      const positions = new Float32Array(3 * n), normals = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) {
+        const a = (i * 10) / radiusM, b = 0.3 * Math.sin(i * 0.0007);
+        const d = [Math.cos(a) * Math.cos(b), Math.sin(b), Math.sin(a) * Math.cos(b)];
+        positions.set(d.map((c) => c * radiusM), 3 * i);
+        normals.set(d, 3 * i);
+      }
+      const c = groundVertexColours(positions, normals, [0, 0, 0], footprintM, g);
+      let count = 0, sum = 0;
+      for (let i = 0; i < n; i++) {
+        const byte = c[4 * i + 3];
+        if (byte < GLOW_ALPHA_BYTES) { count++; sum += 1 - byte / GLOW_ALPHA_BYTES; }
+      }
+      return { share: count / n, mean: sum / n };
+    };
+    const low = glowing(volcanic, R - 600, 1), high = glowing(volcanic, R + 600, 1);
+    expect(low.share).toBeGreaterThan(0.03);
+    expect(low.share).toBeLessThan(0.8);
+    expect(high.share).toBe(0);
+    // A coarse mesh (400 m cells) glows as much on average, within a factor of three, not in whole triangles.
+    const coarse = glowing(volcanic, R - 600, 400);
+    expect(coarse.mean).toBeGreaterThan(low.mean / 3);
+    expect(coarse.mean).toBeLessThan(low.mean * 3);
+    for (const planetClass of ['moon', 'desert', 'alpine', 'ocean', 'ice', 'karst']) {
+      const g = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass });
+      expect(g.lava).toBe(false);
+      expect(glowing(g, R - 600, 1).share).toBe(0);
+    }
   });
 });
