@@ -4,6 +4,7 @@
  *   npm run screenshot -- --seed 42 --mode explore|asteroid|planet|gallery --width 1920 --height 1080 --out shot.png
  *     [--scale 1…4] [--count <cells>] [--quality auto|low|high] [--export glb|obj] [--timeout <s>]
  *     [--altitude <m>]   (planet: the camera that high over the ground, looking at the horizon)
+ *     [--cam px,py,pz,tx,ty,tz]   (planet: any camera in the planet's frame, the URL's `cam`)
  *     [--class <name>]   (planet: draw the seed's planet as that class, the URL's `class`)
  *     [--kind asteroids|planets]   (gallery: what the cells show, the URL's `kind`)
  *
@@ -18,7 +19,8 @@
  * - `planet`: `?mode=planet&seed=S&ui=0&t=0` (the LOD planet alone, from three radii), the same way
  *   once the planet's LOD is complete; with `--altitude <m>`, `cam=` puts the camera that high over
  *   the ground at the planet's pole looking at the level horizon, the sun to the side
- *   (src/scene/planetSurfaceView.ts); `--class <name>` adds `class=<name>`;
+ *   (src/scene/planetSurfaceView.ts); `--cam` passes a camera of your own (a cave, a coast), checked
+ *   as the app checks the URL's; `--class <name>` adds `class=<name>`;
  * - `gallery`: `?mode=gallery&start=S&ui=0` (`&kind=planets` with `--kind planets`), a page
  *   screenshot once every cell is drawn.
  *
@@ -36,7 +38,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { PLANET_CLASSES, parsePlanetClass, planetSurfaceView, type PlanetClass } from '../src/scene/index';
-import { GALLERY_KINDS, type GalleryKind } from '../src/app/urlState';
+import { CAMERA_EXPECTED, GALLERY_KINDS, parseCamera, type GalleryKind } from '../src/app/urlState';
 import { findChromium, launchChromium } from './chromium';
 import { serveStatic } from './staticServer';
 
@@ -52,7 +54,7 @@ export const MAX_SIDE_PX = 16384;
 
 export const USAGE = `usage: npm run screenshot -- [--seed <0…4294967295>] [--mode explore|screenshot|asteroid|planet|gallery]
          [--width <px>] [--height <px>] [--scale 1|2|3|4] [--out <file.png>] [--count <1…60>]
-         [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>] [--altitude <m> (planet)]
+         [--quality auto|low|high] [--export glb|obj] [--timeout <seconds>] [--altitude <m> | --cam px,py,pz,tx,ty,tz (planet)]
          [--class ${PLANET_CLASSES.join('|')} (planet)] [--kind ${GALLERY_KINDS.join('|')} (gallery)]
 --width/--height set the window (viewport); the PNG is --scale times that (default 1)
 defaults: --seed 1 --mode explore --width 1920 --height 1080 --scale 1 --out sr-<mode>-seed<seed>-<w>x<h>.png`;
@@ -74,6 +76,8 @@ export interface ScreenshotArgs {
   timeoutS: number;
   /** Planet mode: the camera this high over the ground, looking at the horizon; null: the orbit view. */
   altitudeM: number | null;
+  /** Planet mode: a camera of its own, `cam=`'s six numbers (position, target); null: none. */
+  camera: readonly number[] | null;
   /** Planet mode: the class to draw the planet as (`class=`); null: the seed's own. */
   planetClass: PlanetClass | null;
   /** Gallery: what the cells show (`kind=`). */
@@ -86,7 +90,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout', 'altitude', 'class', 'kind'] as const;
+const FLAGS = ['seed', 'mode', 'width', 'height', 'scale', 'out', 'count', 'quality', 'export', 'timeout', 'altitude', 'cam', 'class', 'kind'] as const;
 
 function wholeNumber(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number, got "${value}"`);
@@ -143,6 +147,12 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
   const timeoutS = get('timeout') !== undefined ? wholeNumber('timeout', get('timeout')!, 1, 3600) : 600;
   const altitudeM = get('altitude') !== undefined ? wholeNumber('altitude', get('altitude')!, 1, 10_000_000) : null;
   if (altitudeM !== null && mode !== 'planet') throw new UsageError('--altitude only applies to --mode planet');
+  const camArg = get('cam');
+  const parsedCamera = camArg !== undefined ? parseCamera(camArg) : null;
+  if (camArg !== undefined && parsedCamera === null) throw new UsageError(`--cam must be ${CAMERA_EXPECTED}, got "${camArg}"`);
+  if (parsedCamera !== null && mode !== 'planet') throw new UsageError('--cam only applies to --mode planet');
+  if (parsedCamera !== null && altitudeM !== null) throw new UsageError('--cam and --altitude both place the camera: give one');
+  const camera = parsedCamera ? [...parsedCamera.position, ...parsedCamera.target] : null;
   const classArg = get('class');
   const planetClass = classArg !== undefined ? parsePlanetClass(classArg) : null;
   if (classArg !== undefined && planetClass === null) throw new UsageError(`--class must be one of ${PLANET_CLASSES.join(', ')}, got "${classArg}"`);
@@ -181,6 +191,7 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
     export: format ? { format, out: resolve(exportOut!) } : null,
     timeoutS,
     altitudeM,
+    camera,
     planetClass,
     kind,
     help,
@@ -189,7 +200,7 @@ export function parseScreenshotArgs(argv: readonly string[]): ScreenshotArgs {
 
 /** The page the mode opens (relative to the served build). */
 export function screenshotUrl(
-  args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'> & Partial<Pick<ScreenshotArgs, 'altitudeM' | 'planetClass' | 'kind'>>,
+  args: Pick<ScreenshotArgs, 'seed' | 'mode' | 'count' | 'quality'> & Partial<Pick<ScreenshotArgs, 'altitudeM' | 'camera' | 'planetClass' | 'kind'>>,
 ): string {
   const params = new URLSearchParams();
   if (args.mode === 'explore') {
@@ -213,6 +224,8 @@ export function screenshotUrl(
   if (args.mode === 'planet' && args.altitudeM != null) {
     const view = planetSurfaceView(args.seed, args.altitudeM, args.planetClass ? { planetClass: args.planetClass } : {});
     params.set('cam', [...view.position, ...view.target].map((v) => Number(v.toFixed(4))).join(','));
+  } else if (args.mode === 'planet' && args.camera) {
+    params.set('cam', args.camera.join(','));
   }
   return `/index.html?${params.toString().replace(/%2C/g, ',')}`;
 }

@@ -126,9 +126,10 @@ export const MAX_CAMERA_COORD_M = 1e8;
 /** Closest the camera may be to the point it looks at, metres: the view needs a direction. */
 export const MIN_VIEW_DISTANCE_M = 0.01;
 
-const CAMERA_EXPECTED = `six numbers px,py,pz,tx,ty,tz within ±${MAX_CAMERA_COORD_M} m, position and target at least ${MIN_VIEW_DISTANCE_M} m apart`;
+export const CAMERA_EXPECTED = `six numbers px,py,pz,tx,ty,tz within ±${MAX_CAMERA_COORD_M} m, position and target at least ${MIN_VIEW_DISTANCE_M} m apart`;
 
-function parseCamera(value: string): CameraState | null {
+/** `px,py,pz,tx,ty,tz` → the camera, or null when it is not six finite numbers in range with a view direction. */
+export function parseCamera(value: string): CameraState | null {
   const parts = value.split(',');
   if (parts.length !== 6) return null;
   const nums = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));

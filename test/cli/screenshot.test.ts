@@ -54,6 +54,16 @@ describe('parseScreenshotArgs', () => {
     expect(screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 })).toBe(url);
   });
 
+  it('--cam places a planet camera of your own (a cave, a coast): cam= in the URL, checked as the app checks it', () => {
+    const a = parseScreenshotArgs(['--mode', 'planet', '--seed', '42', '--cam', '-99,158097.988,43,-73.288,158101.988,73.642']);
+    expect(a.camera).toEqual([-99, 158097.988, 43, -73.288, 158101.988, 73.642]);
+    expect(screenshotUrl({ ...a, count: null })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0&cam=-99,158097.988,43,-73.288,158101.988,73.642');
+    expect(() => parseScreenshotArgs(['--mode', 'planet', '--cam', '1,2,3'])).toThrow(/--cam must be six numbers/);
+    expect(() => parseScreenshotArgs(['--mode', 'planet', '--cam', '1,2,3,1,2,3'])).toThrow(UsageError);
+    expect(() => parseScreenshotArgs(['--cam', '1,2,3,4,5,6'])).toThrow(/only applies to --mode planet/);
+    expect(() => parseScreenshotArgs(['--mode', 'planet', '--cam', '1,2,3,4,5,6', '--altitude', '300'])).toThrow(/give one/);
+  });
+
   it('--class draws the planet as that class (issue 41): class= in the URL, the class in the default file name', () => {
     const a = parseScreenshotArgs(['--mode', 'planet', '--seed', '4', '--class', 'ocean', '--width', '320', '--height', '240']);
     expect(a).toMatchObject({ mode: 'planet', planetClass: 'ocean', kind: 'asteroids' });
