@@ -75,6 +75,9 @@ const CLASS_GROUND: Record<string, { ground: Rgb; low: Rgb; rock: Rgb; vegetatio
   karst: { ground: [0.42, 0.41, 0.37], low: [0.3, 0.29, 0.24], rock: [0.36, 0.35, 0.32], vegetation: [0.06, 0.1, 0.045], sand: [0.5, 0.47, 0.4], ice: true, snow: 0.7 },
 };
 
+/** The surf's foam (linear albedo). */
+const SURF_FOAM: Rgb = [0.75, 0.78, 0.8];
+
 /** Regolith tones (linear albedo): grey, beige, ochre, rust, brown. */
 const REGOLITH: Rgb[] = [
   [0.17, 0.17, 0.17], [0.22, 0.2, 0.16], [0.25, 0.19, 0.12], [0.24, 0.14, 0.09], [0.18, 0.14, 0.11],
@@ -196,6 +199,17 @@ function lavaCracks(x: number, y: number, z: number, scaleM: number, footprintM:
 }
 
 /**
+ * The surf's foam over the first metres of the sea: patches of value noise at 4 m, broken into
+ * streaks, in [0, 1]; where the cells cannot carry them, their mean cover (one half).
+ */
+function surfFoam(x: number, y: number, z: number, footprintM: number, salt: number): number {
+  const resolved = 1 - smoothstep(0.5, 1.5, footprintM / 4);
+  if (resolved <= 0) return 0.5;
+  const n = valueNoise3(x / 4, y / 4, z / 4, salt);
+  return resolved * smoothstep(0.35, 0.65, n) + (1 - resolved) * 0.5;
+}
+
+/**
  * Per vertex, RGBA bytes: the albedo's square root in rgb (8 bits keep the dark tones that way;
  * the shader squares it back) and the roughness in a. Positions relative to `originM` in the
  * planet's frame; normals unit (float) or × 0x7fff (int16). `footprintM`: the mesh's cell size.
@@ -234,6 +248,10 @@ export function groundVertexColours(
     const seaDepth = g.sea ? g.sea.radiusM - r : -Infinity;
     const shore = g.sea ? smoothstep(6 + 4 * local, 1, -seaDepth) * smoothstep(-2, 0, -seaDepth) * gentle : 0;
     const under = seaDepth > 0 ? 1 - Math.exp(-seaDepth / g.sea!.clarityM) : 0;
+    // Surf: white water over the first ~1.5 m of the sea, seen through the clear shallows as a
+    // broken band along every coast; the sand a metre over the water wet and darker.
+    const surf = g.sea ? smoothstep(-0.3, 0.2, seaDepth) * smoothstep(1.8, 0.4, seaDepth) * gentle * surfFoam(x, y, z, footprintM, (salt + 41) >>> 0) : 0;
+    const wetSand = g.sea ? smoothstep(-1.5, -0.2, seaDepth) * smoothstep(0.2, 0, seaDepth) : 0;
     // Molten rock (volcanic): lakes in the deepest lows (crusted, the crust cracked at 40 m) and
     // cracks at 2 km and 150 m across the lowlands, on ground gentle enough to pool.
     let glow = 0;
@@ -251,9 +269,11 @@ export function groundVertexColours(
       if (g.vegetation) albedo = mix(albedo, g.vegetation[c] * (1 + 0.25 * local), wet);
       albedo = mix(albedo, g.rock[c] * (1 + 0.2 * local), steep);
       albedo = mix(albedo, g.sand[c] * (1 + 0.1 * local), shore);
+      albedo *= 1 - 0.35 * wetSand;
       if (g.deposit) albedo = mix(albedo, g.deposit[c] * (1 + 0.3 * local), deposit);
       albedo = mix(albedo, g.ice[c], ice);
       if (seaDepth > 0) albedo = mix(albedo * (c === 0 ? 0.7 : 0.95), g.sea!.deep[c], under);
+      albedo = mix(albedo, SURF_FOAM[c], surf);
       out[4 * v + c] = Math.round(255 * Math.sqrt(Math.min(1, Math.max(0, albedo))));
     }
     const roughness = Math.round(255 * mix(mix(mix(0.95, 0.85, steep), 0.55, ice), 0.3, seaDepth > 0 ? 1 : 0));

@@ -107,6 +107,29 @@ describe('ground by class (issue 41)', () => {
     const shore = colourAt(g, R + 102);
     expect(shore[0]).toBeGreaterThan(dry[2]);
   });
+  it('surf: white water along the first metre or so of the sea, broken into patches; none in deeper water', () => {
+    const sea = { radiusM: R + 100, deep: [0.004, 0.025, 0.06] as [number, number, number], clarityM: 10 };
+    const g = groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'ocean', sea });
+    /** Mean luminance-ish (byte sum) over 400 places 2 m apart at depth `depthM` under the sea. */
+    const band = (depthM: number): { mean: number; min: number; max: number } => {
+      const n = 400, r = R + 100 - depthM;
+      const positions = new Float32Array(3 * n), normals = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) {
+        const a = (i * 2) / r;
+        positions.set([Math.cos(a) * r, 0, Math.sin(a) * r], 3 * i);
+        normals.set([Math.cos(a), 0, Math.sin(a)], 3 * i);
+      }
+      const c = groundVertexColours(positions, normals, [0, 0, 0], 1, g);
+      const sums = Array.from({ length: n }, (_, i) => c[4 * i] + c[4 * i + 1] + c[4 * i + 2]);
+      return { mean: sums.reduce((x, y) => x + y, 0) / n, min: Math.min(...sums), max: Math.max(...sums) };
+    };
+    const surf = band(0.8), deeper = band(4);
+    expect(surf.mean).toBeGreaterThan(deeper.mean + 100);
+    // Broken: some places foam, some not.
+    expect(surf.max - surf.min).toBeGreaterThan(150);
+    // Without a sea, no surf.
+    expect(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'alpine' }).sea).toBeNull();
+  });
   it('classes differ: an ice world is bright, a volcanic one dark; snow over an alpine snowline', () => {
     const ice = colourAt(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'ice' }), R);
     const lava = colourAt(groundPalette({ seed: 4, meanRadiusM: R, reliefM: 1000, planetClass: 'volcanic' }), R + 300);
