@@ -1,6 +1,6 @@
 /**
- * A planet piece's data in the form the renderer keeps it (render/planetPieces.ts: ~32 B a drawn triangle
- * all in), made in the body worker that meshed it: 16-bit normals, 16-bit indices where the vertices
+ * A planet piece's data in the form the renderer keeps it (render/planetPieces.ts: ~24–28 B a chunk
+ * triangle, docs/ARCHITECTURE.md), made in the body worker that meshed it: 16-bit normals, 16-bit indices where the vertices
  * allow, triangles in vertex-cache order (vertexCache.ts), vertex cells and boundary leaves packed
  * (mesher/packing.ts). The main thread used to do
  * this for every chunk and seam it applied — ~0.75 ms a surface chunk on this project's machines,
@@ -73,7 +73,7 @@ export function pieceDataBytes(p: PieceData): number {
 export function pieceDataTransfer(p: PieceData): Transferable[] {
   const buffers = new Set<ArrayBufferLike>([p.positions.buffer, p.normals.buffer, p.indices.buffer, p.vertexCells.data.buffer]);
   const l = p.leaves;
-  if (l) for (const a of [l.cells, l.corners, l.component, l.withVertex, l.vertexGrid, l.normals]) buffers.add(a.buffer);
+  if (l) for (const a of [l.plain, l.explicitAt, l.cells, l.corners, l.component, l.withVertex, l.vertexGrid, l.normals]) buffers.add(a.buffer);
   if (p.colours) buffers.add(p.colours.buffer);
   return [...buffers] as Transferable[];
 }

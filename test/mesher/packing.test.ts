@@ -59,6 +59,20 @@ describe('packing', () => {
     }
   });
 
+  it('a chunk reply transfers every buffer its piece holds, each once', () => {
+    const { r } = chunks[0];
+    const { reply, transfer } = planetChunkReply(r, params);
+    const held = new Set<ArrayBufferLike>();
+    const walk = (v: unknown): void => {
+      if (ArrayBuffer.isView(v)) held.add(v.buffer);
+      else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+    };
+    walk(reply.piece);
+    expect(held.size).toBeGreaterThan(8);
+    expect(new Set(transfer)).toEqual(held);
+    expect(transfer.length).toBe(held.size);
+  });
+
   it('boundary slots number the cells in the order the mesher writes them', () => {
     for (const N of [1, 2, 3, 5, 32]) {
       let s = 0;
