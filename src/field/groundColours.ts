@@ -52,8 +52,8 @@ export interface GroundPalette {
  * (glsl/sr_ground_glow.glsl).
  */
 export const GLOW_ALPHA_BYTES = 64;
-/** Roughness of glowing ground (a crust over the melt). */
-export const GLOW_ROUGHNESS = 0.6;
+/** Roughness of glowing ground (a crust over the melt), and the least of any ground on a planet with lava (glsl/sr_ground_roughness.glsl). */
+export const GLOW_ROUGHNESS = 0.85;
 
 /** What a planet's class asks of its ground (issue 41): the palette's class-dependent colours and rules. */
 export interface GroundClassOptions {
