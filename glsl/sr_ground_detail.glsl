@@ -45,6 +45,12 @@
       detailGrain += w * n.w * (i == 0 ? 0.5 : 1.0) / float(SR_GROUND_DETAIL_OCTAVES);
       lambda *= 0.5;
     }
+    // Per material, by the ground's roughness (the vertex colour's alpha, src/field/groundColours.ts):
+    // rock and regolith (0.85–0.95) take the whole bump and grain; ice and snow (0.55) under half;
+    // the sea floor (0.3) and glowing lava (bytes under 64) a third, smooth as they are.
+    float detailMaterial = mix(0.3, 1.0, smoothstep(0.45, 0.85, vGround.a));
+    detailGrad *= detailMaterial;
+    detailGrain *= detailMaterial;
     // The gradient to view space, tangent to the surface.
     vec3 g = mat3(viewMatrix) * detailGrad;
     normal = normalize(normal - (g - normal * dot(normal, g)));
