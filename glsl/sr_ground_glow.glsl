@@ -7,7 +7,10 @@
 {
   float srGlowByte = vGround.a * 255.0;
   if (srGlowByte < 63.5) {
-    float g = 1.0 - srGlowByte / 64.0;
+    // Clamped: a pixel at a triangle's edge can read its varyings outside the triangle (at the
+    // pixel's centre, multisampled), extrapolated past the vertices' values; unclamped, a thin
+    // triangle at a ridge gave g of 10 and more, a blue-white flare with bloom.
+    float g = clamp(1.0 - srGlowByte / 64.0, 0.0, 1.0);
     totalEmissiveRadiance += uGroundGlow * g * vec3(1.0, 0.16 + 0.26 * g, 0.02 + 0.06 * g * g);
   }
 }
