@@ -4,11 +4,11 @@
  * Dual Contouring mesh with the coarser neighbours' restriction. Pure TypeScript; the planet chunk
  * job (src/jobs/planetChunkJob.ts) and the whole-planet mesher (planetMesh.ts) both use it.
  */
-import { evaluatePoints, type FieldFn } from '../field/index.ts';
+import type { FieldFn } from '../field/index.ts';
 import { meshChunk, sampleChunk } from '../mesher/dualContour.ts';
 import type { CoarserNeighbour, GridMapping, MeshChunkResult } from '../mesher/types.ts';
 import type { HermiteMemo } from '../mesher/hermiteMemo.ts';
-import { bandLattice, bandPoints, fillFromCorners, firstPassPoints } from '../mesher/narrowBand.ts';
+import { bandLattice, bandPoints, evaluateLatticePoints, fillFromCorners, firstPassPoints } from '../mesher/narrowBand.ts';
 import type { ChunkAddress } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { edgeTransform, transformPoint } from './faceFrames.ts';
@@ -102,11 +102,6 @@ export interface ChunkSamples {
   minAbs: number;
 }
 
-const scratchS = new Float64Array(3);
-/** Points a lattice call of the field takes (the generated evaluator's `points`: its loop and call paid once a batch). */
-const SAMPLE_BATCH = 256;
-const batchXyz = new Float64Array(3 * SAMPLE_BATCH);
-const batchValues = new Float64Array(SAMPLE_BATCH);
 
 /**
  * The face planes of recently sampled chunks, by face frame, level and plane: a chunk's face is its
@@ -172,19 +167,9 @@ export function sampleCubeSphereChunk(space: CubeSphereSpace, a: ChunkAddress, f
     const abs = Math.abs(v);
     if (abs < minAbs) minAbs = abs;
   };
-  // In lattice calls of SAMPLE_BATCH points, double values out (the same numbers as point by point).
+  // In lattice calls (narrowBand.ts evaluateLatticePoints), double values: the numbers point by point.
   const sampleAll = (points: Int32Array): void => {
-    for (let start = 0; start < points.length; start += SAMPLE_BATCH) {
-      const n = Math.min(SAMPLE_BATCH, points.length - start);
-      for (let q = 0; q < n; q++) {
-        const p = points[start + q];
-        const i = p % P, j = Math.floor(p / P) % P, k = Math.floor(p / PP);
-        mapping.toWorld(ox + i * cs, oy + j * cs, oz + k * cs, scratchS);
-        batchXyz[3 * q] = scratchS[0]; batchXyz[3 * q + 1] = scratchS[1]; batchXyz[3 * q + 2] = scratchS[2];
-      }
-      evaluatePoints(field, batchXyz, batchValues, n);
-      for (let q = 0; q < n; q++) put(points[start + q], batchValues[q]);
-    }
+    evaluateLatticePoints(points, P, [ox, oy, oz], cs, field, mapping, put);
     evaluations += points.length;
   };
   // Step 1: the faces a neighbour sampled come from the plane cache; the rest of the faces and the

@@ -147,21 +147,21 @@ export function fillFromCorners(l: BandLattice): void {
 /** Points a lattice call evaluates at most at once (its scratch: 3 float64 a point). */
 const BATCH = 4096;
 const batchXyz = new Float64Array(3 * BATCH);
-const batchOut = new Float32Array(BATCH);
+const batchOut = new Float64Array(BATCH);
 const scratchW = new Float64Array(3);
 
 /**
- * Evaluates the lattice points `points` of a chunk (`spec`, as `sampleChunk`) into `l`, in lattice
- * calls of up to {@link BATCH} points (the generated evaluator's `points`). Values are bit for bit
- * `sampleChunk`'s.
+ * Evaluates lattice points `points` (i + P (j + P k), P points a side, grid origin `origin`, `cs`
+ * grid units a step, mapped by `mapping`) in lattice calls of up to {@link BATCH} points (the
+ * generated evaluator's `points`); `visit(p, value)` gets each double value, bit for bit the
+ * field's at that point. Shared by narrow-band chunks and the cube-sphere chunks (src/lod).
  */
-function evaluateLattice(
-  l: BandLattice, points: Int32Array, spec: { originGrid: readonly [number, number, number]; level: number },
-  field: FieldFn, mapping: GridMapping,
+export function evaluateLatticePoints(
+  points: Int32Array, P: number, origin: readonly [number, number, number], cs: number,
+  field: FieldFn, mapping: GridMapping, visit: (p: number, value: number) => void,
 ): void {
-  const P = l.N + 1, PP = P * P;
-  const cs = 2 ** spec.level;
-  const [ox, oy, oz] = spec.originGrid;
+  const PP = P * P;
+  const [ox, oy, oz] = origin;
   for (let start = 0; start < points.length; start += BATCH) {
     const n = Math.min(BATCH, points.length - start);
     for (let q = 0; q < n; q++) {
@@ -171,12 +171,22 @@ function evaluateLattice(
       batchXyz[3 * q] = scratchW[0]; batchXyz[3 * q + 1] = scratchW[1]; batchXyz[3 * q + 2] = scratchW[2];
     }
     evaluatePoints(field, batchXyz, batchOut, n);
-    for (let q = 0; q < n; q++) {
-      const p = points[start + q];
-      l.values[p] = batchOut[q];
-      l.done[p] = 1;
-    }
+    for (let q = 0; q < n; q++) visit(points[start + q], batchOut[q]);
   }
+}
+
+/**
+ * Evaluates the lattice points `points` of a chunk (`spec`, as `sampleChunk`) into `l`. Values are
+ * bit for bit `sampleChunk`'s.
+ */
+function evaluateLattice(
+  l: BandLattice, points: Int32Array, spec: { originGrid: readonly [number, number, number]; level: number },
+  field: FieldFn, mapping: GridMapping,
+): void {
+  evaluateLatticePoints(points, l.N + 1, spec.originGrid, 2 ** spec.level, field, mapping, (p, v) => {
+    l.values[p] = v;
+    l.done[p] = 1;
+  });
 }
 
 export interface NarrowBandSamples {
