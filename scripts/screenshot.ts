@@ -211,6 +211,8 @@ export function screenshotUrl(
     params.set('seed', String(args.seed));
     params.set('ui', '0');
     params.set('t', '0');
+    // A picture is full detail however long it takes: no time budget (src/lod/timeFactor.ts).
+    if (args.mode === 'planet') params.set('lodTime', '0');
   } else {
     params.set('mode', 'gallery');
     params.set('seed', String(args.seed));

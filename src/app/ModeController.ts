@@ -170,6 +170,8 @@ export class ModeController {
       planetDetailOctaves: this.state.quality === 'low' ? 0 : GROUND_DETAIL_OCTAVES[this.state.quality],
       softwareGpu: isSoftwareRenderer(this.options.caps.renderer),
       edits: this.state.edits,
+      // Screenshot mode is a picture, full detail however long it takes (no time budget).
+      ...(this.state.lodTimeS !== null || this.state.mode === 'screenshot' ? { planetTimeBudgetS: this.state.lodTimeS ?? 0 } : {}),
       debugFailAsteroid: this.options.debugFailAsteroid,
       debugFailJobs: this.options.debugFailJobs,
     });

@@ -15,7 +15,7 @@ import { HemisphereLight, Vector3, type PerspectiveCamera } from 'three';
 import { recipeBounds, type Brush, type FieldRecipe } from '../field/index';
 import type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 import { lodView } from './lodView';
-import { CubeSphereSpace, parseChunkKey, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult } from '../lod/index';
+import { CubeSphereSpace, DEFAULT_TIME_BUDGET_S, parseChunkKey, PlanetStreaming, shouldReselect, type CubeSphereOptions, type LodSelectResult } from '../lod/index';
 import { crackReport, PlanetPieces, type PlanetPiece } from '../render/planetPieces';
 import { Sun } from '../render/Sun';
 import { DrawnMatrixGroup } from '../render/drawnMatrixGroup';
@@ -28,6 +28,7 @@ import { startBudgetMs } from './frameBudget';
 import { PlanetBrushes } from './planetBrushes';
 import { fitPlanetShadows } from './planetShadows';
 import { planetStats, planetStatsLine } from './planetStats';
+import { PlanetPace } from './planetPace';
 
 export type { PlanetCrackReport, PlanetStats, PlanetViewOptions } from './planetViewTypes';
 
@@ -67,7 +68,12 @@ export class PlanetView {
   private lastSelectHeightPx = 0;
   private viewportHeightPx = 0;
   private readonly lastSelectCamera = new Vector3(Infinity, 0, 0);
+  private readonly cameraBody = new Vector3();
   private lastResult: LodSelectResult | null = null;
+  /** The error factor the last selection was asked with (a change of a fifth asks again). */
+  private lastSelectFactor = 1;
+  /** The workers' pace and the camera's stillness, for the time policy (planetPace.ts). */
+  private readonly pace = new PlanetPace();
   /** Last update's time and the smoothed frame interval (ms). */
   private lastUpdateAt: number | null = null;
   private frameMs = 16;
@@ -112,6 +118,7 @@ export class PlanetView {
       onHomogeneous: (key, state, proven) => this.lod.markHomogeneous(key, state, proven),
       pruneUnderProof: options.pruneUnderProof,
       childProofs: options.childProofs,
+      timeBudgetS: options.timeBudgetS ?? DEFAULT_TIME_BUDGET_S,
     });
   }
 
@@ -181,7 +188,7 @@ export class PlanetView {
     const altitude = Math.max(1, this.altitude(camera.position));
     this.viewportHeightPx = viewportHeightPx;
     const moved = camera.position.distanceTo(this.lastSelectCamera) > RESELECT_MOVE * altitude ||
-      viewportHeightPx !== this.lastSelectHeightPx;
+      viewportHeightPx !== this.lastSelectHeightPx || Math.abs(this.streaming.errorFactor / this.lastSelectFactor - 1) > 0.2;
     const m = this.streaming;
     let t = performance.now();
     const reselect = !this.lod.selecting && shouldReselect({
@@ -197,7 +204,9 @@ export class PlanetView {
     if (renderer) this.pieces.uploads.flush(renderer);
     t = this.timed('apply', t);
     this.pieces.fades.enabled = m.editsDrawn; // an edit shows at once, without a cross-fade
-    m.update(now);
+    const r = this.lastResult;
+    const answered = r !== null && this.lod.answerIsCurrent && r.requests.length === 0 && r.holes === 0;
+    m.update(now, this.pace.update(this.cameraBody.copy(camera.position).sub(this.root.position), altitude, now, this.jobs.pace(), answered, () => m.time.moved()));
     t = this.timed('transaction', t);
     if (this.jobs.started) {
       const t0 = performance.now();
@@ -232,7 +241,8 @@ export class PlanetView {
     this.lastSelectHeightPx = heightPx;
     this.lastSelectAt = now;
     this.lastSelectCamera.copy(camera.position);
-    this.lod.select(lodView(camera, this.root.position, heightPx), this.streaming.errorFactor);
+    this.lastSelectFactor = this.streaming.errorFactor;
+    this.lod.select(lodView(camera, this.root.position, heightPx), this.lastSelectFactor);
   }
 
   private onAnswer(result: LodSelectResult): void {

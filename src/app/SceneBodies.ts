@@ -45,6 +45,8 @@ export interface SceneBodiesOptions {
    * GROUND_DETAIL_OCTAVES by quality; 0: none).
    */
   planetDetailOctaves: number;
+  /** The planet's time budget (s; `lodTime=`, src/lod/timeFactor.ts); default: PlanetView's. */
+  planetTimeBudgetS?: number;
   /** The user's brush edits to show: the URL's `edits` (issue 19; urlState.ts checked them). */
   edits?: string;
   /** A software GPU: the atmosphere's smaller tables and fewer steps. */
@@ -118,6 +120,7 @@ export class SceneBodies {
       scene: options.scene,
       atmosphere: this.atmosphere,
       ground: spec.planet && planetGroundOptions(spec.planet, options.planetDetailOctaves),
+      timeBudgetS: options.planetTimeBudgetS,
     });
     this.sun = (this.field ?? this.planet)!.sun;
     if (this.layers) options.scene.add(this.layers.root);

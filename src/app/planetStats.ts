@@ -59,6 +59,9 @@ export function planetStats({ streaming: m, jobs, pieces, lastResult: r, answerC
     deferredSnapshots: m.counts.deferredSnapshots,
     evicted: m.counts.evicted,
     errorFactor: m.errorFactor,
+    memoryFactor: m.memoryFactor,
+    timeFactor: m.time.factor,
+    predictedS: m.time.predictedS,
     thresholdPx: r?.thresholdPx ?? 0,
     protectedBytes: m.protectedBytes,
     predictedBytes: m.predictedBytes,
@@ -73,7 +76,8 @@ export function planetStats({ streaming: m, jobs, pieces, lastResult: r, answerC
 
 /** The overlay's planet line. */
 export function planetStatsLine(s: PlanetStats, radiusM: number, altitudeM: number): string {
-  const factor = s.errorFactor > 1.005 ? ` (×${s.errorFactor.toFixed(2)} for memory)` : '';
+  const why = [s.memoryFactor > 1.005 ? `×${s.memoryFactor.toFixed(2)} for memory` : '', s.timeFactor > 1.005 ? `×${s.timeFactor.toFixed(2)} for time` : ''].filter(Boolean);
+  const factor = why.length > 0 ? ` (${why.join(', ')})` : '';
   return (
     `planet R ${(radiusM / 1000).toFixed(0)} km · altitude ${formatM(altitudeM)}` +
     ` · chunks drawn ${s.drawn} seams ${s.seams} queued ${s.queued} busy ${s.inFlight} cached ${s.cached}` +

@@ -35,6 +35,12 @@ export interface PlanetViewOptions {
   /** Geometry memory budget, bytes (default 192 MiB): meshes, seams and boundary leaves; planetStreaming.ts keeps to it. */
   budgetBytes?: number;
   /**
+   * Seconds a view may take to build at the workers' measured pace before the selection coarsens, and
+   * refines again while the camera holds still (src/lod/timeFactor.ts; `lodTime=` in the URL; default
+   * DEFAULT_TIME_BUDGET_S; 0: off, as the screenshot CLI renders).
+   */
+  timeBudgetS?: number;
+  /**
    * A fixed limit on planet chunks waiting on the GPU sampler (benchmarks: `?gpuMaxPending=`); past it a
    * new chunk is sampled in JS by its body worker. Default: about a second of the GPU's measured throughput.
    */
@@ -108,8 +114,15 @@ export interface PlanetStats {
   deferredSnapshots: number;
   /** Pieces evicted (running total; never a drawn or wanted one). */
   evicted: number;
-  /** The memory policy (planetStreaming.ts): factor on the error threshold, the threshold used, bytes protected and predicted. */
+  /**
+   * The factor on the error threshold (the coarser of the memory and time policies'), the threshold
+   * used, bytes protected and predicted (memory policy).
+   */
   errorFactor: number;
+  /** The memory policy's factor and the time policy's (src/lod/timeFactor.ts), and the seconds the view would take at the workers' pace (NaN: unmeasured or off). */
+  memoryFactor: number;
+  timeFactor: number;
+  predictedS: number;
   thresholdPx: number;
   protectedBytes: number;
   predictedBytes: number;

@@ -80,6 +80,12 @@ export interface AppState {
    * would (a 4-core laptop: `workers=3`); null: the pool's default (cores − 1).
    */
   workers: number | null;
+  /**
+   * Planet: seconds a view may take to build at the workers' pace before the selection coarsens
+   * (`lodTime=`, 0 … 600; 0: never, full detail however long it takes; src/lod/timeFactor.ts);
+   * null: the default (DEFAULT_TIME_BUDGET_S).
+   */
+  lodTimeS: number | null;
 }
 
 export interface UrlProblem {
@@ -103,7 +109,11 @@ export const DEFAULT_STATE: Readonly<AppState> = Object.freeze({
   edits: '',
   recipe: '',
   workers: null,
+  lodTimeS: null,
 });
+
+/** The longest `lodTime=` (s): a view that takes ten minutes is no budget. */
+export const MAX_LOD_TIME_S = 600;
 
 const SEED_RE = /^\d{1,10}$/;
 /** An imported recipe's key (importedRecipes.ts): a content hash. */
@@ -232,6 +242,13 @@ export function parseAppState(search: string, cores = coreCount()): { state: App
     else bad('workers', workers, `a whole number from 1 to ${cores} (this browser's cores)`, 'the default');
   }
 
+  const lodTime = params.get('lodTime');
+  if (lodTime !== null) {
+    const n = /^\d{1,3}(\.\d{1,3})?$/.test(lodTime.trim()) ? Number(lodTime.trim()) : NaN;
+    if (n >= 0 && n <= MAX_LOD_TIME_S) state.lodTimeS = n;
+    else bad('lodTime', lodTime, `seconds from 0 (never coarsen) to ${MAX_LOD_TIME_S}`, 'the default');
+  }
+
   const quality = choice('quality', QUALITIES, 'auto');
   if (quality !== null) state.quality = quality;
 
@@ -312,6 +329,7 @@ export function formatAppState(state: AppState, base = ''): string {
     ['t', state.time !== null && !(state.mode === 'screenshot' && state.time === 0) ? formatCoord(state.time) : null],
     ['quality', state.quality !== 'auto' ? state.quality : null],
     ['workers', state.workers !== null ? String(state.workers) : null],
+    ['lodTime', state.lodTimeS !== null ? String(state.lodTimeS) : null],
     ['ui', !state.ui && state.mode !== 'screenshot' ? '0' : null],
     ['class', state.mode === 'planet' && state.planetClass !== null ? state.planetClass : null],
     ['kind', state.mode === 'gallery' && state.galleryKind !== DEFAULT_STATE.galleryKind ? state.galleryKind : null],

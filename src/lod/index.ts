@@ -15,6 +15,7 @@ export * from './pieceProvider.ts';
 export * from './pieceStore.ts';
 export * from './jobLedger.ts';
 export * from './memoryFactor.ts';
+export * from './timeFactor.ts';
 export * from './snapshotLod.ts';
 export * from './transactionPlan.ts';
 export * from './frameSlices.ts';

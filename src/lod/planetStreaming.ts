@@ -32,6 +32,7 @@ import { isDescendant, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { JobLedger, type Finished, type LedgerEntry } from './jobLedger.ts';
 import { MemoryPolicy } from './memoryFactor.ts';
+import { TimeBudget } from './timeFactor.ts';
 import { HomogeneousChunks } from './homogeneousChunks.ts';
 import { PieceStore } from './pieceStore.ts';
 import { PlanetTransactions } from './planetTransactions.ts';
@@ -71,6 +72,22 @@ export interface PlanetStreamingOptions<T> {
   pruneUnderProof?: boolean;
   /** File the children a surface chunk's samples prove empty/full (default true; benchmarks compare: `?childProofs=0`). */
   childProofs?: boolean;
+  /** Seconds a view may take to build at the workers' pace before the selection coarsens (timeFactor.ts; default 0: off). */
+  timeBudgetS?: number;
+}
+
+/** The workers' pace and the camera's state, for the time policy (timeFactor.ts); PlanetView measures them. */
+export interface StreamingPace {
+  /** Chunk jobs a second the workers can do, or null while unmeasured. */
+  jobsPerS: number | null;
+  /** The camera has not moved lately. */
+  still: boolean;
+  /**
+   * The latest selection was answered after everything it was told, for the camera as it is, and
+   * requests nothing (the caller knows; the model alone would call the moments before a new answer
+   * complete).
+   */
+  answered: boolean;
 }
 
 export class PlanetStreaming<T> {
@@ -101,6 +118,8 @@ export class PlanetStreaming<T> {
   readonly counts = { chunkJobs: 0, seamJobs: 0, chunksHomogeneous: 0, childrenProven: 0, chunksRemeshed: 0, seamsResent: 0, transactions: 0, deferredSnapshots: 0, evicted: 0, cancelled: 0 };
   /** Eviction, the error factor, what may start while memory is full (memoryFactor.ts). */
   private readonly memory: MemoryPolicy<T>;
+  /** The error factor that keeps a view within the time budget at the workers' pace (timeFactor.ts). */
+  readonly time: TimeBudget;
 
   constructor(private readonly options: PlanetStreamingOptions<T>) {
     this.homogeneous = new HomogeneousChunks({
@@ -122,14 +141,20 @@ export class PlanetStreaming<T> {
       counts: this.counts, planBudgetMs: options.planBudgetMs, clock: options.clock,
     });
     this.memory = new MemoryPolicy<T>(options.budgetBytes, options.overflowBytes, this.cache, this.transactions, options.space.levels);
+    this.time = new TimeBudget(options.timeBudgetS ?? 0);
   }
 
   get budgetBytes(): number {
     return this.memory.budgetBytes;
   }
 
-  /** Multiplies the user's error threshold (≥ 1): the memory policy's answer. */
+  /** Multiplies the user's error threshold (≥ 1): the coarser of the memory policy's and the time policy's answers. */
   get errorFactor(): number {
+    return Math.max(this.memory.errorFactor, this.time.factor);
+  }
+
+  /** The memory policy's factor alone. */
+  get memoryFactor(): number {
     return this.memory.errorFactor;
   }
 
@@ -243,13 +268,18 @@ export class PlanetStreaming<T> {
 
   /**
    * Per frame (`nowMs`: the frame's time): fills in what finished, commits the open transaction when nothing is left (then
-   * begins the waiting snapshot's), trims the cache and moves the memory factor.
+   * begins the waiting snapshot's), trims the cache and moves the memory factor, and the time factor
+   * when `pace` is given.
    */
-  update(nowMs: number): void {
+  update(nowMs: number, pace?: StreamingPace): void {
     this.frame++;
     if (this.transactions.advance(nowMs, this.frame, this.edits)) this.memory.committed();
     this.counts.evicted += this.memory.trim(this.wanted);
     this.memory.adjust(this.wanted, this.queuedCount);
+    if (pace) {
+      const complete = pace.answered && this.idle && this.transactions.committed !== null;
+      this.time.update({ nowMs, viewJobs: this.wanted.size, jobsPerS: pace.jobsPerS, complete, working: !this.idle, still: pace.still });
+    }
   }
 
   private wantsRequest(key: ChunkKey): boolean {

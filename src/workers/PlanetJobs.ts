@@ -8,7 +8,7 @@
  * model applies the answer within the app's frame budget. It also counts what the jobs cost
  * (PlanetStats: worker time by kind, re-meshes from kept samples).
  */
-import type { ChunkJob, ChunkKey, ChunkOutcome, CubeSphereSpace, JobHandle, JobReport, PlanetJobRunner, SeamJob, SeamOutcome } from '../lod/index';
+import type { ChunkJob, ChunkKey, ChunkOutcome, CubeSphereSpace, JobHandle, JobReport, PlanetJobRunner, SeamJob, SeamOutcome, WorkerPace } from '../lod/index';
 import { parseChunkKey } from '../lod/index';
 import { BODY_SIMPLIFY, type PackedBoundaryLeaves, type PieceData } from '../mesher/index';
 import type { BodyMesher } from './BodyMesher';
@@ -109,6 +109,13 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
   /** The most jobs out at once: {@link JOBS_PER_WORKER} a body worker, queued ones included. */
   get maxRunning(): number {
     return JOBS_PER_WORKER * (this.pool?.size ?? 0) + 1;
+  }
+
+  /** The workers' pace for the time policy (src/lod/timeFactor.ts): their chunk and seam job totals; null before start. */
+  pace(): WorkerPace | null {
+    if (!this.pool) return null;
+    const w = this.stats.workerMs;
+    return { workers: this.pool.size, chunkJobs: this.stats.chunksDone, workerMs: w.surface + w.homogeneous + w.remesh + w.seam };
   }
 
   /** Chunk jobs sampled on the GPU, failed there, sent to JS with the queue full, … */

@@ -217,3 +217,23 @@ describe('workers= (issue 42: a smaller machine on a bigger one)', () => {
     expect(problems[0].message).toContain('1 to 16');
   });
 });
+
+describe('lodTime= (issue 43: the planet time budget, src/lod/timeFactor.ts)', () => {
+  it('seconds from 0 (off) to 600 set the budget, and are written back', () => {
+    const { state, problems } = parseAppState('?seed=4&mode=planet&lodTime=45', 16);
+    expect(problems).toEqual([]);
+    expect(state.lodTimeS).toBe(45);
+    expect(formatAppState(state)).toBe('?seed=4&mode=planet&lodTime=45');
+    expect(parseAppState('?lodTime=0', 16).state.lodTimeS).toBe(0);
+    expect(parseAppState('?lodTime=2.5', 16).state.lodTimeS).toBe(2.5);
+    expect(parseAppState('?lodTime=600', 16).state.lodTimeS).toBe(600);
+    expect(formatAppState({ ...state, lodTimeS: null })).toBe('?seed=4&mode=planet');
+  });
+
+  it.each(['601', '-1', 'fast', '', '1e2', 'NaN', 'Infinity', '9999'])('refuses lodTime=%j: named, the default kept', (v) => {
+    const { state, problems } = parseAppState(`?lodTime=${encodeURIComponent(v)}`, 16);
+    expect(state.lodTimeS).toBeNull();
+    expect(problems.map((p) => p.param)).toEqual(['lodTime']);
+    expect(problems[0].message).toContain('600');
+  });
+});

@@ -77,7 +77,9 @@ async function browserBenchmarks(): Promise<BenchRow[]> {
     // BENCH_TELEPORT_CAP_S: a longer cap for the planet teleports (a software renderer with one body
     // worker needs minutes to complete them; the default 60 s suits a GPU machine).
     const cap = process.env.BENCH_TELEPORT_CAP_S ? `&teleportCapS=${encodeURIComponent(process.env.BENCH_TELEPORT_CAP_S)}` : '';
-    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}${cap}`, { timeout: BROWSER_TIMEOUT_MS });
+    // BENCH_LOD_TIME: the planet rows' time budget (s; 0: off; default the app's, src/lod/timeFactor.ts).
+    const lodTime = process.env.BENCH_LOD_TIME ? `&lodTime=${encodeURIComponent(process.env.BENCH_LOD_TIME)}` : '';
+    await page.goto(`${server.url}/bench.html?filter=${encodeURIComponent(filter)}${cap}${lodTime}`, { timeout: BROWSER_TIMEOUT_MS });
     const timeout = new Promise<string>((resolve) =>
       setTimeout(() => resolve(JSON.stringify({ rows: [], error: null, renderer: 'unknown', capped: true })), BROWSER_TIMEOUT_MS).unref(),
     );

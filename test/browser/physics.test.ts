@@ -63,7 +63,8 @@ describe('probes', () => {
   it('a probe dropped on a planet rests on the terrain, and stays on it across a LOD change under it', { timeout: 700_000 }, async () => {
     // 320×240: fewer chunks to complete at 1.5 km than at 400×300 (63 against 77 s here), as coarse under the probe.
     const { page, log } = await newPage(browser, { width: 320, height: 240 });
-    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0`);
+    // lodTime=0: full detail, so the settled view stays as it is (the time policy refines a landed view afterwards).
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&lodTime=0`);
     await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 200_000, polling: 500 });
     // Physics and meshes, not pixels: frames update the scene but draw nothing until the picture
     // (SwiftShader's draws would share the two cores with the body worker).

@@ -146,7 +146,8 @@ describe('planet: orbit to surface and back', () => {
 
   it('quality=high: the ground material with its finer close-range detail (no per-pixel planet recipe); frames compile nothing once settled', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 320, height: 240 });
-    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&quality=high`, { timeout: 120_000 });
+    // lodTime=0: full detail, so the settled view stays as it is (the time policy refines a landed view afterwards).
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&quality=high&lodTime=0`, { timeout: 120_000 });
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
     const before = await page.evaluate(() => window.__sr!.frameCompiles().programs);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
@@ -168,7 +169,8 @@ describe('planet: orbit to surface and back', () => {
 
   it('still neighbours draw in one call: the same frame in far fewer draws (src/render/pieceBatches.ts)', { timeout: 300_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 320, height: 240 });
-    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&t=0`, { timeout: 120_000 });
+    // lodTime=0: full detail, so the settled view stays as it is (the time policy refines a landed view afterwards).
+    await page.goto(`${server.url}/?mode=planet&seed=4&ui=0&t=0&lodTime=0`, { timeout: 120_000 });
     await page.waitForFunction(() => window.__sr?.settled() === true, null, { timeout: 240_000, polling: 250 });
     // The set stays the same for the settle time (400 ms of frames), then it is batched.
     await page.waitForFunction(() => (window.__sr!.planet()?.batched ?? 0) > 0, null, { timeout: 30_000, polling: 100 });

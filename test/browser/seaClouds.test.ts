@@ -160,7 +160,8 @@ async function settleUpTo(page: Page, ms: number): Promise<void> {
 describe(`sea and clouds (ocean planet ${SEED})`, () => {
   it('the water reflects the sky, brighter towards the horizon; no space shows along a coastline; clouds from orbit', { timeout: 420_000 }, async () => {
     const { page, log } = await newPage(browser, { width: 320, height: 180 });
-    await page.goto(`${server.url}/?mode=planet&seed=${SEED}&t=0&ui=0&quality=low`);
+    // lodTime=0: full detail, so the settled view stays as it is (the time policy refines a landed view afterwards).
+    await page.goto(`${server.url}/?mode=planet&seed=${SEED}&t=0&ui=0&quality=low&lodTime=0`);
     await page.waitForFunction(() => (window.__sr?.planet()?.drawn ?? 0) > 0, null, { timeout: 120_000, polling: 250 });
     const layers = await page.evaluate(() => {
       const l = window.__sr!.app!.bodies!.layers;

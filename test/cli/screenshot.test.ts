@@ -38,7 +38,7 @@ describe('parseScreenshotArgs', () => {
     expect(() => parseScreenshotArgs(['--altitude', '300'])).toThrow(/only applies to --mode planet/);
     expect(() => parseScreenshotArgs(['--mode', 'planet', '--altitude', '0'])).toThrow(UsageError);
     const url = screenshotUrl({ seed: 4, mode: 'planet', count: null, quality: 'auto', altitudeM: 300 });
-    expect(url).toMatch(/^\/index\.html\?mode=planet&seed=4&ui=0&t=0&cam=[-\d.]+(,[-\d.]+){5}$/);
+    expect(url).toMatch(/^\/index\.html\?mode=planet&seed=4&ui=0&t=0&lodTime=0&cam=[-\d.]+(,[-\d.]+){5}$/);
     const cam = new URLSearchParams(url.split('?')[1]).get('cam')!.split(',').map(Number);
     const spec = sceneSpec(4, 'planet');
     const field = compileToJs(spec.planet!.recipe);
@@ -57,7 +57,7 @@ describe('parseScreenshotArgs', () => {
   it('--cam places a planet camera of your own (a cave, a coast): cam= in the URL, checked as the app checks it', () => {
     const a = parseScreenshotArgs(['--mode', 'planet', '--seed', '42', '--cam', '-99,158097.988,43,-73.288,158101.988,73.642']);
     expect(a.camera).toEqual([-99, 158097.988, 43, -73.288, 158101.988, 73.642]);
-    expect(screenshotUrl({ ...a, count: null })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0&cam=-99,158097.988,43,-73.288,158101.988,73.642');
+    expect(screenshotUrl({ ...a, count: null })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0&lodTime=0&cam=-99,158097.988,43,-73.288,158101.988,73.642');
     expect(() => parseScreenshotArgs(['--mode', 'planet', '--cam', '1,2,3'])).toThrow(/--cam must be six numbers/);
     expect(() => parseScreenshotArgs(['--mode', 'planet', '--cam', '1,2,3,1,2,3'])).toThrow(UsageError);
     expect(() => parseScreenshotArgs(['--cam', '1,2,3,4,5,6'])).toThrow(/only applies to --mode planet/);
@@ -68,7 +68,7 @@ describe('parseScreenshotArgs', () => {
     const a = parseScreenshotArgs(['--mode', 'planet', '--seed', '4', '--class', 'ocean', '--width', '320', '--height', '240']);
     expect(a).toMatchObject({ mode: 'planet', planetClass: 'ocean', kind: 'asteroids' });
     expect(a.out).toBe(resolve('sr-planet-ocean-seed4-320x240.png'));
-    expect(screenshotUrl(a)).toBe('/index.html?mode=planet&seed=4&ui=0&t=0&class=ocean');
+    expect(screenshotUrl(a)).toBe('/index.html?mode=planet&seed=4&ui=0&t=0&lodTime=0&class=ocean');
     expect(parseScreenshotArgs(['--mode', 'planet', '--class=karst']).planetClass).toBe('karst');
     // Not yet: the surface view finds the ground of the seed's own class.
     // With --altitude the camera stands over the class's own ground: outside it, at the altitude.
@@ -128,11 +128,11 @@ describe('parseScreenshotArgs', () => {
     expect(() => parseScreenshotArgs(argv)).toThrowError(message);
   });
 
-  it('URLs: explore is screenshot mode; asteroid and planet hide the UI and freeze time; gallery starts at the seed', () => {
+  it('URLs: explore is screenshot mode; asteroid and planet hide the UI and freeze time (a planet at full detail: lodTime=0); gallery starts at the seed', () => {
     const base = { seed: 42, count: null, quality: 'auto' as const };
     expect(screenshotUrl({ ...base, mode: 'explore' })).toBe('/index.html?mode=screenshot&seed=42');
     expect(screenshotUrl({ ...base, mode: 'asteroid' })).toBe('/index.html?mode=asteroid&seed=42&ui=0&t=0');
-    expect(screenshotUrl({ ...base, mode: 'planet' })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0');
+    expect(screenshotUrl({ ...base, mode: 'planet' })).toBe('/index.html?mode=planet&seed=42&ui=0&t=0&lodTime=0');
     expect(screenshotUrl({ ...base, mode: 'gallery', count: 6 })).toBe('/index.html?mode=gallery&seed=42&start=42&count=6&ui=0');
   });
 });

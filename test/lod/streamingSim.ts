@@ -18,8 +18,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileToJs, recipeBounds } from '../../src/field/index';
 import {
-  CubeSphereSpace, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type ChunkOutcome, type JobReport,
-  type LodSelectResult, type LodView, type SeamOutcome,
+  CubeSphereSpace, jobsPerSecond, levelErrorsM, parseChunkKey, PlanetLodSelector, planetShell, PlanetStreaming, type ChunkKey, type ChunkOutcome, type JobReport,
+  type LodSelectResult, type LodView, type SeamOutcome, type StreamingPace,
 } from '../../src/lod/index';
 import { planetRecipe } from '../../src/scene/index';
 
@@ -99,9 +99,44 @@ export interface Outcome {
   peakBytes: number;
   transactions: number;
   remeshed: number;
+  /** Chunks the view wants at full detail (factor 1), as the camera lands: the work without a time policy. */
+  wantedAtJump: number;
 }
 
-export function teleport(altitudeM: number): Outcome {
+/** A slower machine than the default 16 fast workers (the weak-machine test, weakMachine.test.ts). */
+export interface SimMachine {
+  /** Body workers. */
+  workers: number;
+  /** Jobs (chunks and seams) each worker finishes a frame, at 60 frames a second (may be under 1). */
+  jobsPerWorkerFrame: number;
+  /** A selection every this many frames (the LOD worker answers in its own time). */
+  selectEvery: number;
+  /** The time policy's budget (s; 0: off), told the measured pace each frame as PlanetView does. */
+  timeBudgetS: number;
+  /** Frames the teleport may take. */
+  maxFrames: number;
+  /** Frames to go on after the teleport completes, the camera still (the time policy refines). */
+  stillFrames?: number;
+  /** A seam job's cost in chunk jobs (default 1; a body worker's seams take ~0.1 of a chunk's time). */
+  seamCost?: number;
+}
+
+export interface StillOutcome {
+  /** Frames after the landing until the view was complete at factor 1 (null: not within `stillFrames`). */
+  refinedAfterFrames: number | null;
+  /** The factor when the view landed, and after the still frames. */
+  landedFactor: number;
+  factorAfter: number;
+  drawnAfter: number;
+}
+
+export function teleport(altitudeM: number, machine?: SimMachine): Outcome & { still?: StillOutcome } {
+  const workers = machine?.workers ?? WORKERS;
+  const jobsPerFrame = workers * (machine?.jobsPerWorkerFrame ?? JOBS_PER_WORKER_FRAME);
+  const selectEvery = machine?.selectEvery ?? 1;
+  const jobMs = 1000 / 60 / (machine?.jobsPerWorkerFrame ?? JOBS_PER_WORKER_FRAME);
+  const seamCost = machine?.seamCost ?? 1;
+  let credit = 0, seamsRan = 0, frameCount = 0;
   // As the LOD worker builds it: the level errors of the recipe's band limits (levelErrors.ts).
   const select = { maxScreenErrorPx: 6, levelErrorM: levelErrorsM(recipe, space, bounds.lipschitz) };
   const selector = new PlanetLodSelector({ space: spaceOptions, shell, field, lipschitz: bounds.lipschitz, select });
@@ -145,6 +180,14 @@ export function teleport(altitudeM: number): Outcome {
     onHomogeneous: (key, state, proven) => selector.markHomogeneous(key, state, proven),
     // Planning slices by a clock that advances 1 ms a slice (4 slices a frame): deterministic.
     clock: () => (planClockMs += 1),
+    timeBudgetS: machine?.timeBudgetS ?? 0,
+  });
+  // The workers' pace as PlanetJobs reports it: chunk jobs, and the worker time of all jobs.
+  // Answered: the last selection came after every job applied and requests nothing (PlanetView: the LOD worker's answer is current).
+  let seq = 0, selectedSeq = 0, appliedSeq = 0;
+  const pace = (): StreamingPace => ({
+    jobsPerS: jobsPerSecond({ workers, chunkJobs: ran, workerMs: (ran + seamsRan * seamCost) * jobMs }), still: true,
+    answered: last !== null && selectedSeq > appliedSeq && last.requests.length === 0 && last.holes === 0,
   });
   let planClockMs = 0;
   const newestIds = new Map<ChunkKey, string>();
@@ -159,20 +202,33 @@ export function teleport(altitudeM: number): Outcome {
   const running: Running[] = [];
 
   // Orbit first, settled, then the teleport: as a user jumping from the orbit view.
-  const runTo = (v: LodView, maxFrames: number): { frames: number; complete: boolean } => {
+  const runTo = (v: LodView, maxFrames: number, until: () => boolean = () => true): { frames: number; complete: boolean } => {
     for (let frame = 1; frame <= maxFrames; frame++) {
       nowMs += 1000 / 60;
-      last = selector.select(v, model.errorFactor);
-      model.onSelect(last);
+      if (!last || ++frameCount % selectEvery === 0 || frame === 1) {
+        last = selector.select(v, model.errorFactor);
+        model.onSelect(last);
+        selectedSeq = ++seq;
+      }
       for (let i = running.length - 1; i >= 0; i--) if (running[i].cancelled) running.splice(i, 1);
-      model.update(nowMs);
-      model.schedule(32 * WORKERS + 1);
+      model.update(nowMs, pace());
+      model.schedule(32 * workers + 1);
       // The workers: the most urgent jobs finish this frame.
       running.sort((a, b) => b.priority - a.priority);
-      for (const job of running.splice(0, WORKERS * JOBS_PER_WORKER_FRAME)) {
+      credit += jobsPerFrame;
+      const finished: Running[] = [];
+      while (running.length > 0) {
+        const cost = running[0].kind === 'seam' ? seamCost : 1;
+        if (credit < cost) break;
+        credit -= cost;
+        finished.push(running.shift()!);
+      }
+      if (running.length === 0) credit = 0; // an idle worker banks no time
+      for (const job of finished) {
         const piece = {};
         pieceIds.set(piece, job.id);
         if (job.kind === 'seam') {
+          seamsRan++;
           (job.report as JobReport<() => SeamOutcome<object>>).done(() => ({ piece, bytes: SEAM_BYTES, triangles: 500 }));
           continue;
         }
@@ -187,8 +243,8 @@ export function teleport(altitudeM: number): Outcome {
         }
       }
       // The finished jobs applied, in the order they finished (the app does it within its frame budget).
-      while (model.applyNext());
-      model.update(nowMs);
+      while (model.applyNext()) appliedSeq = ++seq;
+      model.update(nowMs, pace());
       peakBytes = Math.max(peakBytes, model.bytes);
       maxFactor = Math.max(maxFactor, model.errorFactor);
       if (frame % 20 === 0 && process.env.SIM_TRACE) console.log(frame, 'factor', model.errorFactor.toFixed(2), 'bytes', (model.bytes / 2 ** 20).toFixed(0), 'prot', (model.protectedBytes / 2 ** 20).toFixed(0), 'pred', (model.predictedBytes / 2 ** 20).toFixed(0), 'drawn', model.drawnChunks, 'req', last.requests.length, 'wanted', last.wanted.length, 'ran', ran, JSON.stringify(model.counts));
@@ -198,7 +254,10 @@ export function teleport(altitudeM: number): Outcome {
         drawnNow.every((k, i) => k === r.drawn[i])) {
         // One more answer, after everything above was told to the selector: nothing new wanted.
         const again = selector.select(v, model.errorFactor);
-        if (again.requests.length === 0 && !again.snapshot) return { frames: frame, complete: true };
+        if (again.requests.length === 0 && !again.snapshot && until()) return { frames: frame, complete: true };
+        last = again;
+        model.onSelect(again);
+        selectedSeq = ++seq;
       }
     }
     return { frames: maxFrames, complete: false };
@@ -206,15 +265,22 @@ export function teleport(altitudeM: number): Outcome {
   let peakBytes = 0, maxFactor = 1;
   let nowMs = 0;
   let ran = 0;
-  const orbit = runTo(view(3 * space.radiusM), 400);
+  const orbit = runTo(view(3 * space.radiusM), machine ? machine.maxFrames : 400);
   expect(orbit.complete).toBe(true);
   peakBytes = 0;
   maxFactor = 1;
-  const t = runTo(view(altitudeM), MAX_FRAMES);
-  return {
+  model.time.moved(); // the camera jumped (PlanetView's PlanetPace tells it so)
+  const wantedAtJump = selector.select(view(altitudeM), 1).wanted.length;
+  const t = runTo(view(altitudeM), machine?.maxFrames ?? MAX_FRAMES);
+  const outcome = {
     frames: t.frames, complete: t.complete, drawn: model.drawnChunks, chunkJobs: ran,
-    wrongEvictions, maxFactor, peakBytes, transactions: model.counts.transactions, remeshed: model.counts.chunksRemeshed,
+    wrongEvictions, maxFactor, peakBytes, transactions: model.counts.transactions, remeshed: model.counts.chunksRemeshed, wantedAtJump,
   };
+  if (!machine?.stillFrames || !t.complete) return outcome;
+  // Still: the time policy refines, one step each time the view has been complete a while.
+  const landedFactor = model.errorFactor;
+  const refined = runTo(view(altitudeM), machine.stillFrames, () => model.errorFactor <= 1);
+  return { ...outcome, still: { refinedAfterFrames: refined.complete ? refined.frames : null, landedFactor, factorAfter: model.errorFactor, drawnAfter: model.drawnChunks } };
 }
 
 /** The teleport test both files run (one altitude a file, so the unit stage runs them on two cores). */

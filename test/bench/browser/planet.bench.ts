@@ -107,12 +107,15 @@ function planetScene(fovDeg: number): { scene: Scene; camera: PerspectiveCamera;
   const pruneUnderProof = new URLSearchParams(location.search).get('prune') !== '0';
   // `?childProofs=0`: a surface chunk's samples prove none of its children (the earlier behaviour).
   const childProofs = new URLSearchParams(location.search).get('childProofs') !== '0';
+  // `?lodTime=S`: the time policy's budget (src/lod/timeFactor.ts; 0: off, full detail however long it takes).
+  const lodTime = new URLSearchParams(location.search).get('lodTime');
+  const timeBudgetS = lodTime !== null && Number.isFinite(Number(lodTime)) ? Number(lodTime) : undefined;
   // `?preupload=0`: new pieces' buffers upload in the frame that first shows them (the old way).
   const preuploadGeometry = new URLSearchParams(location.search).get('preupload') !== '0';
   // `?planetClass=<class>`: planet 4 drawn as that class (issue 41: the teleports on every class).
   const planetClass = parsePlanetClass(new URLSearchParams(location.search).get('planetClass') ?? '') ?? undefined;
   const scene4 = sceneSpec(4, 'planet', { planetClass });
-  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, childProofs, preuploadGeometry });
+  const planet = new PlanetView({ bodyId: scene4.planet!.id, recipe: scene4.planet!.recipe, centerM: scene4.planet!.centerM, sunDirection: scene4.sunDirection, progress: new Progress(), onError: (m) => errors.push(m), renderer: renderer!, scene, gpuMaxPending, gpuSpill, reselect, pruneUnderProof, childProofs, preuploadGeometry, timeBudgetS });
   scene.add(planet.root);
   planet.start(mesher!);
   return { scene, camera, errors, planet };
@@ -325,7 +328,7 @@ async function teleportTo(altitudeM: number): Promise<void> {
     lastStarted = q.jobsStarted;
     lastRenderMs = renderMs;
     Object.assign(lastMs, ms);
-    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending} of ${q.gpu.limit}/${q.transactionPending} tx${q.transactions} (${second})`);
+    timeline.push(`${((now - t0) / 1000).toFixed(0)}s ${q.drawn}/${q.chunksDone - before.chunksDone}/${q.seamsDone - before.seamsDone}/${q.inFlight}+${q.queued}/${mesher!.pool.busy}+${mesher!.pool.queued}/gpu ${q.gpu.pending} of ${q.gpu.limit}/${q.transactionPending} tx${q.transactions} p${renderer!.info.programs?.length ?? 0} (${second})`);
   });
   const seconds = (performance.now() - t0) / 1000;
   observer.disconnect();
