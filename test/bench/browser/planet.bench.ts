@@ -143,7 +143,7 @@ function untilComplete(
     const frame = (now: number): void => {
       const updateStart = performance.now();
       planet.update(camera, heightPx, now);
-      planet.fitShadows(camera);
+      planet.fitShadows(camera, planet.castersVersion); // as the app: the maps render again only when what casts changed
       const renderStart = performance.now();
       renderer!.render(scene, camera);
       onFrame({ now, updateStart, renderStart, renderEnd: performance.now() });
