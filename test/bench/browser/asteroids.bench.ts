@@ -49,7 +49,8 @@ async function programsSoFar(): Promise<{ sampler: number; materials: number; na
 
 async function setup(): Promise<void> {
   if (renderer) return;
-  renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
+  // As the app's (src/app/renderer.ts): a reversed depth buffer where EXT_clip_control exists, a logarithmic one otherwise.
+  renderer = new WebGLRenderer({ antialias: false, reversedDepthBuffer: true, logarithmicDepthBuffer: true });
   renderer.setSize(W, H, false);
   renderer.shadowMap.enabled = true;
   document.body.appendChild(renderer.domElement);

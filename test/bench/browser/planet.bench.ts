@@ -44,7 +44,8 @@ const samples = {
 
 async function setup(): Promise<void> {
   if (renderer) return;
-  renderer = new WebGLRenderer({ antialias: false, logarithmicDepthBuffer: true });
+  // As the app's (src/app/renderer.ts): a reversed depth buffer where EXT_clip_control exists, a logarithmic one otherwise.
+  renderer = new WebGLRenderer({ antialias: false, reversedDepthBuffer: true, logarithmicDepthBuffer: true });
   renderer.setSize(W, H, false);
   // As the app draws: PCF shadow maps fitted by the planet each frame.
   renderer.shadowMap.enabled = true;
