@@ -32,7 +32,7 @@ import { isDescendant, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { JobLedger, type Finished, type LedgerEntry } from './jobLedger.ts';
 import { MemoryPolicy } from './memoryFactor.ts';
-import { TimeBudget } from './timeFactor.ts';
+import { TimeBudget, type StreamingPace } from './timeFactor.ts';
 import { HomogeneousChunks } from './homogeneousChunks.ts';
 import { PieceStore } from './pieceStore.ts';
 import { PlanetTransactions } from './planetTransactions.ts';
@@ -76,19 +76,6 @@ export interface PlanetStreamingOptions<T> {
   timeBudgetS?: number;
 }
 
-/** The workers' pace and the camera's state, for the time policy (timeFactor.ts); PlanetView measures them. */
-export interface StreamingPace {
-  /** Chunk jobs a second the workers can do, or null while unmeasured. */
-  jobsPerS: number | null;
-  /** The camera has not moved lately. */
-  still: boolean;
-  /**
-   * The latest selection was answered after everything it was told, for the camera as it is, and
-   * requests nothing (the caller knows; the model alone would call the moments before a new answer
-   * complete).
-   */
-  answered: boolean;
-}
 
 export class PlanetStreaming<T> {
   /** The pieces in memory, each chunk's newest last (pieceStore.ts). */

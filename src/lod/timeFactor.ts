@@ -48,6 +48,20 @@ export function jobsPerSecond(pace: WorkerPace): number | null {
   return (pace.workers * 1000 * pace.chunkJobs) / pace.workerMs;
 }
 
+/** The workers' pace and the camera's state, for the time policy (timeFactor.ts); PlanetView measures them. */
+export interface StreamingPace {
+  /** Chunk jobs a second the workers can do, or null while unmeasured. */
+  jobsPerS: number | null;
+  /** The camera has not moved lately. */
+  still: boolean;
+  /**
+   * The latest selection was answered after everything it was told, for the camera as it is, and
+   * requests nothing (the caller knows; the model alone would call the moments before a new answer
+   * complete).
+   */
+  answered: boolean;
+}
+
 export interface TimeInput {
   nowMs: number;
   /** Chunk jobs the view needs from nothing (the selection's wanted chunks). */
