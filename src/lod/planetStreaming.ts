@@ -76,7 +76,6 @@ export interface PlanetStreamingOptions<T> {
   timeBudgetS?: number;
 }
 
-
 export class PlanetStreaming<T> {
   /** The pieces in memory, each chunk's newest last (pieceStore.ts). */
   private readonly cache: PieceStore<T>;
