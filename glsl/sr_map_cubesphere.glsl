@@ -16,8 +16,8 @@
 // which would be 3% of a level-0 chunk's 3e-6 rad at 6,000 km).
 // sr_chunkOffsetM is then accurate to ~1e-6 of the chunk's size at any radius — what camera-relative
 // rendering needs. sr_chunkPointM = high + (low + offset) rounds once to float32: at 6,000 km the
-// ulp is 0.5 m (±0.25 m error), at 50 km 0.004 m. The field is evaluated at that float32 point, so
-// 1 m cells at Earth radius need the field itself evaluated relative to the chunk (docs/lod.md).
+// ulp is 0.5 m (±0.25 m error), at 50 km 0.004 m. So a field that can be is compiled relative to the
+// chunk (docs/lod.md, "Big planets' fine levels on the GPU") and evaluated at the offset itself.
 
 uniform mat3 sr_csBasis;        // columns: F (face normal), U (gi axis), V (gj axis)
 uniform vec2 sr_csTan0;         // X0, Y0 at the chunk origin
@@ -56,6 +56,13 @@ vec3 sr_chunkOffsetM(vec3 localIndex) {
   return dr * (d0 + dd) + sr_csRadius0M * dd;
 }
 
+// The point the field is evaluated at: body-local, or — for a field compiled chunk-relative
+// (src/field/chunkRelative.ts, which defines SR_FIELD_CHUNK_RELATIVE) — the offset from the chunk's
+// origin itself, which keeps its ~1e-6-of-a-chunk accuracy at any radius.
 vec3 sr_chunkPointM(vec3 localIndex) {
+#ifdef SR_FIELD_CHUNK_RELATIVE
+  return sr_chunkOffsetM(localIndex);
+#else
   return sr_csOriginHighM + (sr_csOriginLowM + sr_chunkOffsetM(localIndex));
+#endif
 }

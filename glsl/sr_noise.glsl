@@ -53,7 +53,11 @@ struct SrSimplexCell {
   int g3;
 };
 
-SrSimplexCell sr_simplexCell(vec3 v, int table) {
+// The cell of cell + v for an integer point `cell` whose coordinates sum to a multiple of 3 (its
+// skewed image cell + Σcell/3 is then a lattice point): the offsets are v's own, only the hash reads
+// the shift. A chunk-relative field (glsl/sr_noise_rel.glsl) hands a far octave's input over this way,
+// its whole part as `cell` and a small v, so float32 never holds the far point.
+SrSimplexCell sr_simplexCellShifted(ivec3 cell, vec3 v, int table) {
   const float F3 = 1.0 / 3.0;
   const float G3 = 1.0 / 6.0;
   float s = (v.x + v.y + v.z) * F3;
@@ -71,27 +75,35 @@ SrSimplexCell sr_simplexCell(vec3 v, int table) {
     else if (x0.x < x0.z) { o1 = ivec3(0, 1, 0); o2 = ivec3(0, 1, 1); }
     else { o1 = ivec3(0, 1, 0); o2 = ivec3(1, 1, 0); }
   }
-  SrSimplexCell cell;
-  cell.x0 = x0;
-  cell.x1 = x0 - vec3(o1) + G3;
-  cell.x2 = x0 - vec3(o2) + 2.0 * G3;
-  cell.x3 = x0 - 1.0 + 3.0 * G3;
-  ivec3 m = c & 255;
-  cell.g0 = m.x + sr_permYZ(table, m.y, m.z);
-  cell.g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
-  cell.g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
-  cell.g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
-  return cell;
+  SrSimplexCell r;
+  r.x0 = x0;
+  r.x1 = x0 - vec3(o1) + G3;
+  r.x2 = x0 - vec3(o2) + 2.0 * G3;
+  r.x3 = x0 - 1.0 + 3.0 * G3;
+  ivec3 m = (c + cell + (cell.x + cell.y + cell.z) / 3) & 255;
+  r.g0 = m.x + sr_permYZ(table, m.y, m.z);
+  r.g1 = m.x + o1.x + sr_permYZ(table, m.y + o1.y, m.z + o1.z);
+  r.g2 = m.x + o2.x + sr_permYZ(table, m.y + o2.y, m.z + o2.z);
+  r.g3 = m.x + 1 + sr_permYZ(table, m.y + 1, m.z + 1);
+  return r;
 }
 
-// 3D simplex noise in about [-1, 1] (the package's 0.6 kernel and 32 scale).
-float sr_simplex3(vec3 v, int table) {
-  SrSimplexCell c = sr_simplexCell(v, table);
+SrSimplexCell sr_simplexCell(vec3 v, int table) {
+  return sr_simplexCellShifted(ivec3(0), v, table);
+}
+
+// 3D simplex noise in about [-1, 1] (the package's 0.6 kernel and 32 scale), at cell + v.
+float sr_simplex3Shifted(ivec3 shift, vec3 v, int table) {
+  SrSimplexCell c = sr_simplexCellShifted(shift, v, table);
   float n0 = sr_simplexCorner(table, c.g0, 0.6 - dot(c.x0, c.x0), c.x0);
   float n1 = sr_simplexCorner(table, c.g1, 0.6 - dot(c.x1, c.x1), c.x1);
   float n2 = sr_simplexCorner(table, c.g2, 0.6 - dot(c.x2, c.x2), c.x2);
   float n3 = sr_simplexCorner(table, c.g3, 0.6 - dot(c.x3, c.x3), c.x3);
   return 32.0 * (n0 + n1 + n2 + n3);
+}
+
+float sr_simplex3(vec3 v, int table) {
+  return sr_simplex3Shifted(ivec3(0), v, table);
 }
 
 // One octave of the craters kind: a crater in v's unit cell or none (src/field/noise.ts
@@ -104,11 +116,11 @@ const float SR_CRATER_RIM = 0.25;
 
 // The crater of v's unit cell, if it has one and v is within its reach (ejecta included): d is v
 // from its centre, rho its radius (noise units). Shared by sr_craterCell and sr_craterCellG.
-bool sr_craterNear(vec3 v, int table, out vec3 d, out float rho) {
+bool sr_craterNearShifted(ivec3 shift, vec3 v, int table, out vec3 d, out float rho) {
   d = vec3(0.0);
   rho = 0.0;
   vec3 fl = floor(v);
-  ivec3 c = ivec3(fl) & 255;
+  ivec3 c = (ivec3(fl) + shift) & 255;
   int h0 = sr_perm(table, (c.x + sr_permYZ(table, c.y, c.z)) & 255);
   if (h0 >= SR_CRATER_PRESENCE) return false;
   int h1 = sr_perm(table, (h0 + 71) & 255);
@@ -122,15 +134,24 @@ bool sr_craterNear(vec3 v, int table, out vec3 d, out float rho) {
   return dot(d, d) < reach * reach;
 }
 
-float sr_craterCell(vec3 v, int table) {
+bool sr_craterNear(vec3 v, int table, out vec3 d, out float rho) {
+  return sr_craterNearShifted(ivec3(0), v, table, d, rho);
+}
+
+// At shift + v (shift: any integer point; see sr_simplexCellShifted).
+float sr_craterCellShifted(ivec3 shift, vec3 v, int table) {
   vec3 d;
   float rho;
-  if (!sr_craterNear(v, table, d, rho)) return 0.0;
+  if (!sr_craterNearShifted(shift, v, table, d, rho)) return 0.0;
   float t = sqrt(dot(d, d)) / rho;
   float scale = rho / SR_CRATER_RHO_MAX;
   if (t < 1.0) return scale * (-1.0 + (1.0 + SR_CRATER_RIM) * t * t);
   float e = 1.0 - (t - 1.0) / (SR_CRATER_EJECTA - 1.0);
   return scale * SR_CRATER_RIM * e * e;
+}
+
+float sr_craterCell(vec3 v, int table) {
+  return sr_craterCellShifted(ivec3(0), v, table);
 }
 
 // The terrace kind's steps on an fbm sum (src/field/noise.ts terrace).
@@ -141,10 +162,11 @@ float sr_terrace(float s) {
   return (k + q * q * (3.0 - 2.0 * q)) / 4.0 - 1.0;
 }
 
-// One octave's value of a kind at noise-space point q (ridged keeps its weight in `weight`).
-float sr_octave(int kind, vec3 q, int table, inout float weight) {
-  if (kind == SR_NOISE_CRATERS) return sr_craterCell(q, table);
-  float n = sr_simplex3(q, table);
+// One octave's value of a kind at noise-space point shift + q (ridged keeps its weight in `weight`;
+// shift: an integer point whose coordinates sum to a multiple of 3).
+float sr_octaveShifted(int kind, ivec3 shift, vec3 q, int table, inout float weight) {
+  if (kind == SR_NOISE_CRATERS) return sr_craterCellShifted(shift, q, table);
+  float n = sr_simplex3Shifted(shift, q, table);
   if (kind == SR_NOISE_FBM || kind == SR_NOISE_TERRACE) return n;
   if (kind == SR_NOISE_BILLOW) return 2.0 * abs(n) - 1.0;
   float v = 1.0 - abs(n);
@@ -152,6 +174,10 @@ float sr_octave(int kind, vec3 q, int table, inout float weight) {
   v *= weight;
   weight = clamp(v * 2.0, 0.0, 1.0);
   return v;
+}
+
+float sr_octave(int kind, vec3 q, int table, inout float weight) {
+  return sr_octaveShifted(kind, ivec3(0), q, table, weight);
 }
 
 // Fractal sum in noise space (u = position × base frequency), normalised by the octave

@@ -18,6 +18,8 @@ import { parseRecipe } from './parseRecipe';
 import type { FieldRecipe } from './recipe';
 import srNoise from '../../glsl/sr_noise.glsl?raw';
 import srNoiseGrad from '../../glsl/sr_noise_grad.glsl?raw';
+import srNoiseRel from '../../glsl/sr_noise_rel.glsl?raw';
+import { chunkRelativeEligible, type RelativePlan } from './chunkRelative';
 import fieldQuadVert from '../../glsl/sr_field_quad.vert.glsl?raw';
 import fieldPointsFrag from '../../glsl/sr_field_points.frag.glsl?raw';
 
@@ -52,6 +54,11 @@ export interface CompileGlslOptions {
   paramsUniform?: boolean;
   /** Also `vec4 sr_fieldGrad(vec3 p)`, the analytic gradient and value (GlslCodegenOptions.gradient). */
   gradient?: boolean;
+  /**
+   * The field relative to a chunk's origin (GlslCodegenOptions.chunkRelative) where the recipe allows
+   * it (chunkRelativeEligible); other recipes compile as without. {@link CompiledGlsl.relative} says which.
+   */
+  chunkRelative?: boolean;
 }
 
 export interface CompiledGlsl {
@@ -69,11 +76,13 @@ export interface CompiledGlsl {
   bandSlots: BandSlot[];
   /** With `numbersAsData`: the `SrParams` block's std140 contents (vec4s); else empty. */
   params: Float32Array;
+  /** Chunk-relative: what its per-chunk uniforms hold (relativeUniforms); null: the field of a body-local point. */
+  relative: RelativePlan | null;
 }
 
 /** Registry used for splicing: the project's chunks plus this module's own. */
 function chunksWith(fieldChunk: string): Record<string, string> {
-  return { ...GLSL_CHUNKS, sr_noise: srNoise, sr_noise_grad: srNoiseGrad, sr_field: fieldChunk };
+  return { ...GLSL_CHUNKS, sr_noise: srNoise, sr_noise_grad: srNoiseGrad, sr_noise_rel: srNoiseRel, sr_field: fieldChunk };
 }
 
 /**
@@ -88,6 +97,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
   const gen = generateFieldGlsl(parsed, gradientStepM, {
     bandUniforms: options.bandUniforms ?? false, permutationTexture: options.permutationTexture ?? false, numbersAsData: options.numbersAsData ?? false,
     paramsUniform: options.paramsUniform ?? false, gradient: options.gradient ?? false,
+    chunkRelative: (options.chunkRelative ?? false) && chunkRelativeEligible(parsed),
   });
   const source = resolveIncludes(gen.chunk, chunksWith(gen.chunk), { sourceName: 'sr_field', lineDirectives: false });
   return {
@@ -100,6 +110,7 @@ export function compileToGlsl(recipe: FieldRecipe | unknown, options: CompileGls
     bounds,
     bandSlots: gen.bandSlots,
     params: gen.params,
+    relative: gen.relative,
   };
 }
 

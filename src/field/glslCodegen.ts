@@ -37,6 +37,7 @@
  * `sr_field` and `sr_fieldGradient` behind. Numbers become text only in glslLiterals.ts.
  */
 import type { BandSlot } from './bandLimit';
+import { chunkRelativeRefusal, relativeOriginRows, type RelativePlan } from './chunkRelative';
 import { countModifierKeys, modifierKey } from './compileJs';
 import { GlslCodegenError, glslInt, glslUint } from './glslLiterals';
 import { int, num, paramsDeclaration, vec3, vec4Block } from './glslParams';
@@ -78,6 +79,15 @@ export interface GlslCodegenOptions {
    * modifiers are then not shared. Default false.
    */
   gradient?: boolean;
+  /**
+   * The field of a point relative to a chunk's origin (chunkRelative.ts): `sr_field(l)` for
+   * l = p − O, with the origin's part of every term in per-chunk uniforms (`sr_relOrigin`,
+   * `sr_relDir`, `sr_relDist`, `sr_relCrater`: relativeUniforms of {@link GlslCodegenResult.relative})
+   * and `#define SR_FIELD_CHUNK_RELATIVE`, which the cube-sphere mapping reads to hand the field the
+   * offset from the chunk's origin. Only for recipes chunkRelativeRefusal accepts; not with
+   * `numbersAsData` or `gradient`. Default false.
+   */
+  chunkRelative?: boolean;
 }
 
 export interface GlslCodegenResult {
@@ -97,6 +107,8 @@ export interface GlslCodegenResult {
   bandSlots: BandSlot[];
   /** With `numbersAsData`: the `sr_params` block's values, 4 a vec4 (padded); else empty. */
   params: Float32Array;
+  /** With `chunkRelative`: what the per-chunk uniforms hold, in order; else null. */
+  relative: RelativePlan | null;
 }
 
 /**
@@ -268,6 +280,7 @@ function headerLines(gradientStep: string, state: EmitState, permutation: Uint8A
     ...permutationLines(state.seeds.length, permutation, options.permutationTexture ?? false),
     '#include <sr_noise>',
     ...(state.gradient ? ['#include <sr_noise_grad>', GRADIENT_HELPERS] : []),
+    ...(state.relative ? relativeHeader(state.relative) : []),
   ];
   if (state.band) {
     header.push(
@@ -276,6 +289,21 @@ function headerLines(gradientStep: string, state: EmitState, permutation: Uint8A
     );
   }
   return header;
+}
+
+/** A chunk-relative field's per-chunk uniforms and its noise sums (glsl/sr_noise_rel.glsl). */
+function relativeHeader(plan: RelativePlan): string[] {
+  return [
+    '// Chunk-relative (src/field/chunkRelative.ts): p is the point from the chunk\'s origin O; per chunk,',
+    '// the octave origins (whole point + rest), O / |O|, |O| (high, low, 1 / |O|) and each crater field\'s O - centre.',
+    '#define SR_FIELD_CHUNK_RELATIVE 1',
+    `uniform ivec3 sr_relCell[${glslInt(relativeOriginRows(plan))}];`,
+    `uniform vec3 sr_relOrigin[${glslInt(relativeOriginRows(plan))}];`,
+    'uniform vec3 sr_relDir;',
+    'uniform vec3 sr_relDist;',
+    `uniform vec3 sr_relCrater[${glslInt(Math.max(1, plan.craterCenters.length))}];`,
+    '#include <sr_noise_rel>',
+  ];
 }
 
 /** Central differences of `sr_field`, step SR_FIELD_GRADIENT_STEP. */
@@ -292,9 +320,13 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
   const data = options.numbersAsData ?? false;
   const gradient = options.gradient ?? false;
   if (gradient && options.bandUniforms) throw new GlslCodegenError('gradient functions are not band-limited by uniforms: ask for one or the other');
+  const relative = options.chunkRelative ?? false;
+  if (relative && (data || gradient)) throw new GlslCodegenError('a chunk-relative field has its numbers as literals and no gradient functions');
+  const refusal = relative ? chunkRelativeRefusal(recipe) : null;
+  if (refusal) throw new GlslCodegenError(`a chunk-relative field cannot hold ${refusal}`);
   // With numbers as data no modifiers are shared: which nodes' modifiers are equal is a fact about
   // the numbers. Gradient functions evaluate each node's own.
-  const state = createEmitState(options.bandUniforms ?? false, data || gradient ? new Set() : sharedModifierKeys(recipe.root), data, gradient);
+  const state = createEmitState(options.bandUniforms ?? false, data || gradient ? new Set() : sharedModifierKeys(recipe.root), data, gradient, relative);
   const gradientStep = num(state, gradientStepM);
   const root = emitNode(state, recipe.root);
   const { field, grad: fieldGrad } = fieldFunctions(state, root, recipe.brushes);
@@ -320,5 +352,6 @@ export function generateFieldGlsl(recipe: FieldRecipe, gradientStepM: number, op
     nodeCount: state.nodeCount,
     bandSlots: state.bandSlots,
     params: data ? params : new Float32Array(0),
+    relative: state.relative,
   };
 }

@@ -135,6 +135,8 @@ export interface WarpTexts {
    * a draw takes the same way.
    */
   mayBeZero: boolean;
+  /** Chunk-relative fields (chunkRelative.ts): each component's first `sr_relOrigin` row. */
+  relativeRows?: readonly [string, string, string];
 }
 
 /** A noise layer: `amplitude · fractal(kind, p · frequency, table, octaves, lacunarity, gain)`. */
@@ -144,6 +146,8 @@ export interface NoiseTexts {
   frequency: string;
   /** `table, octaves, lacunarity, gain`. */
   args: string;
+  /** Chunk-relative fields (chunkRelative.ts): the layer's first `sr_relOrigin` row. */
+  relativeFirst?: string;
 }
 
 /**

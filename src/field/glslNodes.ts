@@ -10,6 +10,7 @@
  * shell, its noise layers, its warp, then its children's), as bandLimitSummary visits the tree.
  */
 import type { BandSlot } from './bandLimit';
+import { splitFloat32, type RelativePlan } from './chunkRelative';
 import { modifierKey } from './compileJs';
 import { CRATER_STRIDE, placeCraters } from './craters';
 import {
@@ -59,16 +60,33 @@ export interface EmitState {
   /** Shared modifier groups emitted so far: key → group id. */
   readonly groups: Map<string, number>;
   nodeCount: number;
+  /**
+   * Chunk-relative (GlslCodegenOptions.chunkRelative, chunkRelative.ts): `p` is the point from the
+   * chunk's origin, and what needs the origin is read per chunk; this plan lists those reads as they
+   * are emitted. null: `p` is body-local.
+   */
+  readonly relative: RelativePlan | null;
   /** Crater functions emitted so far (the next one's id). */
   craterFields: number;
   /** Craters in all crater functions. */
   craterCount: number;
 }
 
-export function createEmitState(band: boolean, shared: ReadonlySet<string>, numbersAsData = false, gradient = false): EmitState {
+export function createEmitState(band: boolean, shared: ReadonlySet<string>, numbersAsData = false, gradient = false, relative = false): EmitState {
   return {
     params: numbersAsData ? [] : null, band, gradient, shared, functions: [], bandSlots: [], seeds: [], groups: new Map(), nodeCount: 0, craterFields: 0, craterCount: 0,
+    relative: relative ? { noise: [], craterCenters: [] } : null,
   };
+}
+
+/**
+ * Chunk-relative: the first `sr_relOrigin` row of a new noise use (a layer, or a warp component with
+ * its noise-space `offset`), whose octaves take the rows after it.
+ */
+function relativeRows(plan: RelativePlan, use: { frequency: number; octaves: number; lacunarity: number }, offset: readonly number[] = [0, 0, 0]): string {
+  const first = plan.noise.reduce((n, u) => n + u.octaves, 0);
+  plan.noise.push({ frequency: use.frequency, offset: [offset[0], offset[1], offset[2]], octaves: use.octaves, lacunarity: use.lacunarity });
+  return glslInt(first);
 }
 
 /**
@@ -160,13 +178,19 @@ function emitCraters(state: EmitState, field: CraterField): string {
   }
   // After the list, in the order the value function has always taken them (with numbers as data
   // the order is the parameters' layout); the gradient function reuses them.
+  // Chunk-relative: the point from the centre is (O − c) + l, O − c formed per chunk in float64.
   const center = vec3(state, cx, cy, cz);
+  let fromCenter = `p - ${center}`;
+  if (state.relative) {
+    fromCenter = `p + sr_relCrater[${glslInt(state.relative.craterCenters.length)}]`;
+    state.relative.craterCenters.push([cx, cy, cz]);
+  }
   const reach = num(state, (1 + e) * (1 + e));
   const falloff = num(state, 1 / e);
   state.functions.push(
     ...list.decl,
     `float sr_craters_${id}(vec3 p) {
-  vec3 d = p - ${center};
+  vec3 d = ${fromCenter};
   float len = length(d);
   if (!(len > 0.0)) return 0.0;
   vec3 n = d / len;
@@ -221,8 +245,11 @@ interface Bodies {
 /** The body of a shape node. */
 function shapeBody(state: EmitState, node: FieldNode): string {
   switch (node.type) {
-    case 'sphere':
-      return `  return length(p) - ${num(state, node.radius)};`;
+    case 'sphere': {
+      if (!state.relative) return `  return length(p) - ${num(state, node.radius)};`;
+      const [high, low] = splitFloat32(node.radius);
+      return `  return sr_relSphere(p, ${glslFloat(high)}, ${glslFloat(low)});`;
+    }
     case 'ellipsoid': {
       const [a, b, c] = node.radii;
       return `  float k0 = length(p / ${vec3(state, a, b, c)});
@@ -259,7 +286,9 @@ function shapeBody(state: EmitState, node: FieldNode): string {
 function warpTexts(state: EmitState, w: NonNullable<FieldNode['warp']>): WarpTexts {
   const args = `${noiseTable(state, w.seed)}, ${int(state, w.octaves)}, ${num(state, w.lacunarity)}, ${num(state, w.gain)}`;
   const offsets = WARP_OFFSETS.map((o) => glslVec3(o[0], o[1], o[2])) as [string, string, string];
-  return { frequency: num(state, w.frequency), amplitude: num(state, w.amplitude), args, offsets, mayBeZero: state.params !== null };
+  const relative = state.relative;
+  const rows = relative ? WARP_OFFSETS.map((o) => relativeRows(relative, w, o)) as [string, string, string] : undefined;
+  return { frequency: num(state, w.frequency), amplitude: num(state, w.amplitude), args, offsets, mayBeZero: state.params !== null, relativeRows: rows };
 }
 
 /** The lines that warp `p` in place (a node's warp, `warpBand`: its slot or ''). */
@@ -270,6 +299,15 @@ function warpLines(t: WarpTexts, warpBand: string): string[] {
   const [o0, o1, o2] = t.offsets;
   // A warp of amplitude 0 (numbers as data) adds exactly 0: skipped, three noise sums fewer.
   const guard = t.mayBeZero ? `if (${t.amplitude} != 0.0) ` : '';
+  if (t.relativeRows) {
+    // Chunk-relative: each component's offset is in its octave origins.
+    const rel = `${fractal}Rel`;
+    return [
+      `  vec3 u = p * ${t.frequency};`,
+      `  ${guard}p += ${t.amplitude} * vec3(`,
+      ...t.relativeRows.map((first, c) => `    ${rel}(SR_NOISE_FBM, u, ${args}, ${first})${c < 2 ? ',' : ');'}`),
+    ];
+  }
   return [
     `  vec3 u = p * ${t.frequency};`,
     `  ${guard}p += ${t.amplitude} * vec3(`,
@@ -284,13 +322,16 @@ function noiseTexts(state: EmitState, l: NoiseLayer): NoiseTexts {
   const kind = noiseKind(state, l.kind);
   const frequency = num(state, l.frequency);
   const args = `${noiseTable(state, l.seed)}, ${int(state, l.octaves)}, ${num(state, l.lacunarity)}, ${num(state, l.gain)}`;
-  return { amplitude: num(state, l.amplitude), kind, frequency, args };
+  const relativeFirst = state.relative ? relativeRows(state.relative, l) : undefined;
+  return { amplitude: num(state, l.amplitude), kind, frequency, args, relativeFirst };
 }
 
 /** `amplitude * fractal(...)` of a noise layer at `p` (`band`: its slot or ''). */
 function noiseTerm(t: NoiseTexts, band: string): string {
   const args = band ? t.args.replace(/^([^,]+, [^,]+), /, `$1, ${band}, `) : t.args;
-  return `${t.amplitude} * ${band ? 'sr_fractalBand' : 'sr_fractal'}(${t.kind}, p * ${t.frequency}, ${args})`;
+  const fractal = band ? 'sr_fractalBand' : 'sr_fractal';
+  if (t.relativeFirst !== undefined) return `${t.amplitude} * ${fractal}Rel(${t.kind}, p * ${t.frequency}, ${args}, ${t.relativeFirst})`;
+  return `${t.amplitude} * ${fractal}(${t.kind}, p * ${t.frequency}, ${args})`;
 }
 
 /** A node's band slots (each `sr_band[k]`, or '' without band uniforms or without the modifier). */

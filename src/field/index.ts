@@ -14,3 +14,7 @@ export { noisePermutation, seededNoise3D, simplex3, fractal, NOISE_GRADIENT_BOUN
 export { placeCraters, craterHeight, craterHeightBound, CRATER_STRIDE } from './craters';
 export * from './brushEdits';
 export * from './editGate';
+export {
+  chunkRelativeEligible, chunkRelativeRefusal, forEachOctaveOrigin, reduceNoisePoint, relativeErrorM, relativeUniforms, splitNoisePoint, NOISE_PERIOD,
+  type RelativeError, type RelativePlan, type RelativeUniforms,
+} from './chunkRelative';

@@ -29,7 +29,7 @@ export const PARAMS_BLOCK_BINDING = 1;
 export interface FieldProgramOptions {
   label: string;
   mappingGlsl: string;
-  fieldOptions: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData'>;
+  fieldOptions: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData' | 'chunkRelative'>;
   maxBatchJobs: number;
 }
 

@@ -124,7 +124,7 @@ export interface GpuFieldSamplerOptions {
    * How the field is compiled (e.g. `bandUniforms`: one program for every band limit, chosen by `sr_band`;
    * `numbersAsData`: one program for every recipe of a shape, its numbers in the `SrParams` block).
    */
-  fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData'>;
+  fieldOptions?: Pick<CompileGlslOptions, 'bandUniforms' | 'permutationTexture' | 'numbersAsData' | 'chunkRelative'>;
   /** Most jobs one batch holds (default {@link MAX_BATCH_JOBS}; 1 = a fence and a readback per job). */
   maxBatchJobs?: number;
   /**

@@ -32,7 +32,7 @@ import { pieceColours } from './pieceColours';
 import { recallRecent } from './recentlyUsed';
 import type { WorkerState } from './workerState';
 import { pieceData, pieceDataTransfer, type PieceData } from '../mesher/index';
-import { gpuFieldToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
+import { gpuChunkToleranceM, levelMinWavelengthM, memoFromGpuHermite, settleSharedFaces, type GpuHermite } from './planetGpuSamples';
 
 export interface PlanetChunkParams {
   /** The planet's id, registered with the worker with its recipe and chunk space (bodyRegistry.ts). */
@@ -70,7 +70,7 @@ export interface PlanetChunkParams {
   gpu?: {
     values: Float32Array;
     hermite: GpuHermite;
-    /** Bound on |GPU − JS| the sampler vouches for (default {@link gpuFieldToleranceM} for the level). */
+    /** Bound on |GPU − JS| the sampler vouches for (default {@link gpuChunkToleranceM} for the chunk). */
     toleranceM?: number;
   };
 }
@@ -270,7 +270,7 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
     memo = kept.memo;
     sampledBy = 'kept';
   } else if (params.gpu) {
-    gpuToleranceM = params.gpu.toleranceM ?? gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz);
+    gpuToleranceM = params.gpu.toleranceM ?? gpuChunkToleranceM(space, a, ctx.body.recipe, maxRadiusM, lipschitz);
     const { values: gpuValues, hermite } = params.gpu;
     const P = space.chunkCells + 1;
     const settled = settleSharedFaces(space, a, field, gpuValues, gpuToleranceM);
@@ -318,7 +318,7 @@ function meshPlanetChunkUntimed(worker: WorkerState, params: PlanetChunkParams):
   const childProofsFor = (own: ArrayLike<number>): ChildProof[] | undefined => {
     if (a.level === 0 || summary.shellsDropped) return undefined;
     const gpu = params.gpu !== undefined && !kept;
-    const keptTolM = kept ? gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz) : 0;
+    const keptTolM = kept ? gpuChunkToleranceM(space, a, ctx.body.recipe, maxRadiusM, lipschitz) : 0;
     const proofs = childProofs(own, space.chunkCells + 1, gpu ? 1 : 2, gpu ? bandL * gapM + gpuToleranceM : bandL * (2 * gapM) + keptTolM);
     return proofs.some((p) => p !== 0) ? proofs : undefined;
   };

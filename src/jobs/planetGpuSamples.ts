@@ -14,8 +14,8 @@
  * points on a coarser neighbour's lattice (planetChunkJob's `sampleCoarseLattice`, as before). Every
  * shared sign is then the canonical one whichever back end sampled the chunk's inside.
  */
-import type { BandSlot } from '../field/index';
-import { bandSlotValues } from '../field/index';
+import type { BandSlot, FieldRecipe, RelativePlan } from '../field/index';
+import { bandSlotValues, chunkRelativeEligible, relativeErrorM, relativeUniforms } from '../field/index';
 import { canonicalSampleMapping, cubeSphereMapUniforms, levelMinWavelengthM, sampleSigns, type ChunkAddress, type CubeSphereMapUniforms, type CubeSphereSpace } from '../lod/index';
 import { HermiteMemo, type FieldFn } from '../mesher/index';
 
@@ -42,9 +42,39 @@ export function float32Ulp(x: number): number {
  */
 export const GPU_MIN_CELL_ULPS = 128;
 
-/** Whether a chunk of `level` may be sampled on the GPU (float32 resolves its cells). */
-export function gpuSamplesLevel(space: CubeSphereSpace, level: number, maxRadiusM: number): boolean {
-  return space.cellSizeM(level) >= GPU_MIN_CELL_ULPS * float32Ulp(maxRadiusM);
+/**
+ * Whether a chunk of `level` may be sampled on the GPU: every level where the GPU evaluates the field
+ * relative to the chunk (`relative`: the recipe is chunkRelativeEligible, as every planet class is),
+ * else the levels whose cells float32 resolves at the planet's radius.
+ */
+export function gpuSamplesLevel(space: CubeSphereSpace, level: number, maxRadiusM: number, relative = false): boolean {
+  return relative || space.cellSizeM(level) >= GPU_MIN_CELL_ULPS * float32Ulp(maxRadiusM);
+}
+
+/**
+ * Bound on |GPU value − JS value| for chunk `a` of a planet of `recipe` (the GPU sampler compiles it
+ * chunk-relative where it can: gpuSampler.worker.ts): {@link gpuRelativeToleranceM} then, else
+ * {@link gpuFieldToleranceM}.
+ */
+export function gpuChunkToleranceM(space: CubeSphereSpace, a: ChunkAddress, recipe: FieldRecipe, maxRadiusM: number, lipschitz: number): number {
+  return chunkRelativeEligible(recipe)
+    ? gpuRelativeToleranceM(space, a, recipe, maxRadiusM, lipschitz)
+    : gpuFieldToleranceM(space, a.level, maxRadiusM, lipschitz);
+}
+
+/**
+ * {@link gpuFieldToleranceM} for a field evaluated relative to the chunk (src/field/chunkRelative.ts),
+ * safety factor 4 as there: the offset's error (1e-6 of the chunk's size, twice) and the error of the
+ * point the shapes see (warps, crater fields: relativeErrorM) times the field's Lipschitz bound, plus
+ * the value's own error (the noise inputs' float32 and the sums').
+ */
+export function gpuRelativeToleranceM(space: CubeSphereSpace, a: ChunkAddress, recipe: FieldRecipe, maxRadiusM: number, lipschitz: number): number {
+  const U = space.chunkUnits(a.level);
+  const originM = new Float64Array(3);
+  space.toWorld(a.face, a.ci * U, a.cj * U, a.ck * U, originM);
+  const chunkM = space.cellSizeM(a.level) * space.chunkCells * (maxRadiusM / space.radiusM);
+  const e = relativeErrorM(recipe, originM, Math.sqrt(3) * chunkM, levelMinWavelengthM(space, a.level));
+  return 4 * (Math.max(1, lipschitz) * (2e-6 * chunkM + e.positionM) + e.valueM);
 }
 
 /**
@@ -72,10 +102,10 @@ export interface PlanetChunkGrid {
 
 /**
  * The grid of chunk `a` for the GPU's cube-sphere grid and edge passes: the mapping's uniforms
- * (float64 here, the offsets formed on the GPU relative to the chunk) and the band-limited field's
- * `sr_band` for the chunk's level.
+ * (float64 here, the offsets formed on the GPU relative to the chunk), the band-limited field's
+ * `sr_band` for the chunk's level, and a chunk-relative field's `sr_rel*` (`relative`: its plan).
  */
-export function planetChunkGrid(space: CubeSphereSpace, a: ChunkAddress, bandSlots: readonly BandSlot[]): PlanetChunkGrid {
+export function planetChunkGrid(space: CubeSphereSpace, a: ChunkAddress, bandSlots: readonly BandSlot[], relative: RelativePlan | null = null): PlanetChunkGrid {
   const U = space.chunkUnits(a.level);
   const originM: [number, number, number] = [0, 0, 0];
   space.toWorld(a.face, a.ci * U, a.cj * U, a.ck * U, originM);
@@ -85,7 +115,12 @@ export function planetChunkGrid(space: CubeSphereSpace, a: ChunkAddress, bandSlo
     stepM: space.cellSizeM(a.level),
     points: space.chunkCells + 1,
     // A field without band slots (no noise, no shell) declares a placeholder sr_band it never reads.
-    uniforms: { ...map, ...(bandSlots.length > 0 ? { sr_band: bandSlotValues(bandSlots, levelMinWavelengthM(space, a.level)) } : {}) },
+    // A chunk-relative field (the compiled field's plan) reads the origin's part of its terms per chunk.
+    uniforms: {
+      ...map,
+      ...(bandSlots.length > 0 ? { sr_band: bandSlotValues(bandSlots, levelMinWavelengthM(space, a.level)) } : {}),
+      ...(relative ? relativeUniforms(relative, originM) : {}),
+    },
   };
 }
 

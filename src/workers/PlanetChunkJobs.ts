@@ -27,6 +27,11 @@ export interface PlanetChunkJobsOptions {
   chunkSpace: CubeSphereSpace;
   /** Outer radius of the recipe (m): with the level's cell size, whether float32 resolves it. */
   maxRadiusM: number;
+  /**
+   * The GPU sampler evaluates this planet's field relative to each chunk (src/field/chunkRelative.ts:
+   * chunkRelativeEligible of its recipe), so every level may go to it. Default false.
+   */
+  gpuRelative?: boolean;
   /** A fixed limit on chunks waiting on the GPU (benchmarks); default: from its throughput (GpuQueueLimit). */
   gpuMaxPending?: number;
   /** When a chunk is sampled in JS instead (GpuQueueLimit.route; benchmarks: `?gpuSpill=`). */
@@ -93,7 +98,7 @@ export class PlanetChunkJobs {
     // Chunks a brush reaches (issue 19) too: the GPU's programs hold the generated planet, and a dig
     // reaches a handful of chunks a level, where a new program would take a compile per edit.
     if (!gpu || !gpu.isReady(this.options.body) || (params.brushes?.length ?? 0) > 0 ||
-      !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM)) {
+      !gpuSamplesLevel(this.options.chunkSpace, params.level, this.options.maxRadiusM, this.options.gpuRelative ?? false)) {
       return this.pool.run<PlanetChunkReply>('meshPlanetChunk', params, run);
     }
     if (remesh) {

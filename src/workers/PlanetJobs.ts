@@ -13,6 +13,7 @@ import { parseChunkKey } from '../lod/index';
 import { BODY_SIMPLIFY, type PackedBoundaryLeaves, type PieceData } from '../mesher/index';
 import type { BodyMesher } from './BodyMesher';
 import type { BodyDefinition } from '../jobs/bodyRegistry';
+import { chunkRelativeEligible } from '../field/index';
 import { PlanetChunkJobs, type PlanetGpuStats } from './PlanetChunkJobs';
 import type { PlanetChunkParams, PlanetChunkReply } from '../jobs/planetChunkJob';
 import type { PlanetSeamParams, PlanetSeamPart, PlanetSeamReply } from '../jobs/planetSeamJob';
@@ -85,7 +86,8 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
   /**
    * Registers the planet with the body workers and the GPU sampling worker (its chunk and seam jobs
    * name it from then on); chunk samples come from the GPU sampling worker when the mesher has one
-   * (asked per chunk), for the levels whose cells float32 resolves, and from JS otherwise.
+   * (asked per chunk), for every level where it evaluates the field relative to the chunk (every
+   * planet class) or else those whose cells float32 resolves, and from JS otherwise.
    */
   start(mesher: BodyMesher, definition: BodyDefinition): void {
     this.pool = mesher.pool;
@@ -93,6 +95,7 @@ export class PlanetJobs<T extends JobPiece> implements PlanetJobRunner<T> {
     const o = this.options;
     this.chunkJobs = new PlanetChunkJobs(mesher.pool, () => mesher.gpuWorker, {
       body: o.body, chunkSpace: o.chunkSpace, maxRadiusM: o.maxRadiusM, gpuMaxPending: o.gpuMaxPending, gpuSpill: o.gpuSpill, onError: o.onError,
+      gpuRelative: chunkRelativeEligible(definition.recipe),
     });
   }
 

@@ -56,7 +56,7 @@ function init(poison: boolean, permutationTexture = true, maxBatchJobs?: number,
       label: 'worker sampler', poison, maxBatchJobs, collect: collect ?? 'sync', fieldOptions: { permutationTexture, numbersAsData: permutationTexture },
     });
     planetSampler = new GpuFieldSampler(gl, {
-      label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture }, maxBatchJobs, collect: collect ?? 'poll',
+      label: 'planet sampler', poison, mappingGlsl: mapCubeSphere, fieldOptions: { bandUniforms: true, permutationTexture, chunkRelative: true }, maxBatchJobs, collect: collect ?? 'poll',
     });
   } catch (e) {
     return (capabilities = { ok: false, renderer, reason: e instanceof Error ? e.message : String(e) });
@@ -125,8 +125,8 @@ function releaseBody(id: string): void {
 function samplePlanetChunk(id: string, key: string): GpuJob<unknown> {
   const body = state.registry.planet(id);
   const space = derived(body, 'gpuSampler.space', () => new CubeSphereSpace(body.space));
-  const slots = planetSampler!.compiledField(body.recipe).bandSlots;
-  return planetSampler!.sampleChunk(body.recipe, planetChunkGrid(space, parseChunkKey(key), slots));
+  const compiled = planetSampler!.compiledField(body.recipe);
+  return planetSampler!.sampleChunk(body.recipe, planetChunkGrid(space, parseChunkKey(key), compiled.bandSlots, compiled.relative));
 }
 
 scope.onmessage = (event: MessageEvent<GpuWorkerRequest>) => {

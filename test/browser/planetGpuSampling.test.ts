@@ -31,15 +31,15 @@ describe('planet chunks on the GPU', () => {
     }
   });
 
-  // Issue 42: which levels of a 2,181 km planet (float32 positions 0.25 m apart) may go to the GPU.
-  // Values alone looked fine at 3.3 m cells (0.85 m off against a 23 m settling tolerance), but the
-  // chunk meshed from the GPU's samples and hermite data is what is drawn: its normals were 16.8°
-  // from JS's on average there, 6.2° at 13 m, 4.0° at 26 m and 2.1° at 52 m cells, the first level
-  // GPU_MIN_CELL_ULPS (128) sends to the GPU. Levels 2-5 are measured as a record; the GPU's must hold.
-  it('planet 2 (2,181 km): chunks meshed from the GPU levels stay within ~2° of the JS mesh', async () => {
+  // Issue 42: a 2,181 km planet, where float32 spaces body-local points 0.25 m apart. Sampled at
+  // body-local points, the GPU's values looked fine at 3.3 m cells (0.85 m off against a 23 m settling
+  // tolerance) but the chunk meshed from them was not JS's: normals 16.8° apart on average at 3.3 m
+  // cells, 6.2° at 13 m, 4.0° at 26 m, 2.1° at 52 m, so only levels from 52 m went to the GPU. The
+  // field is now compiled relative to each chunk (src/field/chunkRelative.ts) and every level goes.
+  it('planet 2 (2,181 km): chunks meshed from the GPU stay within ~1° of the JS mesh at every level', async () => {
     page = await pages.open();
     const r = await page.evaluate(
-      async ([path]) => (await srImport(path)).planetParity(2, [2, 3, 4, 5, 6, 7]),
+      async ([path]) => (await srImport(path)).planetParity(2, [0, 2, 3, 4, 5, 6, 7]),
       [PAGE] as const,
     );
     for (const row of r.rows) {
@@ -47,16 +47,21 @@ describe('planet chunks on the GPU', () => {
       console.log(
         `planet 2 level ${row.level} (${row.key}): max |gpu−js| ${row.maxAbsDiffM.toExponential(2)} m, tolerance ${row.toleranceM.toExponential(2)} m, ` +
         `${row.signMismatches} sign mismatches, ${row.edges} edges, GPU level ${row.gpuLevel}; meshed: ${m.matched} of ${m.vertices} vertices matched, ` +
-        `moved ≤ ${m.maxMoveM.toFixed(2)} m (rms ${m.rmsMoveM.toFixed(3)}) on ${m.cellM.toFixed(1)} m cells, normals ${m.meanNormalDeg.toFixed(2)}° mean, ${m.p95NormalDeg.toFixed(2)}° at the 95th percentile`,
+        `moved ≤ ${m.maxMoveM.toFixed(3)} m (rms ${m.rmsMoveM.toFixed(4)}) on ${m.cellM.toFixed(1)} m cells, normals ${m.meanNormalDeg.toFixed(2)}° mean, ${m.p95NormalDeg.toFixed(2)}° at the 95th percentile`,
       );
       expect(row.nanCount).toBe(0);
       expect(row.maxAbsDiffM).toBeLessThan(0.25 * row.toleranceM);
       expect(row.edges).toBeGreaterThan(0);
-      expect(m.matched).toBeGreaterThan(0.5 * m.vertices);
-      expect(row.gpuLevel).toBe(row.level >= 6);
-      if (!row.gpuLevel) continue;
-      expect(m.meanNormalDeg).toBeLessThan(3);
-      expect(m.rmsMoveM).toBeLessThan(0.05 * m.cellM);
+      expect(row.gpuLevel).toBe(true);
+      expect(m.matched).toBeGreaterThan(0.9 * m.vertices);
+    }
+    // Measured on SwiftShader: normals 0.04–0.66° apart on average at every level, values 1–21 mm
+    // apart. Vertices slide along flat ground in the QEF with tiny changes of the hermite data (planet 4's
+    // body-local GPU levels move theirs 2.3 % of a cell rms at 6.3 m cells); a wrong surface moves them
+    // across it, and turns its normals.
+    for (const row of r.rows) {
+      expect(row.mesh.meanNormalDeg).toBeLessThan(1);
+      expect(row.mesh.rmsMoveM).toBeLessThan(0.1 * row.mesh.cellM);
     }
   });
 

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { recipeBounds } from '../../src/field/index';
+import { compileToGlsl } from '../../src/field/compileGlsl';
 import {
   CubeSphereSpace, keyOf, planetLod, planetShell, randomLodConfiguration, type ChunkAddress, type ChunkKey,
 } from '../../src/lod/index';
@@ -15,7 +16,7 @@ import { validateMesh, weldMeshes, type BoundaryLeaves, type ChunkMesh, type Fie
 import { planetRecipe } from '../../src/scene/planets';
 import { clearSampleCache, meshPlanetChunk, planetContext, type PlanetChunkParams } from './oneWorker';
 import {
-  float32Ulp, gpuFieldToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
+  float32Ulp, gpuChunkToleranceM, gpuFieldToleranceM, gpuRelativeToleranceM, gpuSamplesLevel, memoFromGpuHermite, planetChunkGrid, settleSharedFaces, type GpuHermite,
 } from '../../src/jobs/planetGpuSamples';
 import { buildPlanetSeamJob, type PlanetSeamPart } from './oneWorker';
 import { registerBody } from './oneWorker';
@@ -164,6 +165,17 @@ describe('planet chunks from GPU samples', () => {
     // the GPU, where its meshes stay within ~2° of JS's normals (test/browser/planetGpuSampling.test.ts).
     const planet2 = new CubeSphereSpace({ radiusM: 2_181_000, chunkCells: 32, finestCellM: 1 });
     expect([0, 1, 2, 3, 4, 5, 6, 7].map((l) => gpuSamplesLevel(planet2, l, 2_200_000))).toEqual([false, false, false, false, false, false, true, true]);
+    // A field evaluated relative to each chunk (every planet class: src/field/chunkRelative.ts) goes
+    // to the GPU at every level; its tolerance comes from the chunk's own numbers.
+    expect([0, 1, 2, 3, 4, 5, 6, 7].every((l) => gpuSamplesLevel(planet2, l, 2_200_000, true))).toBe(true);
+    const recipe2 = planetRecipe(2);
+    const fine = gpuRelativeToleranceM(planet2, { face: 4, level: 0, ci: 65536, cj: 65536, ck: 43393 }, recipe2, 2_200_000, 19);
+    expect(fine).toBeLessThan(gpuFieldToleranceM(planet2, 0, 2_200_000, 19));
+    expect(gpuChunkToleranceM(planet2, { face: 4, level: 0, ci: 65536, cj: 65536, ck: 43393 }, recipe2, 2_200_000, 19)).toBe(fine);
+    const relGrid = planetChunkGrid(planet2, { face: 4, level: 3, ci: 8192, cj: 8192, ck: 5424 }, [],
+      compileToGlsl(recipe2, { bandUniforms: true, chunkRelative: true }).relative);
+    expect((relGrid.uniforms.sr_relOrigin as Float32Array).length).toBe(3 * 30);
+    expect((relGrid.uniforms.sr_relCell as Int32Array).length).toBe(3 * 30);
     // Millimetres at the finest level of a 62 km planet; coarser chunks allow more.
     const tol0 = gpuFieldToleranceM(seed4, 0, 64_000, 2);
     expect(tol0).toBeGreaterThan(0.01);

@@ -12,7 +12,8 @@ import { planetRecipe } from '../../../src/scene/planets';
 import { GpuSamplerClient } from '../../../src/workers/GpuSamplerClient';
 import { clearSampleCache, meshPlanetChunk, planetContext } from '../../jobs/oneWorker';
 import { registerBody } from '../../jobs/oneWorker';
-import { gpuFieldToleranceM, gpuSamplesLevel } from '../../../src/jobs/planetGpuSamples';
+import { gpuChunkToleranceM, gpuSamplesLevel } from '../../../src/jobs/planetGpuSamples';
+import { chunkRelativeEligible } from '../../../src/field/index';
 import { buildPlanetSeamJob, type PlanetSeamPart } from '../../jobs/oneWorker';
 
 async function client(): Promise<GpuSamplerClient> {
@@ -89,8 +90,8 @@ export async function planetParity(seed: number, levels: number[]): Promise<{ re
       clearSampleCache();
       const fromGpu = meshPlanetChunk({ body, ...a, coarser: [], simplify: 0.02, gpu: { values: r.values, hermite: r.hermite } });
       rows.push({
-        level, key: keyOf(a), maxAbsDiffM, nanCount, signMismatches, latencyMs: r.latencyMs, gpuLevel: gpuSamplesLevel(space, level, ctx.maxRadiusM),
-        toleranceM: gpuFieldToleranceM(space, level, ctx.maxRadiusM, ctx.lipschitz), edges: r.hermite.count, unresolvedEdges: unresolved,
+        level, key: keyOf(a), maxAbsDiffM, nanCount, signMismatches, latencyMs: r.latencyMs, gpuLevel: gpuSamplesLevel(space, level, ctx.maxRadiusM, chunkRelativeEligible(recipe)),
+        toleranceM: gpuChunkToleranceM(space, a, recipe, ctx.maxRadiusM, ctx.lipschitz), edges: r.hermite.count, unresolvedEdges: unresolved,
         mesh: { cellM: space.cellSizeM(level), ...compareMeshes(fromJs, fromGpu) },
       });
     }
@@ -184,7 +185,7 @@ export async function planetGpuSeams(seed: number, configuration: number): Promi
       const U = space.chunkUnits(a.level);
       const spec = { originGrid: [a.ci * U, a.cj * U, a.ck * U] as [number, number, number], level: a.level, cells: spaceOptions.chunkCells };
       const js = sampleChunk(spec, ctx.level(a.level).field, canonicalSampleMapping(space, a.face));
-      const tolerance = gpuFieldToleranceM(space, a.level, ctx.maxRadiusM, ctx.lipschitz);
+      const tolerance = gpuChunkToleranceM(space, a, recipe, ctx.maxRadiusM, ctx.lipschitz);
       for (let p = 0; p < js.length; p++) worstErrorRatio = Math.max(worstErrorRatio, Math.abs(s.values[p] - js[p]) / tolerance);
       const r = meshPlanetChunk({ body, ...a, coarser: coarserOf(key), simplify: 0.02, gpu: { values: s.values, hermite: s.hermite } });
       if (r.homogeneous) {
