@@ -128,31 +128,46 @@ export type Homogeneous = 'empty' | 'full';
  * field's Lipschitz bound allows to change between samples (see {@link homogeneityFromSamples}), so
  * no finer level can find a surface there either.
  */
+/** Bound on {@link HomogeneousRecord}'s memo: a camera flying on without a new proof starts it again. */
+const MAX_PROVEN_MEMO = 200_000;
+
 export class HomogeneousRecord {
   private readonly entries = new Map<ChunkKey, { state: Homogeneous; proven: boolean }>();
+  /**
+   * {@link provenAncestor} by key, kept until the record changes: one selection asks for ~10,000
+   * chunks, most of them siblings, and each walk to the root built a key a level.
+   */
+  private readonly provenMemo = new Map<ChunkKey, Homogeneous | null>();
 
   /** Records a chunk's state; an unproven mark keeps a proof already recorded (its job may answer after its parent proved it). */
   mark(key: ChunkKey, state: Homogeneous, proven: boolean): void {
     if (!proven && this.entries.get(key)?.proven) return;
     this.entries.set(key, { state, proven });
+    if (proven) this.provenMemo.clear();
   }
 
   /** The recorded state of this exact chunk, or of a proven ancestor. */
-  get(a: ChunkAddress, rootLevel: number): Homogeneous | undefined {
-    const own = this.entries.get(chunkKey(a.face, a.level, a.ci, a.cj, a.ck));
+  get(a: ChunkAddress, rootLevel: number, key: ChunkKey = chunkKey(a.face, a.level, a.ci, a.cj, a.ck)): Homogeneous | undefined {
+    const own = this.entries.get(key);
     if (own) return own.state;
-    return this.provenAncestor(a, rootLevel);
+    return this.provenAncestor(a, rootLevel, key);
   }
 
   /** State of a proven entry on this chunk or any ancestor (then every descendant is homogeneous). */
-  provenAncestor(a: ChunkAddress, rootLevel: number): Homogeneous | undefined {
-    let { ci, cj, ck } = a;
-    for (let l = a.level; l <= rootLevel; l++) {
-      const e = this.entries.get(chunkKey(a.face, l, ci, cj, ck));
-      if (e?.proven) return e.state;
-      ci >>= 1; cj >>= 1; ck >>= 1;
+  provenAncestor(a: ChunkAddress, rootLevel: number, key: ChunkKey = chunkKey(a.face, a.level, a.ci, a.cj, a.ck)): Homogeneous | undefined {
+    let m = this.provenMemo.get(key);
+    if (m === undefined) {
+      const e = this.entries.get(key);
+      if (e?.proven) m = e.state;
+      else if (a.level >= rootLevel) m = null;
+      else {
+        const p = { face: a.face, level: a.level + 1, ci: a.ci >> 1, cj: a.cj >> 1, ck: a.ck >> 1 };
+        m = this.provenAncestor(p, rootLevel, chunkKey(p.face, p.level, p.ci, p.cj, p.ck)) ?? null;
+      }
+      if (this.provenMemo.size >= MAX_PROVEN_MEMO) this.provenMemo.clear();
+      this.provenMemo.set(key, m);
     }
-    return undefined;
+    return m ?? undefined;
   }
 
   get size(): number {
@@ -161,11 +176,13 @@ export class HomogeneousRecord {
 
   delete(key: ChunkKey): void {
     this.entries.delete(key);
+    this.provenMemo.clear();
   }
 
   /** Forgets the entries `reached` says a brush edit reached (issue 19). */
   forget(reached: (key: ChunkKey) => boolean): void {
     for (const key of [...this.entries.keys()]) if (reached(key)) this.entries.delete(key);
+    this.provenMemo.clear();
   }
 }
 

@@ -125,6 +125,17 @@ export function coarsenToBalance(
 ): ChunkAddress[] | null {
   const leafMap = new Map<ChunkKey, ChunkAddress>();
   for (const a of drawn) leafMap.set(keyOf(a), a);
+  // Strict ancestors of the drawn chunks: a toucher found split (finer chunks drawn in it) ends its
+  // walk there, instead of building every coarser key up to the root for nothing.
+  const internal = new Map<ChunkKey, ChunkAddress>();
+  for (const a of drawn) {
+    for (let l = a.level + 1; l <= space.levels; l++) {
+      const up = ancestorAddress(a, l);
+      const k = keyOf(up);
+      if (internal.has(k)) break;
+      internal.set(k, up);
+    }
+  }
   let changed = true;
   while (changed) {
     changed = false;
@@ -133,13 +144,18 @@ export function coarsenToBalance(
       for (const t of touchingChunks(space, a)) {
         let { ci, cj, ck } = t;
         for (let l = t.level; l <= space.levels; l++) {
-          const c = leafMap.get(chunkKey(t.face, l, ci, cj, ck));
+          const k = chunkKey(t.face, l, ci, cj, ck);
+          const c = leafMap.get(k);
           ci >>= 1; cj >>= 1; ck >>= 1;
-          if (!c) continue;
+          if (!c) {
+            if (internal.has(k)) break;
+            continue;
+          }
           if (c.level - a.level < 2) break;
           const up = ancestorAddress(a, c.level - 1);
           if (!isReady(up)) return null;
           for (const [k, b] of [...leafMap]) if (containsChunk(up, b)) leafMap.delete(k);
+          for (const [k, b] of [...internal]) if (containsChunk(up, b)) internal.delete(k);
           leafMap.set(keyOf(up), up);
           changed = true;
           continue scan;

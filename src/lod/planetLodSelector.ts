@@ -9,12 +9,12 @@
  * it must keep do not fit the budget).
  */
 import type { FieldFn } from '../field/index.ts';
-import { chunkKey, compareChunks, keyOf, parseChunkKey, type ChunkAddress, type ChunkKey } from './chunkKey.ts';
+import { compareChunks, keyOf, parseChunkKey, type ChunkAddress, type ChunkKey } from './chunkKey.ts';
+import { touchingChunks } from './faceFrames.ts';
 import { CubeSphereSpace, type CubeSphereOptions } from './cubeSphere.ts';
 import { chunkBoundingSphere, HomogeneousRecord, type PlanetShell } from './culling.ts';
-import { touchingChunks } from './faceFrames.ts';
 import { checkLodConfiguration, coarsenToBalance } from './lodBalance.ts';
-import { planetLod } from './planetSeams.ts';
+import { NeighbourhoodCache, planetLod } from './planetSeams.ts';
 import { frontierFirst, requestsForSelection, type ChunkRequest } from './requests.ts';
 import { drawnSet, selectChunks, type LodView, type SelectOptions, type Selection } from './selection.ts';
 
@@ -82,9 +82,14 @@ export class PlanetLodSelector {
   /** Requests answered by the center test instead of a chunk job (stats). */
   private prefiltered = 0;
   private readonly sphere = new Float64Array(4);
+  /** What each drawn chunk's address decides for the snapshot's index, kept between answers. */
+  private readonly neighbourhoods: NeighbourhoodCache;
+  /** Per requested chunk, the coarser chunks that can touch it ({@link coarserCandidates}), kept between answers. */
+  private readonly coarserCandidates = new Map<ChunkKey, ChunkKey[]>();
 
   constructor(options: PlanetLodSelectorOptions) {
     this.space = new CubeSphereSpace(options.space);
+    this.neighbourhoods = new NeighbourhoodCache(this.space);
     this.shell = options.shell;
     this.field = options.field;
     this.lipschitz = options.lipschitz;
@@ -149,7 +154,7 @@ export class PlanetLodSelector {
     const selection = selectChunks(space, shell, view, { ...this.options, maxScreenErrorPx: thresholdPx }, this.previous, this.record);
     this.previous = selection;
     const rootLevel = space.levels;
-    const isDone = (key: ChunkKey): boolean => this.ready.has(key) || this.record.get(parseChunkKey(key), rootLevel) !== undefined;
+    const isDone = (key: ChunkKey): boolean => this.ready.has(key) || this.record.get(parseChunkKey(key), rootLevel, key) !== undefined;
     const requests = requestsForSelection(selection, isDone).filter((r) => !this.provenHomogeneous(r.key));
     const found = drawnSet(space, shell, selection, isDone, this.ready);
     let drawn = found.drawn;
@@ -177,7 +182,7 @@ export class PlanetLodSelector {
     // drawn chunk 1.17 (300 m) and 1.58 (20 m), against 1.54 and 2.10 guessing from the drawn set ∪
     // the selection, and 1.50 / 2.07 with the drawn set for the frontier only.
     const fromSelection = new Set(selection.keys);
-    const requestCoarser = requests.map((r) => this.coarserIn(fromSelection, parseChunkKey(r.key)));
+    const requestCoarser = requests.map((r) => this.coarserIn(fromSelection, parseChunkKey(r.key), r.key));
     return {
       requests,
       requestCoarser,
@@ -195,7 +200,7 @@ export class PlanetLodSelector {
   }
 
   private snapshotOf(leaves: ChunkAddress[]): LodSnapshot {
-    const lod = planetLod(this.space, leaves);
+    const lod = planetLod(this.space, leaves, this.neighbourhoods);
     return {
       keys: lod.keys.slice(),
       coarser: lod.keys.map((k) => {
@@ -208,18 +213,31 @@ export class PlanetLodSelector {
   }
 
   /** Touching chunks one level coarser among `keys`: a guess at a request's restriction. */
-  private coarserIn(keys: ReadonlySet<ChunkKey>, a: ChunkAddress): ChunkKey[] {
-    if (a.level >= this.space.levels) return [];
-    const out = new Set<ChunkKey>();
-    for (const t of touchingChunks(this.space, a)) {
-      // Not a's own parent (a same-face toucher can share it): that one is never drawn with a.
-      if (t.face === a.face && t.ci >> 1 === a.ci >> 1 && t.cj >> 1 === a.cj >> 1 && t.ck >> 1 === a.ck >> 1) continue;
-      const p = chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1);
-      if (keys.has(p)) out.add(p);
+  private coarserIn(keys: ReadonlySet<ChunkKey>, a: ChunkAddress, key: ChunkKey): ChunkKey[] {
+    let candidates = this.coarserCandidates.get(key);
+    if (!candidates) {
+      if (this.coarserCandidates.size >= 40_000) this.coarserCandidates.clear();
+      candidates = coarserCandidates(this.space, a);
+      this.coarserCandidates.set(key, candidates);
     }
-    // Canonical order, as planetLod lists them: the order is part of the chunk's cache id.
-    return [...out].map((k) => parseChunkKey(k)).sort(compareChunks).map(keyOf);
+    return candidates.filter((k) => keys.has(k));
   }
+}
+
+/**
+ * The chunks one level coarser that can touch `a`: the parents of its same-level touchers, but not its
+ * own (a same-face toucher can share it, and it is never drawn with `a`). Canonical order, as
+ * planetLod lists them: the order is part of the chunk's cache id.
+ */
+function coarserCandidates(space: CubeSphereSpace, a: ChunkAddress): ChunkKey[] {
+  if (a.level >= space.levels) return [];
+  const out = new Map<ChunkKey, ChunkAddress>();
+  for (const t of touchingChunks(space, a)) {
+    if (t.face === a.face && t.ci >> 1 === a.ci >> 1 && t.cj >> 1 === a.cj >> 1 && t.ck >> 1 === a.ck >> 1) continue;
+    const p = { face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 };
+    out.set(keyOf(p), p);
+  }
+  return [...out.values()].sort(compareChunks).map(keyOf);
 }
 
 function sameKeys(a: readonly ChunkKey[], b: readonly ChunkKey[]): boolean {

@@ -168,10 +168,84 @@ export function boxesTouch(a: ArrayLike<number>, b: ArrayLike<number>): boolean 
 }
 
 /**
- * Indexes a LOD configuration (see {@link PlanetLod}). Throws when two chunks overlap. Does not check
- * coverage or balance: {@link checkLodConfiguration} does.
+ * What {@link planetLod} reads of one chunk's surroundings, from its address alone: the keys of its
+ * ancestors (none may be in the configuration with it), and every chunk that can touch it in a
+ * balanced configuration — same level, one coarser (the parent of a same-level toucher contains a
+ * touching point), one finer (a finer toucher touches one of its children) — in canonical order,
+ * each flagged when the chunk's seam would stitch it (its closed box meets the owner box).
  */
-export function planetLod(space: CubeSphereSpace, leaves: readonly ChunkAddress[]): PlanetLod {
+export interface ChunkNeighbourhood {
+  ancestors: readonly ChunkKey[];
+  candidates: readonly ChunkKey[];
+  /** 1 where `candidates[i]` is stitched by this chunk's seam when it is in the configuration. */
+  stitch: Uint8Array;
+}
+
+export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): ChunkNeighbourhood {
+  const self = keyOf(a);
+  const ancestors: ChunkKey[] = [];
+  let { ci, cj, ck } = a;
+  for (let l = a.level + 1; l <= space.levels; l++) {
+    ci >>= 1; cj >>= 1; ck >>= 1;
+    ancestors.push(chunkKey(a.face, l, ci, cj, ck));
+  }
+  const found = new Map<ChunkKey, ChunkAddress>();
+  const consider = (c: ChunkAddress): void => {
+    const k = keyOf(c);
+    if (k !== self) found.set(k, c);
+  };
+  for (const t of touchingChunks(space, a)) {
+    consider(t);
+    if (t.level < space.levels) consider({ face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 });
+  }
+  if (a.level > 0) {
+    for (let c = 0; c < 8; c++) for (const t of touchingChunks(space, childAddress(a, c))) consider(t);
+  }
+  const list = [...found.values()].sort(compareChunks);
+  // Seam stitches: touchers whose closed box meets the owner box (module comment).
+  const own = seamOwnerBox(space, a);
+  const box: GridBox = [0, 0, 0, 0, 0, 0];
+  const stitch = new Uint8Array(list.length);
+  list.forEach((t, j) => {
+    if (!chunkBoxInFrame(space, t, a.face, box)) return;
+    if (box[0] < own[3] && box[3] >= own[0] && box[1] < own[4] && box[4] >= own[1] && box[2] < own[5] && box[5] >= own[2]) stitch[j] = 1;
+  });
+  return { ancestors, candidates: list.map(keyOf), stitch };
+}
+
+/**
+ * {@link chunkNeighbourhood}s kept between configurations: the LOD worker indexes a new drawn set
+ * every time it changes (thousands of chunks near a big planet's ground, most of them drawn
+ * before), and a chunk's neighbourhood — ~200 touching addresses and their keys — was 80 % of it.
+ * Bounded: past `maxEntries` it starts again empty.
+ */
+export class NeighbourhoodCache {
+  private readonly entries = new Map<ChunkKey, ChunkNeighbourhood>();
+
+  constructor(readonly space: CubeSphereSpace, readonly maxEntries = 40_000) {}
+
+  get(a: ChunkAddress, key: ChunkKey): ChunkNeighbourhood {
+    let n = this.entries.get(key);
+    if (!n) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      n = chunkNeighbourhood(this.space, a);
+      this.entries.set(key, n);
+    }
+    return n;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * Indexes a LOD configuration (see {@link PlanetLod}). Throws when two chunks overlap. Does not check
+ * coverage or balance: {@link checkLodConfiguration} does. `cache` (for `space`) keeps what each
+ * chunk's address alone decides between calls; the result is the same with or without it.
+ */
+export function planetLod(space: CubeSphereSpace, leaves: readonly ChunkAddress[], cache?: NeighbourhoodCache): PlanetLod {
+  if (cache && cache.space !== space) throw new Error('planetLod: the neighbourhood cache is for another chunk space');
   const sorted = [...leaves].sort(compareChunks);
   const keys = sorted.map(keyOf);
   const byKey = new Map<ChunkKey, ChunkAddress>();
@@ -179,49 +253,28 @@ export function planetLod(space: CubeSphereSpace, leaves: readonly ChunkAddress[
     if (byKey.has(keys[i])) throw new Error(`planetLod: chunk ${keys[i]} listed twice`);
     byKey.set(keys[i], a);
   });
-  for (const a of sorted) {
-    let { ci, cj, ck } = a;
-    for (let l = a.level + 1; l <= space.levels; l++) {
-      ci >>= 1; cj >>= 1; ck >>= 1;
-      const k = chunkKey(a.face, l, ci, cj, ck);
-      if (byKey.has(k)) throw new Error(`planetLod: chunk ${keyOf(a)} overlaps its ancestor ${k}`);
-    }
-  }
+  const hoods = sorted.map((a, i) => (cache ? cache.get(a, keys[i]) : chunkNeighbourhood(space, a)));
+  hoods.forEach((n, i) => {
+    for (const k of n.ancestors) if (byKey.has(k)) throw new Error(`planetLod: chunk ${keys[i]} overlaps its ancestor ${k}`);
+  });
   const touching = new Map<ChunkKey, ChunkKey[]>();
   const seamStitches = new Map<ChunkKey, ChunkKey[]>();
   const seamsReading = new Map<ChunkKey, ChunkKey[]>();
   for (const k of keys) seamsReading.set(k, [k]);
-  const box: GridBox = [0, 0, 0, 0, 0, 0];
   for (let i = 0; i < sorted.length; i++) {
-    const a = sorted[i];
-    const found = new Map<ChunkKey, ChunkAddress>();
-    const consider = (c: ChunkAddress): void => {
-      const k = keyOf(c);
-      if (byKey.has(k)) found.set(k, byKey.get(k)!);
-    };
-    // Same level, one coarser (the parent of a same-level toucher contains a touching point), one
-    // finer (a finer toucher touches one of a's children). Balance keeps every toucher among these.
-    for (const t of touchingChunks(space, a)) {
-      consider(t);
-      if (t.level < space.levels) consider({ face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 });
-    }
-    if (a.level > 0) {
-      for (let c = 0; c < 8; c++) for (const t of touchingChunks(space, childAddress(a, c))) consider(t);
-    }
-    found.delete(keys[i]);
-    const list = [...found.values()].sort(compareChunks);
-    touching.set(keys[i], list.map(keyOf));
-    // Seam stitches: touchers whose closed box meets the owner box (module comment).
-    const own = seamOwnerBox(space, a);
+    const { candidates, stitch } = hoods[i];
+    const list: ChunkKey[] = [];
     const stitches: ChunkKey[] = [];
-    for (const t of list) {
-      if (!chunkBoxInFrame(space, t, a.face, box)) continue;
-      if (box[0] < own[3] && box[3] >= own[0] && box[1] < own[4] && box[4] >= own[1] && box[2] < own[5] && box[5] >= own[2]) {
-        const tk = keyOf(t);
-        stitches.push(tk);
-        seamsReading.get(tk)!.push(keys[i]);
+    for (let j = 0; j < candidates.length; j++) {
+      const t = candidates[j];
+      if (!byKey.has(t)) continue;
+      list.push(t);
+      if (stitch[j]) {
+        stitches.push(t);
+        seamsReading.get(t)!.push(keys[i]);
       }
     }
+    touching.set(keys[i], list);
     seamStitches.set(keys[i], stitches);
   }
   for (const list of seamsReading.values()) list.sort((x, y) => compareChunks(byKey.get(x)!, byKey.get(y)!));

@@ -8,7 +8,7 @@
  * Rows: `planet/selection/400m/jobs` (the proofs of planetChunkJob.ts: band Lipschitz × gap +
  * dropped octaves, over the chunk and over each child's half of its lattice), `…/jobs-own-proofs-only`
  * (no child proven by its parent's samples), `…/jobs-full-lipschitz` (own proofs by the full field's
- * Lipschitz), same run; `…/leaves` and `…/surface-leaves` (leaves holding a surface: the picture,
+ * Lipschitz), same run; `…/select-ms` (each LOD answer's time in the first run); `…/leaves` and `…/surface-leaves` (leaves holding a surface: the picture,
  * the same under every rule). Notes: the leaves per level (leaves/visible/surface/empty/full). docs/lod.md
  * "Where the chunks go" has the table.
  */
@@ -37,6 +37,7 @@ export const benchmarks: Benchmark[] = [{
   extraRows: (): BenchRow[] => [
     rowFrom(`planet/selection/${ALTITUDE_M}m/jobs-own-proofs-only`, 'jobs', [own!.jobs], `no child proven from its parent's samples (the rule before); ${(own!.jobs / band!.jobs).toFixed(2)}x the jobs`),
     rowFrom(`planet/selection/${ALTITUDE_M}m/jobs-full-lipschitz`, 'jobs', [full!.jobs], `own proofs with the full field's Lipschitz (the rule before that); ${(full!.jobs / band!.jobs).toFixed(2)}x the jobs`),
+    rowFrom(`planet/selection/${ALTITUDE_M}m/select-ms`, 'ms', band!.selectMs, `one LOD answer (PlanetLodSelector.select: selection, requests, drawn set, balance, check, seam index), each round of the first run; ${band!.selectMs.length} rounds, ${band!.leaves} leaves at the end`),
     rowFrom(`planet/selection/${ALTITUDE_M}m/leaves`, 'leaves', [band!.leaves], `own proofs only: ${own!.leaves}; full-Lipschitz: ${full!.leaves}`),
     rowFrom(`planet/selection/${ALTITUDE_M}m/surface-leaves`, 'leaves', [band!.surface], `own proofs only: ${own!.surface}; full-Lipschitz: ${full!.surface} (the picture)`),
   ],

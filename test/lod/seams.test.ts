@@ -14,7 +14,7 @@ import { compileToJs, Prng, recipeBounds } from '../../src/field/index';
 import type { FieldRecipe } from '../../src/field/index';
 import {
   balanceLod, buildPlanetSeam, cameraLodConfiguration, extendedFaceMapping, transformBoundaryLeaves, canonicalSampleMapping, checkLodConfiguration, chunkKey, chunksTouch,
-  CubeSphereSpace, FACE_BASES, frameTransform, keyOf, levelHistogram, meshPlanet, planetLod, planetMeshReport, weldPlanet,
+  CubeSphereSpace, FACE_BASES, frameTransform, keyOf, levelHistogram, meshPlanet, NeighbourhoodCache, planetLod, planetMeshReport, weldPlanet,
   PlanetMeshCache, planetShell, planLodUpdate, randomLodConfiguration, seamOwnerBox, seamsToRebuild, seamVertexFaces, transformPoint,
   updatePlanetMesh,
 } from '../../src/lod/index';
@@ -198,6 +198,28 @@ describe('seam ownership and the LOD configuration index', () => {
         expect(lod.seamsReading.get(k)).toContain(k);
       }
     }
+  });
+
+  it('a neighbourhood cache kept across configurations gives the same index as none (configs seeds 1-8, twice)', () => {
+    const cache = new NeighbourhoodCache(p.space);
+    for (const pass of [1, 2]) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const leaves = randomLodConfiguration(p.space, p.shell, seed);
+        const cached = planetLod(p.space, leaves, cache);
+        const fresh = planetLod(p.space, leaves);
+        expect(cached.keys, `seed ${seed}, pass ${pass}`).toEqual(fresh.keys);
+        for (const field of ['touching', 'seamStitches', 'seamsReading'] as const) {
+          expect([...cached[field]], `${field}, seed ${seed}, pass ${pass}`).toEqual([...fresh[field]]);
+        }
+      }
+    }
+    expect(cache.size).toBeGreaterThan(100);
+    // A chunk and its ancestor together are refused with or without it.
+    const leaves = randomLodConfiguration(p.space, p.shell, 1);
+    const a = leaves.find((l) => l.level < p.space.levels)!;
+    const parent = { face: a.face, level: a.level + 1, ci: a.ci >> 1, cj: a.cj >> 1, ck: a.ck >> 1 };
+    expect(() => planetLod(p.space, [...leaves, parent], cache)).toThrow(/overlaps its ancestor/);
+    expect(() => planetLod(new CubeSphereSpace({ radiusM: 1000, chunkCells: 8, levels: 3 }), leaves, cache)).toThrow(/another chunk space/);
   });
 
   it('random configurations (seeds 1-300) are valid and put level steps across face edges and around cube corners', () => {

@@ -143,6 +143,59 @@ describe('selection', () => {
   });
 });
 
+describe('homogeneous record', () => {
+  it('answers for a chunk and its descendants follow every mark, delete and forget (the memo of proven ancestors)', () => {
+    const record = new HomogeneousRecord();
+    const root = space.levels;
+    const r = new Prng(7);
+    const at = (level: number): ChunkAddress => {
+      const n = 2 ** (root - level);
+      return { face: r.int(6), level, ci: r.int(n), cj: r.int(n), ck: r.int(Math.min(n, 4)) };
+    };
+    const key = (a: ChunkAddress) => chunkKey(a.face, a.level, a.ci, a.cj, a.ck);
+    const marked = new Map<string, { state: 'empty' | 'full'; proven: boolean }>();
+    // The rule, walked without a memo: own entry, else the nearest proven ancestor.
+    const expected = (a: ChunkAddress): 'empty' | 'full' | undefined => {
+      const own = marked.get(key(a));
+      if (own) return own.state;
+      let { ci, cj, ck } = a;
+      for (let l = a.level + 1; l <= root; l++) {
+        ci >>= 1; cj >>= 1; ck >>= 1;
+        const e = marked.get(chunkKey(a.face, l, ci, cj, ck));
+        if (e?.proven) return e.state;
+      }
+      return undefined;
+    };
+    const probes = Array.from({ length: 400 }, () => at(r.int(root + 1)));
+    let answered = 0;
+    for (let step = 0; step < 60; step++) {
+      const a = r.next() < 0.5 ? probes[r.int(probes.length)] : at(r.int(root + 1));
+      // Its ancestor sometimes, so that proofs cover probes.
+      const lift = r.int(root - a.level + 1);
+      const m = { face: a.face, level: a.level + lift, ci: a.ci >> lift, cj: a.cj >> lift, ck: a.ck >> lift };
+      const roll = r.next();
+      if (roll < 0.7) {
+        const state = r.next() < 0.5 ? 'empty' : 'full', proven = r.next() < 0.6;
+        record.mark(key(m), state, proven);
+        if (!(marked.get(key(m))?.proven && !proven)) marked.set(key(m), { state, proven });
+      } else if (roll < 0.85) {
+        record.delete(key(m));
+        marked.delete(key(m));
+      } else {
+        const f = m.face;
+        record.forget((k) => k.startsWith(`${f}/`));
+        for (const k of [...marked.keys()]) if (k.startsWith(`${f}/`)) marked.delete(k);
+      }
+      for (const p of probes) {
+        const want = expected(p);
+        expect(record.get(p, root), `${key(p)} after step ${step}`).toBe(want);
+        if (want !== undefined) answered++;
+      }
+    }
+    expect(answered, 'probes covered by some entry').toBeGreaterThan(1000);
+  });
+});
+
 describe('drawn set', () => {
   const views = cameraPath(9, 6);
   const sels: Selection[] = [];

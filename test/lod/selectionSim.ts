@@ -41,6 +41,8 @@ export interface SimOutcome {
   surface: number;
   /** Per level: leaves/surface/empty/full. */
   perLevel: string;
+  /** Wall time of each `select` (one LOD answer), ms. */
+  selectMs: number[];
   /** Everything a test needs to check the drawn set again. */
   space: CubeSphereSpace;
   shell: PlanetShell;
@@ -122,7 +124,14 @@ export function simulateSelection(options: SimOptions): SimOutcome {
   const select = { maxScreenErrorPx: SIM_TAU_PX, levelErrorM };
   const selector = new PlanetLodSelector({ space: spaceOptions, shell, field, lipschitz: bounds.lipschitz, select });
   let jobs = 0;
-  let last = selector.select(view);
+  const selectMs: number[] = [];
+  const timedSelect = () => {
+    const t0 = performance.now();
+    const r = selector.select(view);
+    selectMs.push(performance.now() - t0);
+    return r;
+  };
+  let last = timedSelect();
   for (let round = 0; round < 2000 && last.requests.length > 0; round++) {
     for (const req of last.requests.slice(0, perRound)) {
       jobs++;
@@ -133,7 +142,7 @@ export function simulateSelection(options: SimOptions): SimOutcome {
         if (p !== 0) selector.markHomogeneous(chunkKey(a.face, a.level - 1, 2 * a.ci + (c & 1), 2 * a.cj + ((c >> 1) & 1), 2 * a.ck + (c >> 2)), p === 1 ? 'empty' : 'full', true);
       });
     }
-    last = selector.select(view);
+    last = timedSelect();
   }
   const rows = new Map<number, number[]>();
   let surface = 0;
@@ -150,7 +159,7 @@ export function simulateSelection(options: SimOptions): SimOutcome {
   });
   const perLevel = [...rows].sort((x, y) => x[0] - y[0]).map(([l, v]) => `L${l} ${v.join('/')}`).join(', ');
   return {
-    jobs, leaves: last.drawn.length, surface, perLevel, space, shell, view, levelErrorM, drawn: last.drawn,
+    jobs, leaves: last.drawn.length, surface, perLevel, selectMs, space, shell, view, levelErrorM, drawn: last.drawn,
     homogeneous: (key) => selector.homogeneousState(key),
   };
 }
