@@ -5,7 +5,7 @@
  * balance, coarsening to balance, and checking a configuration (coverage, overlap, balance).
  */
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { ancestorAddress, childAddress, chunkKey, compareChunks, containsChunk, keyOf } from './chunkKey.ts';
+import { ancestorAddress, childAddress, chunkKey, compareChunks, keyOf } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 import { FACE_COUNT } from './cubeSphere.ts';
 import type { PlanetShell } from './culling.ts';
@@ -136,6 +136,15 @@ export function coarsenToBalance(
       internal.set(k, up);
     }
   }
+  // Drops what is drawn inside `a` (found through the split nodes under it).
+  const removeUnder = (a: ChunkAddress): void => {
+    for (let c = 0; c < 8; c++) {
+      const kid = childAddress(a, c);
+      const k = keyOf(kid);
+      if (leafMap.delete(k)) continue;
+      if (internal.delete(k)) removeUnder(kid);
+    }
+  };
   let changed = true;
   while (changed) {
     changed = false;
@@ -154,8 +163,8 @@ export function coarsenToBalance(
           if (c.level - a.level < 2) break;
           const up = ancestorAddress(a, c.level - 1);
           if (!isReady(up)) return null;
-          for (const [k, b] of [...leafMap]) if (containsChunk(up, b)) leafMap.delete(k);
-          for (const [k, b] of [...internal]) if (containsChunk(up, b)) internal.delete(k);
+          removeUnder(up);
+          internal.delete(keyOf(up));
           leafMap.set(keyOf(up), up);
           changed = true;
           continue scan;
