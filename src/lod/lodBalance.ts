@@ -11,7 +11,7 @@ import { FACE_COUNT } from './cubeSphere.ts';
 import type { PlanetShell } from './culling.ts';
 import { chunkInShell } from './culling.ts';
 import { touchingChunks } from './faceFrames.ts';
-import { boxesTouch, chunkBoxInFrame, type GridBox } from './planetSeams.ts';
+import { boxesTouch, chunkBoxInFrame, type GridBox, type NeighbourhoodCache } from './planetSeams.ts';
 
 function childrenInShell(space: CubeSphereSpace, shell: PlanetShell, a: ChunkAddress): ChunkAddress[] {
   const out: ChunkAddress[] = [];
@@ -118,10 +118,11 @@ export function checkLodConfiguration(space: CubeSphereSpace, shell: PlanetShell
  * it goes). Coverage is kept: a ready ancestor tiles exactly what it replaces. `drawnSet` keeps a
  * parent until all its children are ready, region by region, so two neighbouring regions can be drawn
  * levels apart although the desired selection is balanced. Returns null when an ancestor needed is not
- * ready: the caller keeps drawing its previous configuration. Canonical order.
+ * ready: the caller keeps drawing its previous configuration. Canonical order. `cache` (for `space`)
+ * lends each drawn chunk's touchers' keys; the answer is the same without it.
  */
 export function coarsenToBalance(
-  space: CubeSphereSpace, drawn: readonly ChunkAddress[], isReady: (a: ChunkAddress) => boolean,
+  space: CubeSphereSpace, drawn: readonly ChunkAddress[], isReady: (a: ChunkAddress) => boolean, cache?: NeighbourhoodCache,
 ): ChunkAddress[] | null {
   const leafMap = new Map<ChunkKey, ChunkAddress>();
   for (const a of drawn) leafMap.set(keyOf(a), a);
@@ -145,31 +146,48 @@ export function coarsenToBalance(
       if (internal.delete(k)) removeUnder(kid);
     }
   };
+  // The drawn chunk covering toucher `t`, walking up from its level (null: split, or outside the shell).
+  const cover = (t: ChunkAddress): ChunkAddress | null => {
+    let { ci, cj, ck } = t;
+    for (let l = t.level; l <= space.levels; l++) {
+      const k = chunkKey(t.face, l, ci, cj, ck);
+      const c = leafMap.get(k);
+      if (c) return c;
+      if (internal.has(k)) return null;
+      ci >>= 1; cj >>= 1; ck >>= 1;
+    }
+    return null;
+  };
+  // The first drawn chunk two or more levels coarser than `a` that touches it (touchingChunks order).
+  const coarseToucher = (a: ChunkAddress, ak: ChunkKey): ChunkAddress | null => {
+    const hood = cache?.get(a, ak);
+    let all: ChunkAddress[] | null = hood ? null : touchingChunks(space, a);
+    const n = hood ? hood.touchers.length : all!.length;
+    for (let j = 0; j < n; j++) {
+      if (hood) {
+        const tk = hood.touchers[j], pk = hood.toucherParents[j];
+        // Drawn at a's level or one coarser, or split: settled without building a key.
+        if (leafMap.has(tk) || internal.has(tk) || (pk !== '' && (leafMap.has(pk) || internal.has(pk)))) continue;
+      }
+      all ??= touchingChunks(space, a);
+      const c = cover(all[j]);
+      if (c && c.level - a.level >= 2) return c;
+    }
+    return null;
+  };
   let changed = true;
   while (changed) {
     changed = false;
-    scan: for (const [ak, a] of [...leafMap]) {
+    for (const [ak, a] of [...leafMap]) {
       if (!leafMap.has(ak)) continue;
-      for (const t of touchingChunks(space, a)) {
-        let { ci, cj, ck } = t;
-        for (let l = t.level; l <= space.levels; l++) {
-          const k = chunkKey(t.face, l, ci, cj, ck);
-          const c = leafMap.get(k);
-          ci >>= 1; cj >>= 1; ck >>= 1;
-          if (!c) {
-            if (internal.has(k)) break;
-            continue;
-          }
-          if (c.level - a.level < 2) break;
-          const up = ancestorAddress(a, c.level - 1);
-          if (!isReady(up)) return null;
-          removeUnder(up);
-          internal.delete(keyOf(up));
-          leafMap.set(keyOf(up), up);
-          changed = true;
-          continue scan;
-        }
-      }
+      const c = coarseToucher(a, ak);
+      if (!c) continue;
+      const up = ancestorAddress(a, c.level - 1);
+      if (!isReady(up)) return null;
+      removeUnder(up);
+      internal.delete(keyOf(up));
+      leafMap.set(keyOf(up), up);
+      changed = true;
     }
   }
   return [...leafMap.values()].sort(compareChunks);

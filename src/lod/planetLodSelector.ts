@@ -161,7 +161,7 @@ export class PlanetLodSelector {
     let snapshot: LodSnapshot | null = null;
     let problems: string[] = [];
     if (found.holes.length === 0) {
-      const balanced = coarsenToBalance(space, drawn.map((k) => parseChunkKey(k)), (a) => isDone(keyOf(a)));
+      const balanced = coarsenToBalance(space, drawn.map((k) => parseChunkKey(k)), (a) => isDone(keyOf(a)), this.neighbourhoods);
       if (!balanced) {
         this.balanceFallbacks++;
         drawn = this.lastDrawn;

@@ -179,6 +179,9 @@ export interface ChunkNeighbourhood {
   candidates: readonly ChunkKey[];
   /** 1 where `candidates[i]` is stitched by this chunk's seam when it is in the configuration. */
   stitch: Uint8Array;
+  /** Its same-level touchers' keys, in `touchingChunks` order, and each one's parent key ('' at the root level). */
+  touchers: readonly ChunkKey[];
+  toucherParents: readonly ChunkKey[];
 }
 
 export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): ChunkNeighbourhood {
@@ -194,8 +197,11 @@ export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): Chu
     const k = keyOf(c);
     if (k !== self) found.set(k, c);
   };
+  const touchers: ChunkKey[] = [], toucherParents: ChunkKey[] = [];
   for (const t of touchingChunks(space, a)) {
     consider(t);
+    touchers.push(keyOf(t));
+    toucherParents.push(t.level < space.levels ? chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1) : '');
     if (t.level < space.levels) consider({ face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 });
   }
   if (a.level > 0) {
@@ -210,7 +216,7 @@ export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): Chu
     if (!chunkBoxInFrame(space, t, a.face, box)) return;
     if (box[0] < own[3] && box[3] >= own[0] && box[1] < own[4] && box[4] >= own[1] && box[2] < own[5] && box[5] >= own[2]) stitch[j] = 1;
   });
-  return { ancestors, candidates: list.map(keyOf), stitch };
+  return { ancestors, candidates: list.map(keyOf), stitch, touchers, toucherParents };
 }
 
 /**

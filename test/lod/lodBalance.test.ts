@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Prng, recipeBounds, type FieldRecipe } from '../../src/field/index';
 import {
-  ancestorAddress, checkLodConfiguration, chunkInShell, chunkKey, coarsenToBalance, compareChunks, containsChunk, CubeSphereSpace, keyOf,
+  ancestorAddress, checkLodConfiguration, chunkInShell, chunkKey, coarsenToBalance, compareChunks, containsChunk, CubeSphereSpace, keyOf, NeighbourhoodCache,
   planetShell, randomLodConfiguration, touchingChunks, type ChunkAddress, type ChunkKey,
 } from '../../src/lod/index';
 
@@ -55,8 +55,9 @@ function tile(a: ChunkAddress, depth: number): ChunkAddress[] {
 }
 
 describe('coarsenToBalance', () => {
-  it('matches the plain rule on unbalanced drawn sets (seeds 1-40), balanced where it answers', () => {
+  it('matches the plain rule on unbalanced drawn sets (seeds 1-40), with and without a neighbourhood cache, balanced where it answers', () => {
     let coarsened = 0, refused = 0;
+    const cache = new NeighbourhoodCache(space);
     for (let seed = 1; seed <= 40; seed++) {
       const r = new Prng(seed);
       const base = randomLodConfiguration(space, shell, seed);
@@ -73,6 +74,7 @@ describe('coarsenToBalance', () => {
       const isReady = (a: ChunkAddress): boolean => !unready.has(keyOf(a));
       const got = coarsenToBalance(space, drawn, isReady);
       expect(got, `seed ${seed}`).toEqual(oracle(drawn, isReady));
+      expect(coarsenToBalance(space, drawn, isReady, cache), `seed ${seed}, cached`).toEqual(got);
       if (got === null) refused++;
       else {
         expect(checkLodConfiguration(space, shell, got), `seed ${seed}`).toEqual([]);
