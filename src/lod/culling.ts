@@ -129,7 +129,7 @@ export type Homogeneous = 'empty' | 'full';
  * no finer level can find a surface there either.
  */
 /** Bound on {@link HomogeneousRecord}'s memo: a camera flying on without a new proof starts it again. */
-const MAX_PROVEN_MEMO = 200_000;
+const MAX_PROVEN_MEMO = 50_000;
 
 export class HomogeneousRecord {
   private readonly entries = new Map<ChunkKey, { state: Homogeneous; proven: boolean }>();

@@ -216,8 +216,8 @@ export class PlanetLodSelector {
   private coarserIn(keys: ReadonlySet<ChunkKey>, a: ChunkAddress, key: ChunkKey): ChunkKey[] {
     let candidates = this.coarserCandidates.get(key);
     if (!candidates) {
-      if (this.coarserCandidates.size >= 40_000) this.coarserCandidates.clear();
-      candidates = coarserCandidates(this.space, a);
+      if (this.coarserCandidates.size >= 20_000) this.coarserCandidates.clear();
+      candidates = coarserCandidates(this.space, a).map(this.neighbourhoods.intern);
       this.coarserCandidates.set(key, candidates);
     }
     return candidates.filter((k) => keys.has(k));

@@ -184,13 +184,13 @@ export interface ChunkNeighbourhood {
   toucherParents: readonly ChunkKey[];
 }
 
-export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): ChunkNeighbourhood {
+export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress, intern: (key: ChunkKey) => ChunkKey = (k) => k): ChunkNeighbourhood {
   const self = keyOf(a);
   const ancestors: ChunkKey[] = [];
   let { ci, cj, ck } = a;
   for (let l = a.level + 1; l <= space.levels; l++) {
     ci >>= 1; cj >>= 1; ck >>= 1;
-    ancestors.push(chunkKey(a.face, l, ci, cj, ck));
+    ancestors.push(intern(chunkKey(a.face, l, ci, cj, ck)));
   }
   const found = new Map<ChunkKey, ChunkAddress>();
   const consider = (c: ChunkAddress): void => {
@@ -200,8 +200,8 @@ export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): Chu
   const touchers: ChunkKey[] = [], toucherParents: ChunkKey[] = [];
   for (const t of touchingChunks(space, a)) {
     consider(t);
-    touchers.push(keyOf(t));
-    toucherParents.push(t.level < space.levels ? chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1) : '');
+    touchers.push(intern(keyOf(t)));
+    toucherParents.push(t.level < space.levels ? intern(chunkKey(t.face, t.level + 1, t.ci >> 1, t.cj >> 1, t.ck >> 1)) : '');
     if (t.level < space.levels) consider({ face: t.face, level: t.level + 1, ci: t.ci >> 1, cj: t.cj >> 1, ck: t.ck >> 1 });
   }
   if (a.level > 0) {
@@ -216,28 +216,43 @@ export function chunkNeighbourhood(space: CubeSphereSpace, a: ChunkAddress): Chu
     if (!chunkBoxInFrame(space, t, a.face, box)) return;
     if (box[0] < own[3] && box[3] >= own[0] && box[1] < own[4] && box[4] >= own[1] && box[2] < own[5] && box[5] >= own[2]) stitch[j] = 1;
   });
-  return { ancestors, candidates: list.map(keyOf), stitch, touchers, toucherParents };
+  return { ancestors, candidates: list.map((t) => intern(keyOf(t))), stitch, touchers, toucherParents };
 }
 
 /**
  * {@link chunkNeighbourhood}s kept between configurations: the LOD worker indexes a new drawn set
  * every time it changes (thousands of chunks near a big planet's ground, most of them drawn
  * before), and a chunk's neighbourhood — ~200 touching addresses and their keys — was 80 % of it.
- * Bounded: past `maxEntries` it starts again empty.
+ * Its keys are interned: neighbouring chunks list the same ones, and as separate strings a
+ * neighbourhood took 18 kB (68 MB for planet 2's 3,765 chunks at 400 m), interned ~3 kB (12 MB).
+ * Bounded: past `maxEntries` (10,000: ~30 MB; a drawn set larger than that refills it each answer,
+ * as slow as no cache) it starts again empty.
  */
 export class NeighbourhoodCache {
   private readonly entries = new Map<ChunkKey, ChunkNeighbourhood>();
+  private readonly keys = new Map<ChunkKey, ChunkKey>();
+  readonly intern = (key: ChunkKey): ChunkKey => {
+    const k = this.keys.get(key);
+    if (k !== undefined) return k;
+    this.keys.set(key, key);
+    return key;
+  };
 
-  constructor(readonly space: CubeSphereSpace, readonly maxEntries = 40_000) {}
+  constructor(readonly space: CubeSphereSpace, readonly maxEntries = 10_000) {}
 
   get(a: ChunkAddress, key: ChunkKey): ChunkNeighbourhood {
     let n = this.entries.get(key);
     if (!n) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      n = chunkNeighbourhood(this.space, a);
+      if (this.entries.size >= this.maxEntries) this.clear();
+      n = chunkNeighbourhood(this.space, a, this.intern);
       this.entries.set(key, n);
     }
     return n;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.keys.clear();
   }
 
   get size(): number {
