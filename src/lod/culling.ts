@@ -122,15 +122,15 @@ export function sphereBelowHorizon(
 /** What sampling found in a chunk. */
 export type Homogeneous = 'empty' | 'full';
 
+/** Bound on {@link HomogeneousRecord}'s memo: a camera flying on without a new proof starts it again. */
+const MAX_PROVEN_MEMO = 50_000;
+
 /**
  * Record of chunks found empty (all samples outside) or full (all inside), so they are not sampled
  * again. A PROVEN entry also covers every descendant: its samples were farther from zero than the
  * field's Lipschitz bound allows to change between samples (see {@link homogeneityFromSamples}), so
  * no finer level can find a surface there either.
  */
-/** Bound on {@link HomogeneousRecord}'s memo: a camera flying on without a new proof starts it again. */
-const MAX_PROVEN_MEMO = 50_000;
-
 export class HomogeneousRecord {
   private readonly entries = new Map<ChunkKey, { state: Homogeneous; proven: boolean }>();
   /**
