@@ -4,8 +4,8 @@
  * jobs (selectionSim.ts, the bench's simulation with more requests a round). The bounds are the
  * measurement's with a little room: 3,765 leaves of which 1,262 hold a surface, where proofs by
  * the full field's Lipschitz (the rule before band proofs) needed 4,191 leaves. And no drawn leaf
- * that could be split — in view, holding a surface or not proven to hold none — has a screen-space
- * error above the split threshold, recomputed here from the leaf's bounding sphere.
+ * that holds a surface — in view, not known empty or full — has a screen-space error above the
+ * split threshold, recomputed here from the leaf's bounding sphere.
  */
 import { describe, expect, it } from 'vitest';
 import { chunkBoundingSphere, parseChunkKey, sphereBelowHorizon, sphereOutsideFrustum } from '../../src/lod/index';
@@ -36,7 +36,7 @@ describe('planet 2 (2,181 km), 400 m up: the selection', () => {
       chunkBoundingSphere(space, a, s);
       const [cx, cy, cz, r] = s;
       if (sphereOutsideFrustum(view.frustumPlanes!, cx, cy, cz, r) || sphereBelowHorizon(camX, camY, camZ, shell.innerM, cx, cy, cz, r)) continue;
-      // Proven empty or full: nothing in it or under it to draw, so no error (the selection stops there).
+      // Known empty or full: no surface in it to draw, so no geometric error to bound.
       if (sim.homogeneous(key)) continue;
       checked++;
       const distanceM = Math.max(Math.hypot(cx - camX, cy - camY, cz - camZ) - r, 1e-3);
