@@ -72,6 +72,15 @@ export class PlanetView {
   private lastResult: LodSelectResult | null = null;
   /** The error factor the last selection was asked with (a change of a fifth asks again). */
   private lastSelectFactor = 1;
+  /**
+   * The view moved (camera, viewport or error factor) since the last select was asked for, as of the
+   * last update; and the select in flight was asked for a moved view. Either way the answer in hand
+   * is for an older view. A select asked only because time passed or the worker has news leaves the
+   * answer in hand standing: on a machine whose frames take over a second every frame asks again,
+   * and the answer must still count (an edit's drawn frame, the view's completeness, the time policy).
+   */
+  private movedSinceSelect = true;
+  private selectForMovedView = false;
   /** The workers' pace and the camera's stillness, for the time policy (planetPace.ts). */
   private readonly pace = new PlanetPace();
   /** Last update's time and the smoothed frame interval (ms). */
@@ -177,7 +186,7 @@ export class PlanetView {
   }
 
   // Drawn as planned after the newest edit, with a LOD answer asked after it (a grown shell selects more).
-  editDrawn = (): boolean => this.streaming.editsDrawn && this.lod.answerIsCurrent && this.streaming.betweenTransactions;
+  editDrawn = (): boolean => this.streaming.editsDrawn && this.lod.answerSpeaksForState && this.streaming.betweenTransactions;
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
     // Frame interval, smoothed (ms): the job-start budget is a share of it (frameBudget.ts).
@@ -195,7 +204,8 @@ export class PlanetView {
       moved, sinceSelectMs: now - this.lastSelectAt, lastSelectMs: this.lastResult?.selectMs ?? 0, news: this.lod.hasNews,
       drained: m.requestsDrained && m.finishedCount === 0, betweenTransactions: m.betweenTransactions,
     }, this.options.reselect);
-    if (reselect) this.select(camera, viewportHeightPx, now);
+    this.movedSinceSelect = moved;
+    if (reselect) this.select(camera, viewportHeightPx, now, moved);
     else this.lod.flush();
     t = this.timed('select', t);
     this.applier.endedWithoutResult(m.takeEnded());
@@ -205,7 +215,7 @@ export class PlanetView {
     t = this.timed('apply', t);
     this.pieces.fades.enabled = m.editsDrawn; // an edit shows at once, without a cross-fade
     const r = this.lastResult;
-    const answered = r !== null && this.lod.answerIsCurrent && r.requests.length === 0 && r.holes === 0;
+    const answered = r !== null && this.answerCurrent() && r.requests.length === 0 && r.holes === 0;
     m.update(now, this.pace.update(this.cameraBody.copy(camera.position).sub(this.root.position), altitude, now, this.jobs.pace(), answered, () => m.time.moved()));
     t = this.timed('transaction', t);
     if (this.jobs.started) {
@@ -237,7 +247,9 @@ export class PlanetView {
     return t;
   }
 
-  private select(camera: PerspectiveCamera, heightPx: number, now: number): void {
+  private select(camera: PerspectiveCamera, heightPx: number, now: number, moved: boolean): void {
+    this.selectForMovedView = moved;
+    this.movedSinceSelect = false;
     this.lastSelectHeightPx = heightPx;
     this.lastSelectAt = now;
     this.lastSelectCamera.copy(camera.position);
@@ -245,7 +257,13 @@ export class PlanetView {
     this.lod.select(lodView(camera, this.root.position, heightPx), this.lastSelectFactor);
   }
 
+  /** The LOD answer in hand speaks for what the worker was told and for the view now. */
+  private answerCurrent(): boolean {
+    return this.lod.answerSpeaksForState && !this.movedSinceSelect && !this.selectForMovedView && this.lastSelectHeightPx === this.viewportHeightPx;
+  }
+
   private onAnswer(result: LodSelectResult): void {
+    this.selectForMovedView = false;
     this.lastResult = result;
     if (result.problems.length > 0) {
       // Never draw a configuration the seam builder cannot close: the drawn one stays.
@@ -283,7 +301,7 @@ export class PlanetView {
   stats(): PlanetStats {
     return planetStats({
       streaming: this.streaming, jobs: this.jobs, pieces: this.pieces, lastResult: this.lastResult,
-      answerCurrent: this.lod.answerIsCurrent && this.lastSelectHeightPx === this.viewportHeightPx,
+      answerCurrent: this.answerCurrent(),
     });
   }
 

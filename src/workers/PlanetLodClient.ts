@@ -145,9 +145,17 @@ export class PlanetLodClient {
     this.evicted = [];
   }
 
-  /** Nothing batched, and the latest answer was to a select posted after every state change. */
+  /**
+   * Nothing batched, and the latest answer was to a select posted after every state change; a
+   * select in flight may be asking again for another view (the caller knows whether it moved).
+   */
+  get answerSpeaksForState(): boolean {
+    return this.ready.length === 0 && this.evicted.length === 0 && this.answeredVersion === this.stateVersion;
+  }
+
+  /** {@link answerSpeaksForState}, and no select in flight. */
   get answerIsCurrent(): boolean {
-    return !this.selecting && this.ready.length === 0 && this.evicted.length === 0 && this.answeredVersion === this.stateVersion;
+    return !this.selecting && this.answerSpeaksForState;
   }
 
   /** Something was told (or is batched to be told) since the selection the worker last answered. */
