@@ -4,7 +4,7 @@
  */
 import type { RecipeBounds } from '../field/index';
 import type { ChunkAddress, ChunkKey } from './chunkKey.ts';
-import { chunkKey } from './chunkKey.ts';
+import { childAddress, chunkKey, keyOf, parseChunkKey } from './chunkKey.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
 
 /** Radial band (m from the planet center) outside which the field has no surface. */
@@ -122,6 +122,9 @@ export function sphereBelowHorizon(
 /** What sampling found in a chunk. */
 export type Homogeneous = 'empty' | 'full';
 
+/** Children a forgotten proof's split looks at, at most ({@link HomogeneousRecord.forget}). */
+const MAX_SPLIT_CHILDREN = 16_384;
+
 /** Bound on {@link HomogeneousRecord}'s memo: a camera flying on without a new proof starts it again. */
 const MAX_PROVEN_MEMO = 50_000;
 
@@ -179,9 +182,35 @@ export class HomogeneousRecord {
     this.provenMemo.clear();
   }
 
-  /** Forgets the entries `reached` says a brush edit reached (issue 19). */
-  forget(reached: (key: ChunkKey) => boolean): void {
-    for (const key of [...this.entries.keys()]) if (reached(key)) this.entries.delete(key);
+  /**
+   * Forgets what a brush edit may have changed (issue 19): the entries `reached` says it reached
+   * whose state `breaks` says it can change (planetEdits.ts `brokenMarks`: a dig cannot fill the
+   * air). A proof forgotten there also covered descendants the edit does not reach: it is filed
+   * again on each of them, level by level down to the reached chunks of level 0, so a dig under a
+   * coarse chunk's proof leaves the rest of that chunk proven.
+   */
+  forget(reached: (a: ChunkAddress, key: ChunkKey) => boolean, breaks: (state: Homogeneous) => boolean = () => true): void {
+    const split: Array<{ a: ChunkAddress; state: Homogeneous }> = [];
+    for (const [key, e] of [...this.entries]) {
+      if (!breaks(e.state)) continue;
+      const a = parseChunkKey(key);
+      if (!reached(a, key)) continue;
+      this.entries.delete(key);
+      if (e.proven) split.push({ a, state: e.state });
+    }
+    split.sort((x, y) => y.a.level - x.a.level);
+    // Coarse levels first, and at most MAX_SPLIT_CHILDREN looked at: a brush wider than the finest
+    // chunks by far reaches thousands of them, and what is not split is forgotten, as before.
+    for (let i = 0, looked = 0; i < split.length && looked < MAX_SPLIT_CHILDREN; i++, looked += 8) {
+      const s = split[i];
+      if (s.a.level === 0) continue;
+      for (let c = 0; c < 8; c++) {
+        const child = childAddress(s.a, c);
+        const key = keyOf(child);
+        if (reached(child, key)) split.push({ a: child, state: s.state });
+        else this.entries.set(key, { state: s.state, proven: true });
+      }
+    }
     this.provenMemo.clear();
   }
 }

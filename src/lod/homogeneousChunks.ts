@@ -70,9 +70,13 @@ export class HomogeneousChunks {
     });
   }
 
-  /** Forgets what is known where `reached` says an edit reached (its proof no longer holds there). */
-  forget(reached: (key: ChunkKey) => boolean): void {
-    for (const key of [...this.states.keys()]) if (reached(key)) this.states.delete(key);
+  /**
+   * Forgets what is known where `reached` says an edit reached and `breaks` says it can change the
+   * state (planetEdits.ts `brokenMarks`: a dig cannot fill the air); what was pruned under a proof
+   * there is forgotten whatever the proof's state.
+   */
+  forget(reached: (key: ChunkKey) => boolean, breaks: (state: Homogeneous) => boolean = () => true): void {
+    for (const [key, state] of [...this.states]) if (breaks(state) && reached(key)) this.states.delete(key);
     this.pruning.forget(reached);
   }
 

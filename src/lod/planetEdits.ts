@@ -86,6 +86,41 @@ export class PlanetEdits {
   }
 }
 
+/** Which empty/full marks a change of brushes can break where the changed brushes reach. */
+export interface BrokenMarks {
+  empty: boolean;
+  full: boolean;
+}
+
+/**
+ * Which empty/full marks going from brushes `before` to `after` can break (issue 43: a dig forgot
+ * the air's proofs above it too, and the LOD then asked for hundreds of chunks to prove them again).
+ * Each brush is a monotone step on the field: a carve is a smooth max with the negated sphere (never
+ * lower), an add a smooth min with it (never higher), and every later step is non-decreasing in its
+ * input. So adding a carve or taking an add back can only raise the field: more air, an empty chunk
+ * stays empty and only full marks may break. Adding an add or taking a carve back only lowers it.
+ * Brushes kept but in another order (or a brush repeated) can move it either way: both.
+ */
+export function brokenMarks(before: readonly Brush[], after: readonly Brush[]): BrokenMarks {
+  const key = (b: Brush): string => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`;
+  const a = before.map(key), b = after.map(key);
+  const inA = new Set(a), inB = new Set(b);
+  const keptA = a.filter((k) => inB.has(k)), keptB = b.filter((k) => inA.has(k));
+  if (keptA.length !== keptB.length || keptA.some((k, i) => k !== keptB[i])) return { empty: true, full: true };
+  let raises = false, lowers = false;
+  after.forEach((brush, i) => {
+    if (inA.has(b[i])) return;
+    if (brush.op === 'carve') raises = true;
+    else lowers = true;
+  });
+  before.forEach((brush, i) => {
+    if (inB.has(a[i])) return;
+    if (brush.op === 'carve') lowers = true;
+    else raises = true;
+  });
+  return { empty: lowers, full: raises };
+}
+
 /**
  * The brushes in one list and not the other (an edit adds one, an undo takes one back): the chunks
  * they reach change. None for equal lists; the same brushes in another order give them all.

@@ -17,6 +17,7 @@ import { checkLodConfiguration, coarsenToBalance } from './lodBalance.ts';
 import { NeighbourhoodCache, planetLod } from './planetSeams.ts';
 import { frontierFirst, requestsForSelection, type ChunkRequest } from './requests.ts';
 import { drawnSet, selectChunks, type LodView, type SelectOptions, type Selection } from './selection.ts';
+import type { BrokenMarks } from './planetEdits.ts';
 
 /**
  * One consistent snapshot of the drawn configuration (a `PlanetLod` flattened for postMessage):
@@ -112,16 +113,17 @@ export class PlanetLodSelector {
 
   /**
    * The planet was edited (issue 19): its field now has the user's brushes, its shell holds them, and
-   * what was known about the chunks they reached (empty, full, proofs) is forgotten.
+   * what was known about the chunks they reached (empty, full, proofs) is forgotten where the change
+   * can break it (`broken`: planetEdits.ts `brokenMarks`; a proof's unreached descendants stay proven).
    */
   edit(
-    field: FieldFn, lipschitz: number, shell: PlanetShell, reached: (key: ChunkKey) => boolean,
-    edited?: (a: ChunkAddress) => boolean,
+    field: FieldFn, lipschitz: number, shell: PlanetShell, reached: (a: ChunkAddress, key: ChunkKey) => boolean,
+    edited?: (a: ChunkAddress) => boolean, broken: BrokenMarks = { empty: true, full: true },
   ): void {
     this.field = field;
     this.lipschitz = lipschitz;
     this.shell = shell;
-    this.record.forget(reached);
+    this.record.forget(reached, (state) => broken[state]);
     // Brushes are sharp and no band limit knows them: a whole cell of error where any reaches.
     if (edited) this.options = { ...this.options, cellErrorAt: edited };
   }

@@ -40,7 +40,7 @@ import type { LodSelectResult, LodSnapshot } from './planetLodSelector.ts';
 import type { ChunkRequest } from './requests.ts';
 import type { ChunkOutcome, JobReport, PlanetPieceProvider, SeamOutcome, SeamPart } from './pieceProvider.ts';
 import { chunkPieceId, revisionOfPieceId, seamParts, type Transaction } from './transactionPlan.ts';
-import type { PlanetEdits } from './planetEdits.ts';
+import { brokenMarks, type PlanetEdits } from './planetEdits.ts';
 
 /** Priority of the open transaction's jobs (they run before any streaming request). */
 export const TRANSACTION_PRIORITY = 1e12;
@@ -451,10 +451,11 @@ export class PlanetStreaming<T> {
    * when they are applied ({@link chunkDone}).
    */
   setEdits(edits: PlanetEdits, changed: readonly Brush[]): void {
+    const broken = brokenMarks(this.edits?.brushes ?? [], edits.brushes);
     this.edits = edits;
     const changes = edits.with(changed);
     const reached = (key: ChunkKey): boolean => changes.brushesFor(this.address(key)).length > 0;
-    this.homogeneous.forget(reached);
+    this.homogeneous.forget(reached, (state) => broken[state]);
     for (const key of [...this.failed]) if (reached(key)) this.failed.delete(key);
     this.queued = null;
     this.transactions.edited(reached);

@@ -3,10 +3,10 @@
  * (src/lod/planetLodSelector.ts). Selection near the surface of a large planet takes 0.1–0.5 s
  * (docs/lod.md), far too long for the main thread.
  */
-import { compileToJs, recipeBounds, type FieldRecipe } from '../field/index';
+import { compileToJs, recipeBounds, type Brush, type FieldRecipe } from '../field/index';
 import {
   levelErrorsM,
-  CubeSphereSpace, parseChunkKey, PlanetEdits, PlanetLodSelector, planetShell,
+  brokenMarks, CubeSphereSpace, PlanetEdits, PlanetLodSelector, planetShell,
   type PlanetShell,
 } from '../lod/index';
 import { serializeError, type LodWorkerRequest, type WorkerResponse } from './protocol';
@@ -14,6 +14,8 @@ import { serializeError, type LodWorkerRequest, type WorkerResponse } from './pr
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let selector: PlanetLodSelector | null = null;
 let planet: { recipe: FieldRecipe; space: CubeSphereSpace; shell: PlanetShell; lipschitz: number } | null = null;
+/** The user's brushes as of the last edit (which marks the next one can break: planetEdits.ts `brokenMarks`). */
+let userBrushes: readonly Brush[] = [];
 
 function need(): PlanetLodSelector {
   if (!selector) throw new Error('lod worker: message before init');
@@ -27,6 +29,7 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
       case 'init': {
         const bounds = recipeBounds(msg.params.recipe);
         planet = { recipe: msg.params.recipe, space: new CubeSphereSpace(msg.params.space), shell: planetShell(bounds), lipschitz: bounds.lipschitz };
+        userBrushes = [];
         // Each level's error from what its band limit drops (levelErrors.ts), unless the caller set one.
         const levelErrorM = msg.params.select.levelErrorM ?? levelErrorsM(msg.params.recipe, planet.space, bounds.lipschitz);
         selector = new PlanetLodSelector({
@@ -57,9 +60,10 @@ scope.onmessage = (event: MessageEvent<LodWorkerRequest>) => {
         const edits = new PlanetEdits(p.space, msg.params.brushes);
         const changes = edits.with(msg.params.changed);
         need().edit(
-          compileToJs(recipe), lipschitz, edits.shell(p.shell), (key) => changes.brushesFor(parseChunkKey(key)).length > 0,
-          (a) => edits.brushesFor(a).length > 0,
+          compileToJs(recipe), lipschitz, edits.shell(p.shell), (a) => changes.brushesFor(a).length > 0,
+          (a) => edits.brushesFor(a).length > 0, brokenMarks(userBrushes, msg.params.brushes),
         );
+        userBrushes = msg.params.brushes;
         return;
       }
     }

@@ -183,7 +183,7 @@ describe('homogeneous record', () => {
         marked.delete(key(m));
       } else {
         const f = m.face;
-        record.forget((k) => k.startsWith(`${f}/`));
+        record.forget((_a, k) => k.startsWith(`${f}/`));
         for (const k of [...marked.keys()]) if (k.startsWith(`${f}/`)) marked.delete(k);
       }
       for (const p of probes) {
