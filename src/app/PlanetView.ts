@@ -72,15 +72,6 @@ export class PlanetView {
   private lastResult: LodSelectResult | null = null;
   /** The error factor the last selection was asked with (a change of a fifth asks again). */
   private lastSelectFactor = 1;
-  /**
-   * The view moved (camera, viewport or error factor) since the last select was asked for, as of the
-   * last update; and the select in flight was asked for a moved view. Either way the answer in hand
-   * is for an older view. A select asked only because time passed or the worker has news leaves the
-   * answer in hand standing: on a machine whose frames take over a second every frame asks again,
-   * and the answer must still count (an edit's drawn frame, the view's completeness, the time policy).
-   */
-  private movedSinceSelect = true;
-  private selectForMovedView = false;
   /** The workers' pace and the camera's stillness, for the time policy (planetPace.ts). */
   private readonly pace = new PlanetPace();
   /** Last update's time and the smoothed frame interval (ms). */
@@ -186,6 +177,8 @@ export class PlanetView {
   }
 
   // Drawn as planned after the newest edit, with a LOD answer asked after it (a grown shell selects more).
+  // A select asked since by the clock alone does not void the answer (`answerSpeaksForState`): where
+  // frames take over a second every frame asks again, and the drawn frame was missed for tens of seconds.
   editDrawn = (): boolean => this.streaming.editsDrawn && this.lod.answerSpeaksForState && this.streaming.betweenTransactions;
 
   update(camera: PerspectiveCamera, viewportHeightPx: number, now = performance.now()): void {
@@ -204,8 +197,7 @@ export class PlanetView {
       moved, sinceSelectMs: now - this.lastSelectAt, lastSelectMs: this.lastResult?.selectMs ?? 0, news: this.lod.hasNews,
       drained: m.requestsDrained && m.finishedCount === 0, betweenTransactions: m.betweenTransactions,
     }, this.options.reselect);
-    this.movedSinceSelect = moved;
-    if (reselect) this.select(camera, viewportHeightPx, now, moved);
+    if (reselect) this.select(camera, viewportHeightPx, now);
     else this.lod.flush();
     t = this.timed('select', t);
     this.applier.endedWithoutResult(m.takeEnded());
@@ -215,7 +207,7 @@ export class PlanetView {
     t = this.timed('apply', t);
     this.pieces.fades.enabled = m.editsDrawn; // an edit shows at once, without a cross-fade
     const r = this.lastResult;
-    const answered = r !== null && this.answerCurrent() && r.requests.length === 0 && r.holes === 0;
+    const answered = r !== null && this.lod.answerIsCurrent && r.requests.length === 0 && r.holes === 0;
     m.update(now, this.pace.update(this.cameraBody.copy(camera.position).sub(this.root.position), altitude, now, this.jobs.pace(), answered, () => m.time.moved()));
     t = this.timed('transaction', t);
     if (this.jobs.started) {
@@ -247,9 +239,7 @@ export class PlanetView {
     return t;
   }
 
-  private select(camera: PerspectiveCamera, heightPx: number, now: number, moved: boolean): void {
-    this.selectForMovedView = moved;
-    this.movedSinceSelect = false;
+  private select(camera: PerspectiveCamera, heightPx: number, now: number): void {
     this.lastSelectHeightPx = heightPx;
     this.lastSelectAt = now;
     this.lastSelectCamera.copy(camera.position);
@@ -257,13 +247,7 @@ export class PlanetView {
     this.lod.select(lodView(camera, this.root.position, heightPx), this.lastSelectFactor);
   }
 
-  /** The LOD answer in hand speaks for what the worker was told and for the view now. */
-  private answerCurrent(): boolean {
-    return this.lod.answerSpeaksForState && !this.movedSinceSelect && !this.selectForMovedView && this.lastSelectHeightPx === this.viewportHeightPx;
-  }
-
   private onAnswer(result: LodSelectResult): void {
-    this.selectForMovedView = false;
     this.lastResult = result;
     if (result.problems.length > 0) {
       // Never draw a configuration the seam builder cannot close: the drawn one stays.
@@ -301,7 +285,7 @@ export class PlanetView {
   stats(): PlanetStats {
     return planetStats({
       streaming: this.streaming, jobs: this.jobs, pieces: this.pieces, lastResult: this.lastResult,
-      answerCurrent: this.answerCurrent(),
+      answerCurrent: this.lod.answerIsCurrent && this.lastSelectHeightPx === this.viewportHeightPx,
     });
   }
 
