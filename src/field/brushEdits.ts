@@ -169,9 +169,14 @@ export function editsFromRecipe(
   return [...current.filter((e) => !sameEditTarget(e.target, target)), ...added];
 }
 
+/** A brush as text: equal texts, equal brushes (what `brushesHash` hashes, and what edit diffs compare). */
+export function brushText(b: Brush): string {
+  return `${b.op}${b.center.join(',')},${b.radius},${b.blend}`;
+}
+
 /** A short content hash of a brush list (body ids and chunk revisions of edited bodies). */
 export function brushesHash(brushes: readonly Brush[]): string {
-  return textHash(brushes.map((b) => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`).join(';'));
+  return textHash(brushes.map(brushText).join(';'));
 }
 
 /**

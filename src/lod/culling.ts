@@ -191,7 +191,7 @@ export class HomogeneousRecord {
    */
   forget(reached: (a: ChunkAddress, key: ChunkKey) => boolean, breaks: (state: Homogeneous) => boolean = () => true): void {
     const split: Array<{ a: ChunkAddress; state: Homogeneous }> = [];
-    for (const [key, e] of [...this.entries]) {
+    for (const [key, e] of this.entries) {
       if (!breaks(e.state)) continue;
       const a = parseChunkKey(key);
       if (!reached(a, key)) continue;

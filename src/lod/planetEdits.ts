@@ -16,7 +16,7 @@
  * reaches a chunk when that grown sphere meets the chunk's bounding sphere; every chunk job samples
  * the field with the brushes that reach it, in the order they were made.
  */
-import { brushesHash, type Brush } from '../field/index.ts';
+import { brushesHash, brushText, type Brush } from '../field/index.ts';
 import type { ChunkAddress } from './chunkKey.ts';
 import { chunkBoundingSphere, type PlanetShell } from './culling.ts';
 import type { CubeSphereSpace } from './cubeSphere.ts';
@@ -102,8 +102,7 @@ export interface BrokenMarks {
  * Brushes kept but in another order (or a brush repeated) can move it either way: both.
  */
 export function brokenMarks(before: readonly Brush[], after: readonly Brush[]): BrokenMarks {
-  const key = (b: Brush): string => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`;
-  const a = before.map(key), b = after.map(key);
+  const a = before.map(brushText), b = after.map(brushText);
   const inA = new Set(a), inB = new Set(b);
   const keptA = a.filter((k) => inB.has(k)), keptB = b.filter((k) => inA.has(k));
   if (keptA.length !== keptB.length || keptA.some((k, i) => k !== keptB[i])) return { empty: true, full: true };
@@ -126,8 +125,7 @@ export function brokenMarks(before: readonly Brush[], after: readonly Brush[]): 
  * they reach change. None for equal lists; the same brushes in another order give them all.
  */
 export function changedBrushes(before: readonly Brush[], after: readonly Brush[]): Brush[] {
-  const key = (b: Brush): string => `${b.op}${b.center.join(',')},${b.radius},${b.blend}`;
-  const a = before.map(key), b = after.map(key);
+  const a = before.map(brushText), b = after.map(brushText);
   if (a.length === b.length && a.every((k, i) => k === b[i])) return [];
   const inB = new Set(b), inA = new Set(a);
   const changed = [...after.filter((_, i) => !inA.has(b[i])), ...before.filter((_, i) => !inB.has(a[i]))];
